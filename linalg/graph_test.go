@@ -1,0 +1,221 @@
+package linalg
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// denseModel is an independent, naive model of a graph: an n×n boolean matrix
+// of arcs (undirected: symmetric) plus a self-loop vector.
+type denseModel struct {
+	n        int
+	directed bool
+	a        [][]bool
+}
+
+func newDense(n int, directed bool) *denseModel {
+	a := make([][]bool, n)
+	for i := range a {
+		a[i] = make([]bool, n)
+	}
+	return &denseModel{n, directed, a}
+}
+
+func (d *denseModel) set(u, v int, on bool) {
+	d.a[u][v] = on
+	if !d.directed {
+		d.a[v][u] = on
+	}
+}
+
+// compare checks every query of g against the dense model.
+func compare(t *testing.T, g *Graph, d *denseModel) {
+	t.Helper()
+	m, loops := 0, 0
+	for u := 0; u < d.n; u++ {
+		var out, in, both []int
+		for v := 0; v < d.n; v++ {
+			if g.HasEdge(u, v) != d.a[u][v] {
+				t.Fatalf("HasEdge(%d,%d) = %v, want %v", u, v, !d.a[u][v], d.a[u][v])
+			}
+			if u == v {
+				if d.a[u][u] {
+					loops++
+				}
+				continue
+			}
+			if d.a[u][v] {
+				out = append(out, v)
+				if d.directed || u < v {
+					m++
+				}
+			}
+			if d.a[v][u] {
+				in = append(in, v)
+			}
+			if d.a[u][v] || d.a[v][u] {
+				both = append(both, v)
+			}
+		}
+		if !slices.Equal(g.Out(u), out) || !slices.Equal(g.In(u), in) || !slices.Equal(g.Neighbours(u), both) {
+			t.Fatalf("node %d: out %v in %v nb %v, want %v %v %v", u, g.Out(u), g.In(u), g.Neighbours(u), out, in, both)
+		}
+		if g.OutDegree(u) != len(out) || g.InDegree(u) != len(in) || g.Degree(u) != len(both) {
+			t.Fatalf("node %d: degrees %d %d %d", u, g.OutDegree(u), g.InDegree(u), g.Degree(u))
+		}
+		if g.HasSelfLoop(u) != d.a[u][u] {
+			t.Fatalf("self-loop %d", u)
+		}
+	}
+	if g.NumEdges() != m || g.NumSelfLoops() != loops || g.E0() != m+loops {
+		t.Fatalf("counts: edges %d loops %d E0 %d, want %d %d %d", g.NumEdges(), g.NumSelfLoops(), g.E0(), m, loops, m+loops)
+	}
+	// Row-major edges and arcs.
+	var edges, arcs []Edge
+	for u := 0; u < d.n; u++ {
+		for v := 0; v < d.n; v++ {
+			if !d.a[u][v] {
+				continue
+			}
+			arcs = append(arcs, Edge{u, v})
+			if u != v && (d.directed || u < v) {
+				edges = append(edges, Edge{u, v})
+			}
+		}
+	}
+	if !slices.Equal(g.Edges(), edges) {
+		t.Fatalf("Edges() = %v, want %v", g.Edges(), edges)
+	}
+	if !slices.Equal(g.Arcs(), arcs) {
+		t.Fatalf("Arcs() = %v, want %v", g.Arcs(), arcs)
+	}
+	// Adjacency and Laplacian against the dense model.
+	A, L := g.Adjacency(), g.Laplacian()
+	for u := 0; u < d.n; u++ {
+		deg := 0
+		for v := 0; v < d.n; v++ {
+			if u != v && d.a[u][v] {
+				deg++
+			}
+		}
+		for v := 0; v < d.n; v++ {
+			wa, wl := 0.0, 0.0
+			if d.a[u][v] {
+				wa = 1
+				if u != v {
+					wl = -1
+				}
+			}
+			if u == v {
+				wl = float64(deg)
+			}
+			if A.At(u, v) != wa || L.At(u, v) != wl {
+				t.Fatalf("A(%d,%d)=%v L=%v, want %v %v", u, v, A.At(u, v), L.At(u, v), wa, wl)
+			}
+		}
+	}
+	// Every CSR row sorted and without repeats (the sparse library adds repeats).
+	raw := A.RawMatrix()
+	for i := 0; i < d.n; i++ {
+		row := raw.Ind[raw.Indptr[i]:raw.Indptr[i+1]]
+		if !slices.IsSorted(row) || len(slices.Compact(slices.Clone(row))) != len(row) {
+			t.Fatalf("adjacency row %d not sorted/unique: %v", i, row)
+		}
+	}
+}
+
+func TestGraphRandomEdits(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		for seed := range uint64(40) {
+			r := rand.New(rand.NewPCG(seed, 7))
+			n := 1 + r.IntN(15)
+			g, d := NewGraph(n, directed), newDense(n, directed)
+			for step := 0; step < 120; step++ {
+				u, v := r.IntN(n), r.IntN(n)
+				if r.IntN(3) == 0 {
+					was := d.a[u][v]
+					if got := g.RemoveEdge(u, v); got != was {
+						t.Fatalf("RemoveEdge(%d,%d) = %v, want %v", u, v, got, was)
+					}
+					d.set(u, v, false)
+				} else {
+					was := d.a[u][v]
+					if got := g.AddEdge(u, v); got == was {
+						t.Fatalf("AddEdge(%d,%d) = %v, want %v", u, v, got, !was)
+					}
+					d.set(u, v, true)
+				}
+				if step%20 == 0 {
+					compare(t, g, d)
+				}
+			}
+			compare(t, g, d)
+			c := g.Clone()
+			if !c.Equal(g) {
+				t.Fatal("Clone not Equal")
+			}
+			// Edits of the clone must not reach the original.
+			for u := range n {
+				for v := range n {
+					if !c.RemoveEdge(u, v) {
+						c.AddEdge(u, v)
+					}
+				}
+			}
+			compare(t, g, d)
+		}
+	}
+}
+
+func TestUndirectedSymmetrization(t *testing.T) {
+	// Arcs 0→1, 1→0 (reciprocated), 1→2, 3→3 (loop), 2→0: three undirected
+	// pairs {0,1}, {1,2}, {0,2} and one self-loop.
+	g, err := FromEdges(4, true, []Edge{{0, 1}, {1, 0}, {1, 2}, {3, 3}, {2, 0}, {1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumEdges() != 4 || g.E0() != 5 {
+		t.Fatalf("directed: edges %d E0 %d, want 4 5", g.NumEdges(), g.E0())
+	}
+	u := g.Undirected()
+	if u.Directed() || u.NumEdges() != 3 || u.NumSelfLoops() != 1 || u.E0() != 4 {
+		t.Fatalf("undirected: edges %d loops %d E0 %d, want 3 1 4", u.NumEdges(), u.NumSelfLoops(), u.E0())
+	}
+	want := []Edge{{0, 1}, {0, 2}, {1, 2}}
+	if !slices.Equal(u.Edges(), want) {
+		t.Fatalf("Edges %v, want %v", u.Edges(), want)
+	}
+	wantArcs := []Edge{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}, {3, 3}}
+	if !slices.Equal(u.Arcs(), wantArcs) {
+		t.Fatalf("Arcs %v, want %v", u.Arcs(), wantArcs)
+	}
+}
+
+func TestFromEdgesOutOfRange(t *testing.T) {
+	for _, e := range []Edge{{0, 3}, {-1, 0}, {3, 3}} {
+		if _, err := FromEdges(3, false, []Edge{{0, 1}, e}); err == nil {
+			t.Errorf("FromEdges with %v: no error", e)
+		}
+	}
+}
+
+func TestLaplacianRowSumsZero(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	g := NewGraph(50, true)
+	for range 200 {
+		g.AddEdge(r.IntN(50), r.IntN(50))
+	}
+	L := g.Laplacian()
+	ones := make([]float64, 50)
+	for i := range ones {
+		ones[i] = 1
+	}
+	y := make([]float64, 50)
+	L.MulVecTo(y, false, ones)
+	for i, v := range y {
+		if v != 0 {
+			t.Fatalf("(L·1)_%d = %v", i, v)
+		}
+	}
+}
