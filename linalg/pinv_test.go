@@ -1,0 +1,224 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// labelComponents is the test's own union-find labelling (smallest id first).
+func labelComponents(g *Graph) []int {
+	parent := make([]int, g.N())
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, e := range g.Edges() {
+		a, b := find(e.U), find(e.V)
+		if a < b {
+			parent[b] = a
+		} else {
+			parent[a] = b
+		}
+	}
+	label := make(map[int]int)
+	comp := make([]int, g.N())
+	for i := range comp {
+		r := find(i)
+		if _, ok := label[r]; !ok {
+			label[r] = len(label)
+		}
+		comp[i] = label[r]
+	}
+	return comp
+}
+
+func mustPinv(t *testing.T, g *Graph) *mat.SymDense {
+	t.Helper()
+	P, err := Pinv(g, labelComponents(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return P
+}
+
+func TestResistanceClosedForms(t *testing.T) {
+	path := func(n int) *Graph {
+		g := NewGraph(n, false)
+		for i := 0; i+1 < n; i++ {
+			g.AddEdge(i, i+1)
+		}
+		return g
+	}
+	cycle := func(n int) *Graph {
+		g := path(n)
+		g.AddEdge(n-1, 0)
+		return g
+	}
+	complete := func(n int) *Graph {
+		g := NewGraph(n, false)
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				g.AddEdge(i, j)
+			}
+		}
+		return g
+	}
+	star := func(n int) *Graph {
+		g := NewGraph(n, false)
+		for i := 1; i < n; i++ {
+			g.AddEdge(0, i)
+		}
+		return g
+	}
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		want func(i, j int) float64
+	}{
+		// Series resistors: |i−j| unit resistors between i and j.
+		{"path", path(30), func(i, j int) float64 { return math.Abs(float64(i - j)) }},
+		// Two parallel arcs of k and n−k unit resistors: k(n−k)/n.
+		{"cycle", cycle(25), func(i, j int) float64 {
+			k := float64((j - i + 25) % 25)
+			return k * (25 - k) / 25
+		}},
+		// Symmetry of K_n: R = 2/n for every pair.
+		{"complete", complete(12), func(i, j int) float64 { return 2.0 / 12 }},
+		// Star: centre–leaf 1, leaf–leaf 2.
+		{"star", star(15), func(i, j int) float64 {
+			if i == 0 || j == 0 {
+				return 1
+			}
+			return 2
+		}},
+	} {
+		P := mustPinv(t, tc.g)
+		for i := range tc.g.N() {
+			for j := range tc.g.N() {
+				want := tc.want(i, j)
+				if i == j {
+					want = 0
+				}
+				if got := Resistance(P, i, j); math.Abs(got-want) > 1e-10*max(1, want) {
+					t.Fatalf("%s: R(%d,%d) = %v, want %v", tc.name, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestResistanceTree: on any tree R_ij is the hop distance.
+func TestResistanceTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	n := 60
+	g := NewGraph(n, false)
+	for i := 1; i < n; i++ {
+		g.AddEdge(i, r.IntN(i))
+	}
+	P := mustPinv(t, g)
+	for s := range n {
+		dist := bfs(g, s)
+		for j := range n {
+			if got := Resistance(P, s, j); math.Abs(got-float64(dist[j])) > 1e-9 {
+				t.Fatalf("R(%d,%d) = %v, hop distance %d", s, j, got, dist[j])
+			}
+		}
+	}
+}
+
+func bfs(g *Graph, s int) []int {
+	d := make([]int, g.N())
+	for i := range d {
+		d[i] = -1
+	}
+	d[s] = 0
+	q := []int{s}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, v := range g.Out(u) {
+			if d[v] < 0 {
+				d[v] = d[u] + 1
+				q = append(q, v)
+			}
+		}
+	}
+	return d
+}
+
+// TestPinvAgainstSVD compares with gonum's SVD pseudoinverse on random
+// connected and disconnected graphs (with isolated nodes and self-loops).
+func TestPinvAgainstSVD(t *testing.T) {
+	for seed := range uint64(30) {
+		r := rand.New(rand.NewPCG(seed, 11))
+		n := 2 + r.IntN(40)
+		g := NewGraph(n, false)
+		p := 0.02 + 0.3*r.Float64()
+		for i := range n {
+			for j := i; j < n; j++ {
+				if r.Float64() < p {
+					g.AddEdge(i, j)
+				}
+			}
+		}
+		if seed%2 == 0 { // connected: add a spanning path
+			for i := 0; i+1 < n; i++ {
+				g.AddEdge(i, i+1)
+			}
+		}
+		P := mustPinv(t, g)
+		want := svdPinv(t, mat.DenseCopyOf(g.Laplacian()))
+		if d := maxRelDiff(P, want); d > 1e-10 {
+			t.Fatalf("seed %d n %d: max relative difference %g", seed, n, d)
+		}
+	}
+}
+
+func svdPinv(t *testing.T, L *mat.Dense) *mat.Dense {
+	t.Helper()
+	var svd mat.SVD
+	if !svd.Factorize(L, mat.SVDFull) {
+		t.Fatal("SVD failed")
+	}
+	var U, V mat.Dense
+	svd.UTo(&U)
+	svd.VTo(&V)
+	s := svd.Values(nil)
+	n, _ := L.Dims()
+	tol := 1e-10 * s[0]
+	P := mat.NewDense(n, n, nil)
+	for k, sk := range s {
+		if sk <= tol {
+			continue
+		}
+		for i := range n {
+			for j := range n {
+				P.Set(i, j, P.At(i, j)+V.At(i, k)*U.At(j, k)/sk)
+			}
+		}
+	}
+	return P
+}
+
+// maxRelDiff returns max|a−b| / max(max|b|, tiny).
+func maxRelDiff(a, b mat.Matrix) float64 {
+	n, _ := b.Dims()
+	d, s := 0.0, 1e-300
+	for i := range n {
+		for j := range n {
+			d = max(d, math.Abs(a.At(i, j)-b.At(i, j)))
+			s = max(s, math.Abs(b.At(i, j)))
+		}
+	}
+	return d / s
+}
