@@ -1,0 +1,169 @@
+// Package cli is ohm's command line, built with kong. Run parses the arguments
+// and runs one command; package cli/ohm wraps it as the ohm binary.
+//
+// Every command shares the global flags of Globals. Output meant for machines
+// (--json) goes to standard output as one JSON document; messages and progress
+// go to standard error.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/alecthomas/kong"
+	"golang.org/x/term"
+
+	"github.com/ohmgnn/ohm/model/dataset"
+)
+
+// Globals are the flags every command takes.
+type Globals struct {
+	DataDir    string `name:"data-dir" help:"Data root in PyTorch Geometric's layout (<root>/Cora/raw/…). Searched first, then $OHM_DATA, then the per-user cache." type:"path"`
+	Threads    int    `help:"Worker goroutines (0: one per core)." default:"0"`
+	Quiet      bool   `short:"q" help:"No progress output."`
+	NoDownload bool   `name:"no-download" help:"Never download missing dataset files; fail with the list of what is missing."`
+	CPUProfile string `name:"cpuprofile" help:"Write a CPU profile (pprof) to this file." type:"path"`
+	MemProfile string `name:"memprofile" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
+
+	// Set by Run, not by flags.
+	Stdout io.Writer `kong:"-"`
+	Stderr io.Writer `kong:"-"`
+}
+
+// Workers returns the number of worker goroutines to use.
+func (g *Globals) Workers() int {
+	if g.Threads > 0 {
+		return g.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Progress reports whether progress output should be drawn: not with --quiet
+// and only when standard error is a terminal.
+func (g *Globals) Progress() bool {
+	if g.Quiet {
+		return false
+	}
+	f, ok := g.Stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// Locator returns the dataset locator for --data-dir.
+func (g *Globals) Locator() *dataset.Locator {
+	l := dataset.DefaultLocator(g.DataDir)
+	if g.NoDownload {
+		l.Fetch = nil
+	}
+	return l
+}
+
+// CLI is the whole command tree.
+type CLI struct {
+	Globals
+
+	Data DataCmd `cmd:"" help:"List, describe and export datasets."`
+}
+
+// Run parses args (without the program name), runs the command and returns the
+// process exit status: 0 on success, 1 on a failed command, 2 on bad usage.
+func Run(args []string, stdout, stderr io.Writer) int {
+	var c CLI
+	c.Stdout, c.Stderr = stdout, stderr
+	exit := -1
+	parser, err := kong.New(&c,
+		kong.Name("ohm"),
+		kong.Description("Find and repair the bottlenecks of a graph by effective-resistance rewiring, then learn on it."),
+		kong.UsageOnError(),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
+		kong.Bind(&c.Globals),
+	)
+	if err != nil {
+		panic(err) // a malformed command tree is a programmer error
+	}
+	var ctx *kong.Context
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(exitPanic); !ok {
+					panic(r)
+				}
+			}
+		}()
+		ctx, err = parser.Parse(args)
+	}()
+	if exit >= 0 {
+		return exit // --help
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 2
+	}
+	stop, err := c.startProfiles()
+	if err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 1
+	}
+	err = ctx.Run()
+	if perr := stop(); err == nil {
+		err = perr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+type exitPanic struct{}
+
+// usageError marks a command error caused by bad flags (exit status 2).
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// startProfiles starts the CPU profile and returns a function that stops it
+// and writes the heap profile.
+func (g *Globals) startProfiles() (stop func() error, err error) {
+	var cpu *os.File
+	if g.CPUProfile != "" {
+		if cpu, err = os.Create(g.CPUProfile); err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		if err = pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	return func() error {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			if err := cpu.Close(); err != nil {
+				return fmt.Errorf("--cpuprofile: %w", err)
+			}
+		}
+		if g.MemProfile != "" {
+			f, err := os.Create(g.MemProfile)
+			if err != nil {
+				return fmt.Errorf("--memprofile: %w", err)
+			}
+			runtime.GC()
+			if err := pprof.WriteHeapProfile(f); err != nil {
+				f.Close()
+				return fmt.Errorf("--memprofile: %w", err)
+			}
+			return f.Close()
+		}
+		return nil
+	}, nil
+}

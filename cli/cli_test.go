@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/dataset/datatest"
+)
+
+// run runs the CLI with args and returns exit status, stdout and stderr.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// expected mirrors ../shared/data/expected.json.
+type expected struct {
+	Nodes            int     `json:"nodes"`
+	Features         int     `json:"features"`
+	Classes          int     `json:"classes"`
+	Arcs             int     `json:"arcs"`
+	Undirected       int     `json:"undirected_edges"`
+	UndirectedLoops  int     `json:"undirected_edges_incl_self_loops"`
+	SelfLoops        int     `json:"self_loops"`
+	Components       int     `json:"components"`
+	LargestComponent int     `json:"largest_component"`
+	Train            int     `json:"train"`
+	Val              int     `json:"val"`
+	Test             int     `json:"test"`
+	ClassCounts      []int   `json:"class_counts"`
+	FeatureNNZ       int     `json:"feature_nnz"`
+	LargestSCC       int     `json:"largest_scc"`
+	SCCCount         int     `json:"scc_count"`
+	Splits           [][]int `json:"splits"`
+}
+
+// TestDataInfoExpected checks `ohm data info --json` against every number of
+// expected.json, for the four datasets, both forms and every WebKB split.
+func TestDataInfoExpected(t *testing.T) {
+	root := datatest.Root(t, "Cora/raw/ind.cora.x", "CiteSeer/raw/ind.citeseer.x",
+		"cornell/raw/out1_graph_edges.txt", "texas/raw/out1_graph_edges.txt", "expected.json")
+	raw, err := os.ReadFile(filepath.Join(root, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]expected
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"cora", "citeseer", "cornell", "texas"} {
+		e := want[name]
+		for _, directed := range []bool{false, true} {
+			splits := e.Splits
+			if splits == nil {
+				splits = [][]int{{e.Train, e.Val, e.Test}}
+			}
+			for k, sp := range splits {
+				args := []string{"--data-dir", root, "data", "info", "--dataset", name, "--json", "--split", fmt.Sprint(k)}
+				if directed {
+					args = append(args, "--directed")
+				}
+				code, out, errs := run(t, args...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d: %s", args, code, errs)
+				}
+				var got DataInfo
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					t.Fatalf("%v: %v\n%s", args, err, out)
+				}
+				w := DataInfo{
+					Dataset: name, Form: "undirected", Nodes: e.Nodes, Edges: e.UndirectedLoops,
+					SelfLoops: e.SelfLoops, Features: e.Features, FeatureNNZ: e.FeatureNNZ,
+					Classes: e.Classes, ClassCounts: e.ClassCounts,
+					Components: e.Components, LargestComponent: e.LargestComponent,
+					Train: sp[0], Val: sp[1], Test: sp[2], Split: k,
+				}
+				if directed {
+					w.Form, w.Edges = "directed", e.Arcs
+					// Planetoid arcs are symmetric: SCCs are the components.
+					if e.SCCCount > 0 {
+						w.Components, w.LargestComponent = e.SCCCount, e.LargestSCC
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(w) {
+					t.Errorf("%s %s split %d:\n got %+v\nwant %+v", name, w.Form, k, got, w)
+				}
+				if !directed && got.Edges-got.SelfLoops != e.Undirected {
+					t.Errorf("%s: edges without self-loops %d, want %d", name, got.Edges-got.SelfLoops, e.Undirected)
+				}
+			}
+		}
+	}
+}
+
+// TestDataInfoJSONFields pins the field names of `data info --json`.
+func TestDataInfoJSONFields(t *testing.T) {
+	code, out, errs := run(t, "data", "info", "--dataset", "bottleneck", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	want := []string{"class_counts", "classes", "components", "dataset", "edges", "feature_nnz", "features",
+		"form", "largest_component", "nodes", "self_loops", "split", "test", "train", "val"}
+	if !slices.Equal(keys, want) {
+		t.Fatalf("fields %v, want %v", keys, want)
+	}
+	// The bottleneck graph: 80 nodes, 8·45 clique edges + 8 ring edges, one
+	// component.
+	if m["nodes"].(float64) != 80 || m["edges"].(float64) != 368 || m["components"].(float64) != 1 {
+		t.Fatalf("bottleneck info %v", m)
+	}
+}
+
+func TestDataInfoText(t *testing.T) {
+	code, out, _ := run(t, "data", "info", "--dataset", "bottleneck", "--directed")
+	if code != 0 || !strings.Contains(out, "edges (E0)  736") || !strings.Contains(out, "SCCs") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestBadUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"data", "info", "--dataset", "pubmed"}, 1, `unknown dataset "pubmed" (known: cora, citeseer, cornell, texas, bottleneck, sbm)`},
+		{[]string{"data", "info", "--dataset", "bottleneck", "--split", "3"}, 2, "--split 3: bottleneck has 1 split(s), 0..0"},
+		{[]string{"data", "info"}, 2, "missing flags: --dataset"},
+		{[]string{"data", "export", "--dataset", "bottleneck", "--out", "g.csv"}, 2, `unknown extension ".csv"`},
+		{[]string{"data", "frobnicate"}, 2, "unexpected argument frobnicate"},
+		{[]string{"--threads", "x", "data", "list"}, 2, "--threads"},
+	} {
+		code, _, errs := run(t, tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errs, tc.code, tc.msg)
+		}
+	}
+}
+
+func TestMissingDataNamesFilesAndFolders(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OHM_DATA", "")
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("HOME", dir)
+	code, _, errs := run(t, "--no-download", "--data-dir", dir, "data", "info", "--dataset", "cornell")
+	for _, want := range []string{"cornell/raw/out1_graph_edges.txt", "cornell/raw/cornell_split_0.6_0.2_9.npz", dir} {
+		if code != 1 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr %q lacks %q", code, errs, want)
+		}
+	}
+}
+
+func TestExportRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		file     string
+		directed bool
+	}{{"b.npz", false}, {"b.txt", false}, {"bd.npz", true}, {"bd.txt", true}} {
+		args := []string{"--quiet", "data", "export", "--dataset", "bottleneck", "--out", filepath.Join(dir, tc.file)}
+		if tc.directed {
+			args = append(args, "--directed")
+		}
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+		n, arcs, err := readGraphFile(filepath.Join(dir, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Both forms of the symmetric bottleneck graph export 736 arcs.
+		if n != 80 || arcs != 736 {
+			t.Fatalf("%s: %d nodes %d arcs", tc.file, n, arcs)
+		}
+	}
+}
+
+func readGraphFile(path string) (int, int, error) {
+	if strings.HasSuffix(path, ".npz") {
+		n, arcs, err := graphio.ReadNPZ(path)
+		return n, len(arcs), err
+	}
+	n, arcs, err := graphio.ReadEdgeList(path, 0)
+	return n, len(arcs), err
+}
+
+func TestProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	if code, _, errs := run(t, "--cpuprofile", cpu, "--memprofile", mem, "data", "info", "--dataset", "sbm"); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, p := range []string{cpu, mem} {
+		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
+			t.Errorf("profile %s: %v", p, err)
+		}
+	}
+}
+
+func TestDataList(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OHM_DATA", "")
+	code, out, errs := run(t, "--data-dir", dir, "data", "list", "--json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var es []dataListEntry
+	if err := json.Unmarshal([]byte(out), &es); err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 6 || es[0].Dataset != "cora" || es[0].Found || len(es[0].Missing) != 8 || !es[4].Found || !es[4].Builtin {
+		t.Fatalf("%+v", es)
+	}
+}

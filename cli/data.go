@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/dataset"
+)
+
+// DataCmd groups the dataset commands.
+type DataCmd struct {
+	List   DataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing."`
+	Info   DataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
+	Export DataExportCmd `cmd:"" help:"Write a dataset's graph as .npz (edge_index, num_nodes) or as an edge list (.txt)."`
+}
+
+// DatasetFlags choose a dataset and its form.
+type DatasetFlags struct {
+	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, sbm."`
+	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
+	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
+	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`
+}
+
+// Load returns the dataset and the graph in the chosen form.
+func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error) {
+	d, err := g.Locator().Load(f.Dataset, dataset.SynthOptions{Seed: f.SynthSeed, Heterophilic: f.Heterophilic})
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Directed {
+		return d, d.Graph, nil
+	}
+	return d, d.Graph.Undirected(), nil
+}
+
+// Form names the graph form: "directed" or "undirected".
+func (f *DatasetFlags) Form() string {
+	if f.Directed {
+		return "directed"
+	}
+	return "undirected"
+}
+
+// DataListCmd is `ohm data list`.
+type DataListCmd struct {
+	JSON bool `name:"json" help:"Print a JSON array of {dataset, builtin, found, root, missing, searched}."`
+}
+
+type dataListEntry struct {
+	Dataset  string   `json:"dataset"`
+	Builtin  bool     `json:"builtin"`
+	Found    bool     `json:"found"`
+	Root     string   `json:"root"`
+	Missing  []string `json:"missing"`
+	Searched []string `json:"searched"`
+}
+
+// Run lists the datasets.
+func (c *DataListCmd) Run(g *Globals) error {
+	loc := g.Locator()
+	var entries []dataListEntry
+	for _, name := range dataset.Names() {
+		e := dataListEntry{Dataset: name, Builtin: dataset.IsBuiltin(name), Missing: []string{}, Searched: loc.Roots()}
+		if e.Builtin {
+			e.Found = true
+		} else {
+			root, missing, err := loc.Find(name)
+			if err != nil {
+				return err
+			}
+			e.Found, e.Root = root != "", root
+			if missing != nil {
+				e.Missing = missing
+			}
+		}
+		entries = append(entries, e)
+	}
+	if c.JSON {
+		return writeJSON(g.Stdout, entries)
+	}
+	tw := tabwriter.NewWriter(g.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATASET\tSTATUS")
+	for _, e := range entries {
+		switch {
+		case e.Builtin:
+			fmt.Fprintf(tw, "%s\tbuilt in (synthetic, no files)\n", e.Dataset)
+		case e.Found:
+			fmt.Fprintf(tw, "%s\tfound in %s\n", e.Dataset, e.Root)
+		default:
+			fmt.Fprintf(tw, "%s\tmissing %d files, e.g. %s; downloaded on first use when the network answers\n",
+				e.Dataset, len(e.Missing), e.Missing[0])
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	searched := loc.Roots()
+	if len(searched) == 0 {
+		searched = []string{"(none: set --data-dir or $OHM_DATA)"}
+	}
+	_, err := fmt.Fprintf(g.Stdout, "searched: %s\n", strings.Join(searched, ", "))
+	return err
+}
+
+// DataInfoCmd is `ohm data info`.
+type DataInfoCmd struct {
+	DatasetFlags
+	Split int  `help:"Which split to count (WebKB has 10: 0..9)." default:"0"`
+	JSON  bool `name:"json" help:"Print one JSON object (fields documented in the README)."`
+}
+
+// DataInfo is the output of `ohm data info --json`; its fields are stable.
+type DataInfo struct {
+	Dataset          string `json:"dataset"`
+	Form             string `json:"form"`
+	Nodes            int    `json:"nodes"`
+	Edges            int    `json:"edges"`
+	SelfLoops        int    `json:"self_loops"`
+	Features         int    `json:"features"`
+	FeatureNNZ       int    `json:"feature_nnz"`
+	Classes          int    `json:"classes"`
+	ClassCounts      []int  `json:"class_counts"`
+	Components       int    `json:"components"`
+	LargestComponent int    `json:"largest_component"`
+	Train            int    `json:"train"`
+	Val              int    `json:"val"`
+	Test             int    `json:"test"`
+	Split            int    `json:"split"`
+}
+
+// Describe computes the DataInfo of a dataset in one form and split: E0 as SPEC
+// §1 counts it, and components (undirected) or strongly connected components
+// (directed). O(n + m).
+func Describe(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
+	var comp []int
+	var count int
+	if g.Directed() {
+		comp, count = tarjan.SCC(g)
+	} else {
+		comp, count = tarjan.Components(g)
+	}
+	sizes := make([]int, count)
+	for _, c := range comp {
+		sizes[c]++
+	}
+	form := "undirected"
+	if g.Directed() {
+		form = "directed"
+	}
+	sp := d.Splits[split]
+	return DataInfo{
+		Dataset:          d.Name,
+		Form:             form,
+		Nodes:            g.N(),
+		Edges:            g.E0(),
+		SelfLoops:        g.NumSelfLoops(),
+		Features:         d.NumFeatures(),
+		FeatureNNZ:       d.Features.NNZ(),
+		Classes:          d.NumClasses,
+		ClassCounts:      d.ClassCounts(),
+		Components:       count,
+		LargestComponent: slices.Max(append(sizes, 0)),
+		Train:            len(sp.Train),
+		Val:              len(sp.Val),
+		Test:             len(sp.Test),
+		Split:            split,
+	}
+}
+
+// Run describes the dataset.
+func (c *DataInfoCmd) Run(g *Globals) error {
+	d, gr, err := c.Load(g)
+	if err != nil {
+		return err
+	}
+	if c.Split < 0 || c.Split >= len(d.Splits) {
+		return usagef("--split %d: %s has %d split(s), 0..%d", c.Split, d.Name, len(d.Splits), len(d.Splits)-1)
+	}
+	info := Describe(d, gr, c.Split)
+	if c.JSON {
+		return writeJSON(g.Stdout, info)
+	}
+	comp := "components"
+	if gr.Directed() {
+		comp = "SCCs"
+	}
+	tw := tabwriter.NewWriter(g.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "dataset\t%s (%s)\n", info.Dataset, info.Form)
+	fmt.Fprintf(tw, "nodes\t%d\n", info.Nodes)
+	fmt.Fprintf(tw, "edges (E0)\t%d (self-loops %d)\n", info.Edges, info.SelfLoops)
+	fmt.Fprintf(tw, "%s\t%d (largest %d)\n", comp, info.Components, info.LargestComponent)
+	fmt.Fprintf(tw, "features\t%d (non-zero %d)\n", info.Features, info.FeatureNNZ)
+	fmt.Fprintf(tw, "classes\t%d %v\n", info.Classes, info.ClassCounts)
+	fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d\n", info.Split, info.Train, info.Val, info.Test)
+	return tw.Flush()
+}
+
+// DataExportCmd is `ohm data export`.
+type DataExportCmd struct {
+	DatasetFlags
+	Out string `required:"" short:"o" help:"Output file: .npz (edge_index int64 2×E, num_nodes) or .txt (one 'u v' per line)." type:"path"`
+}
+
+// Run writes the graph. The undirected form is written as both arcs of every
+// edge (PyG's convention), self-loops once.
+func (c *DataExportCmd) Run(g *Globals) error {
+	switch strings.ToLower(filepath.Ext(c.Out)) {
+	case ".npz", ".txt":
+	default:
+		return usagef("--out %s: unknown extension %q (use .npz or .txt)", c.Out, filepath.Ext(c.Out))
+	}
+	_, gr, err := c.Load(g)
+	if err != nil {
+		return err
+	}
+	if err := graphio.Save(c.Out, gr); err != nil {
+		return fmt.Errorf("export %s: %w", c.Out, err)
+	}
+	if !g.Quiet {
+		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs (%s form)\n", c.Out, gr.N(), len(gr.Arcs()), c.Form())
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
