@@ -1,0 +1,12 @@
+// Package incremental holds ohm's resistance engines: they keep the Laplacian
+// pseudoinverse L⁺ (undirected) or the matrix X of Young, Scardovi & Leonard
+// (directed) exact while edges are added and removed, so that a rewiring loop
+// never recomputes them from scratch (SPEC §2).
+//
+// The undirected engine applies rank-one Sherman–Morrison updates for edits
+// inside a component and the double-centering formula of SPEC §2.1 when an
+// edge joins two components, and fuses every O(n²) update with the scan for
+// the most resistant pair. Bridges and strong-connectivity questions are
+// answered by the Tarjan module (package incremental/tarjan), never by a
+// floating-point comparison.
+package incremental
