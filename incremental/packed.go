@@ -73,9 +73,13 @@ func (t *maxTracker) reset() {
 	t.records = t.records[:0]
 }
 
-// offer records a new running maximum s at (i, j). Callers check s > t.best
-// first, in their hot loop.
+// offer records a new running maximum s at (i, j). Callers pre-filter in
+// their hot loop, possibly on a rearranged sum; a value not above the current
+// maximum after rounding is ignored, so records stay strictly increasing.
 func (t *maxTracker) offer(i, j int, s float64) {
+	if !(s > t.best) {
+		return
+	}
 	t.best = s
 	th := s - tieTol(s)
 	k := 0

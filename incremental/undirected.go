@@ -114,6 +114,17 @@ func (e *Undirected) split() {
 	}
 }
 
+// SetWorkers changes the number of goroutines of the O(n²) passes (0:
+// GOMAXPROCS). Results do not depend on it: every entry is computed the same
+// way by whichever worker owns its row.
+func (e *Undirected) SetWorkers(w int) {
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	e.opt.Workers = w
+	e.split()
+}
+
 // Graph returns the engine's current graph. Do not modify it.
 func (e *Undirected) Graph() *linalg.Graph { return e.g }
 
@@ -310,42 +321,103 @@ func (e *Undirected) run() {
 }
 
 // pass is worker t's share of the fused update-and-scan: for each of its rows
-// i, the stored row i..n-1 becomes P_ij − α x_i x_j (skipped when α x_i = 0),
-// and each admissible pair i<j is scored d_i + d_j − 2P_ij with the new
-// values, in row-major order.
+// i, the stored row i..n-1 becomes P_ij − α x_i x_j (left alone when α x_i =
+// 0), and each admissible pair i<j is scored d_i + d_j − 2P_ij with the new
+// values, in row-major order, in the same sweep over the row.
 func (e *Undirected) pass(t int) {
 	tr := &e.track[t]
 	tr.reset()
-	n, d, x := e.n, e.d, e.x
-	within := e.opt.WithinComponents
+	n := e.n
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		row := e.p.row(i)
-		a := e.alpha * x[i]
-		ds := d[i:n]
-		row[0] = ds[0]
-		if a != 0 {
-			xs := x[i:n]
-			xs = xs[:len(row)]
-			for k := 1; k < len(row); k++ {
-				row[k] -= a * xs[k]
-			}
-		}
-		di := ds[0]
-		ds = ds[:len(row)]
-		if within {
-			ci := e.comp[i]
-			cs := e.comp[i:n]
-			for k := 1; k < len(row); k++ {
-				if s := di + ds[k] - 2*row[k]; s > tr.best && cs[k] == ci {
-					tr.offer(i, i+k, s)
-				}
-			}
+		row[0] = e.d[i]
+		ds := e.d[i:n]
+		if e.opt.WithinComponents {
+			e.rowWithin(tr, i, row, ds)
 			continue
 		}
+		if a := e.alpha * e.x[i]; a != 0 {
+			updateScanRow(tr, i, row, ds, e.x[i:n], a)
+		} else {
+			scanRow(tr, i, row, ds)
+		}
+	}
+}
+
+// updateScanRow is the hot loop: row[k] −= a·xs[k] and the score
+// ds[0] + ds[k] − 2·row[k] of pair (i, i+k) offered to tr, four at a time.
+func updateScanRow(tr *maxTracker, i int, row, ds, xs []float64, a float64) {
+	ds, xs = ds[:len(row)], xs[:len(row)]
+	thr := tr.best - ds[0] // score > best ⇔ ds[k] − 2v > best − d_i
+	k := 1
+	for ; k+4 <= len(row); k += 4 {
+		v0 := row[k] - a*xs[k]
+		v1 := row[k+1] - a*xs[k+1]
+		v2 := row[k+2] - a*xs[k+2]
+		v3 := row[k+3] - a*xs[k+3]
+		row[k], row[k+1], row[k+2], row[k+3] = v0, v1, v2, v3
+		s0, s1, s2, s3 := ds[k]-2*v0, ds[k+1]-2*v1, ds[k+2]-2*v2, ds[k+3]-2*v3
+		if s0 > thr || s1 > thr || s2 > thr || s3 > thr {
+			thr = offer4(tr, i, k, ds[0], thr, s0, s1, s2, s3)
+		}
+	}
+	for ; k < len(row); k++ {
+		v := row[k] - a*xs[k]
+		row[k] = v
+		if s := ds[k] - 2*v; s > thr {
+			tr.offer(i, i+k, ds[0]+s)
+			thr = tr.best - ds[0]
+		}
+	}
+}
+
+// scanRow scores a row that the update leaves unchanged.
+func scanRow(tr *maxTracker, i int, row, ds []float64) {
+	ds = ds[:len(row)]
+	thr := tr.best - ds[0]
+	k := 1
+	for ; k+4 <= len(row); k += 4 {
+		s0, s1, s2, s3 := ds[k]-2*row[k], ds[k+1]-2*row[k+1], ds[k+2]-2*row[k+2], ds[k+3]-2*row[k+3]
+		if s0 > thr || s1 > thr || s2 > thr || s3 > thr {
+			thr = offer4(tr, i, k, ds[0], thr, s0, s1, s2, s3)
+		}
+	}
+	for ; k < len(row); k++ {
+		if s := ds[k] - 2*row[k]; s > thr {
+			tr.offer(i, i+k, ds[0]+s)
+			thr = tr.best - ds[0]
+		}
+	}
+}
+
+// offer4 offers, in order, those of four consecutive partial scores that
+// beat the running threshold, and returns the new threshold.
+func offer4(tr *maxTracker, i, k int, di, thr, s0, s1, s2, s3 float64) float64 {
+	for q, s := range [4]float64{s0, s1, s2, s3} {
+		if s > thr {
+			tr.offer(i, i+k+q, di+s)
+			thr = tr.best - di
+		}
+	}
+	return thr
+}
+
+// rowWithin is pass's loop for WithinComponents: only pairs in i's component
+// are scored.
+func (e *Undirected) rowWithin(tr *maxTracker, i int, row, ds []float64) {
+	n := e.n
+	if a := e.alpha * e.x[i]; a != 0 {
+		xs := e.x[i:n][:len(row)]
 		for k := 1; k < len(row); k++ {
-			if s := di + ds[k] - 2*row[k]; s > tr.best {
-				tr.offer(i, i+k, s)
-			}
+			row[k] -= a * xs[k]
+		}
+	}
+	ds = ds[:len(row)]
+	di, ci := ds[0], e.comp[i]
+	cs := e.comp[i:n][:len(row)]
+	for k := 1; k < len(row); k++ {
+		if s := di + ds[k] - 2*row[k]; s > tr.best && cs[k] == ci {
+			tr.offer(i, i+k, s)
 		}
 	}
 }
