@@ -355,3 +355,37 @@ func TestNoAllocationPerStep(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftDetectsCorruption: Drift is tiny on an exact L⁺, large after one
+// entry is corrupted, and an edit that crosses the check interval repairs it.
+func TestDriftDetectsCorruption(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	g := randomGraph(r, 40, 120, 1)
+	e, err := NewUndirected(g, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Drift(); d > 1e-12 {
+		t.Fatalf("drift of a fresh L⁺: %g", d)
+	}
+	for i := range e.n {
+		e.p.set(i, (i+1)%e.n, e.p.at(i, (i+1)%e.n)+1e-6)
+	}
+	if d := e.Drift(); d < 1e-7 {
+		t.Fatalf("drift after corruption: %g", d)
+	}
+	// Edits up to the next multiple of 64 trigger the check and a refresh.
+	for e.edits%64 != 0 || e.edits == 0 {
+		u, v := r.IntN(40), r.IntN(40)
+		if u == v || e.g.HasEdge(u, v) {
+			continue
+		}
+		if err := e.Add(u, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, _ := e.Exact()
+	if d := relMaxDiff(engineMatrix(e), want); d > 1e-12 {
+		t.Fatalf("after the drift check: error %g", d)
+	}
+}

@@ -222,3 +222,15 @@ func maxRelDiff(a, b mat.Matrix) float64 {
 	}
 	return d / s
 }
+
+func TestResistancesMatrix(t *testing.T) {
+	g, _ := FromEdges(5, false, []Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 3, V: 4}})
+	R := Resistances(mustPinv(t, g))
+	for i := range 5 {
+		for j := range 5 {
+			if d := R.At(i, j) - math.Abs(float64(i-j)); math.Abs(d) > 1e-12 {
+				t.Fatalf("R(%d,%d) = %v on a path", i, j, R.At(i, j))
+			}
+		}
+	}
+}
