@@ -65,7 +65,8 @@ func (g *Globals) Locator() *dataset.Locator {
 type CLI struct {
 	Globals
 
-	Data DataCmd `cmd:"" help:"List, describe and export datasets."`
+	Data       DataCmd       `cmd:"" help:"List, describe and export datasets."`
+	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
 }
 
 // Run parses args (without the program name), runs the command and returns the

@@ -14,7 +14,7 @@ var (
 	ErrNoEdge      = errors.New("edge not present")
 	ErrBridge      = errors.New("edge is a bridge: removing it would split its component")
 	ErrSplitsSCC   = errors.New("removing the arc would split its strongly connected component")
-	ErrAcrossSCC   = errors.New("the arc would join two strongly connected components")
+	ErrAcrossSCC   = errors.New("the arc is not inside one strongly connected component")
 	ErrNotResolved = errors.New("pair is not in one component")
 )
 

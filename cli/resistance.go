@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+)
+
+// GraphFlags choose the input graph: a dataset or a graph file.
+type GraphFlags struct {
+	Dataset      string `short:"d" xor:"input" required:"" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, sbm."`
+	Graph        string `xor:"input" required:"" type:"existingfile" help:"Graph file instead of a dataset: .npz (edge_index, num_nodes) or an edge list ('u v' per line)."`
+	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index; for --graph, the arcs of the file)."`
+	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
+	Heterophilic bool   `help:"Built-in sbm: heterophilic instead of homophilic."`
+}
+
+// LoadGraph returns the graph in the chosen form and a name for it.
+func (f *GraphFlags) LoadGraph(g *Globals) (*linalg.Graph, string, error) {
+	if f.Graph != "" {
+		gr, err := graphio.Load(f.Graph, 0, f.Directed)
+		if err != nil {
+			return nil, "", fmt.Errorf("--graph: %w", err)
+		}
+		return gr, filepath.Base(f.Graph), nil
+	}
+	df := DatasetFlags{Dataset: f.Dataset, Directed: f.Directed, SynthSeed: f.SynthSeed, Heterophilic: f.Heterophilic}
+	d, gr, err := df.Load(g)
+	if err != nil {
+		return nil, "", err
+	}
+	return gr, d.Name, nil
+}
+
+// ResistanceCmd is `ohm resistance`.
+type ResistanceCmd struct {
+	GraphFlags
+	WithinComponents bool   `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
+	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
+	Pairs            string `type:"existingfile" help:"File of 'u v' lines: print R for each pair."`
+	JSON             bool   `name:"json" help:"Print one JSON object (fields in the README)."`
+}
+
+// PairR is one pair and its resistance; R is null (nil) for a directed pair
+// in different strongly connected components.
+type PairR struct {
+	U int      `json:"u"`
+	V int      `json:"v"`
+	R *float64 `json:"r"`
+}
+
+// ResistanceOut is the output of `ohm resistance --json`; its fields are
+// stable.
+type ResistanceOut struct {
+	Nodes      int     `json:"nodes"`
+	Components int     `json:"components"`
+	MaxPair    *PairR  `json:"max_pair"`
+	MinEdge    *PairR  `json:"min_edge"`
+	Top        []PairR `json:"top"`
+	Pairs      []PairR `json:"pairs"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// resistanceEngine is what the command needs of either engine.
+type resistanceEngine interface {
+	MaxPair() (incremental.Pair, bool)
+	MinEdge(accept func(u, v int) bool) (incremental.Pair, bool)
+}
+
+// Run computes the resistances.
+func (c *ResistanceCmd) Run(g *Globals) error {
+	if c.WithinComponents && c.Directed {
+		return usagef("--within-components applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
+	}
+	if c.Top < 0 {
+		return usagef("--top %d: must be ≥ 0", c.Top)
+	}
+	gr, name, err := c.LoadGraph(g)
+	if err != nil {
+		return err
+	}
+	var pairs []linalg.Edge
+	if c.Pairs != "" {
+		if _, pairs, err = graphio.ReadEdgeList(c.Pairs, gr.N()); err != nil {
+			return fmt.Errorf("--pairs: %w", err)
+		}
+	}
+	if !g.Quiet && g.Progress() {
+		fmt.Fprintf(g.Stderr, "computing resistances of %s (%d nodes)…\n", name, gr.N())
+	}
+	t0 := time.Now()
+	opt := incremental.Options{Workers: g.Workers(), WithinComponents: c.WithinComponents}
+	var eng resistanceEngine
+	var r func(i, j int) (float64, bool)
+	var count int
+	if gr.Directed() {
+		e, err := incremental.NewDirected(gr, opt)
+		if err != nil {
+			return err
+		}
+		eng, r = e, e.R
+		_, count = tarjan.SCC(gr)
+	} else {
+		e, err := incremental.NewUndirected(gr, opt)
+		if err != nil {
+			return err
+		}
+		eng = e
+		r = func(i, j int) (float64, bool) {
+			if c.WithinComponents && e.Component(i) != e.Component(j) {
+				return 0, false
+			}
+			return e.R(i, j), true
+		}
+		_, count = tarjan.Components(gr)
+	}
+	out := ResistanceOut{Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}
+	if p, ok := eng.MaxPair(); ok {
+		out.MaxPair = pairR(p)
+	}
+	if p, ok := eng.MinEdge(nil); ok {
+		out.MinEdge = pairR(p)
+	}
+	for _, p := range incremental.Top(gr.N(), c.Top, gr.Directed(), r) {
+		out.Top = append(out.Top, *pairR(p))
+	}
+	for _, p := range pairs {
+		pr := PairR{U: p.U, V: p.V}
+		if v, ok := r(p.U, p.V); ok || p.U == p.V {
+			if p.U == p.V {
+				v = 0
+			}
+			pr.R = &v
+		}
+		out.Pairs = append(out.Pairs, pr)
+	}
+	out.Seconds = time.Since(t0).Seconds()
+	if c.JSON {
+		return writeJSON(g.Stdout, out)
+	}
+	return printResistance(g, name, gr, &out)
+}
+
+func pairR(p incremental.Pair) *PairR {
+	s := p.Score
+	return &PairR{U: p.U, V: p.V, R: &s}
+}
+
+func printResistance(g *Globals, name string, gr *linalg.Graph, out *ResistanceOut) error {
+	form, comp := "undirected", "components"
+	if gr.Directed() {
+		form, comp = "directed", "SCCs"
+	}
+	tw := tabwriter.NewWriter(g.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "graph\t%s (%s), %d nodes, %d %s\n", name, form, out.Nodes, out.Components, comp)
+	show := func(label string, p *PairR) {
+		if p == nil {
+			fmt.Fprintf(tw, "%s\tnone\n", label)
+			return
+		}
+		fmt.Fprintf(tw, "%s\t%d %d  R = %s\n", label, p.U, p.V, fmtR(p.R))
+	}
+	show("max pair", out.MaxPair)
+	show("min edge", out.MinEdge)
+	for k, p := range out.Top {
+		show(fmt.Sprintf("top %d", k+1), &p)
+	}
+	for _, p := range out.Pairs {
+		show("pair", &p)
+	}
+	fmt.Fprintf(tw, "seconds\t%.3f\n", out.Seconds)
+	return tw.Flush()
+}
+
+func fmtR(r *float64) string {
+	if r == nil {
+		return "none (different SCCs)"
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.12f", *r), "0"), ".")
+}
