@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run test bench fuzz lint clean
+.PHONY: all build run test bench fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -52,3 +52,23 @@ lint:
 
 clean:
 	rm -rf bin
+
+# Optional OpenBLAS backend (build tag openblas, cgo through gonum.org/v1/netlib):
+# installs Debian's libopenblas-dev and liblapacke-dev when missing, then runs
+# every test (test-openblas) or the dataset benchmarks (bench-openblas) on it.
+# The default build stays pure Go and needs neither cgo nor these packages.
+OPENBLAS_DEBS := libopenblas-dev liblapacke-dev
+OPENBLAS_INSTALL = [ "$$(dpkg -s $(OPENBLAS_DEBS) 2>/dev/null | grep -c '^Status: install ok installed')" \
+	-eq $(words $(OPENBLAS_DEBS)) ] || { \
+	echo "installing $(OPENBLAS_DEBS)"; log=$$(mktemp); \
+	if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq $(OPENBLAS_DEBS); } >$$log 2>&1; \
+	then rm -f $$log; else cat $$log; rm -f $$log; exit 1; fi; }
+
+test-openblas:
+	@$(OPENBLAS_INSTALL)
+	CGO_ENABLED=1 $(GO) test -count=1 -tags openblas $(PKGS)
+
+bench-openblas:
+	@$(OPENBLAS_INSTALL)
+	CGO_ENABLED=1 $(GO) test -tags openblas -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./bench

@@ -8,6 +8,7 @@ require (
 	github.com/sbinet/npyio v0.6.0
 	golang.org/x/term v0.44.0
 	gonum.org/v1/gonum v0.17.0
+	gonum.org/v1/netlib v0.0.0-20230729102104-8b8060e7531f
 )
 
 require golang.org/x/sys v0.46.0 // indirect

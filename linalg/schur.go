@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/lapack"
-	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,8 +25,9 @@ var ErrNotFinite = errors.New("linalg: matrix has a NaN or infinite entry")
 // subdiagonal entry of a 2×2 block are exactly zero.
 //
 // It reduces A to Hessenberg form (Dgehrd), forms the orthogonal factor (Dorghr)
-// and runs the multishift QR algorithm (Dhseqr) of gonum's pure-Go LAPACK. The
-// cost is O(n³), in practice about 25n³ flops, and it dominates SolveLyapunov.
+// and runs the multishift QR algorithm (Dhseqr) of gonum's pure-Go LAPACK
+// (LAPACKE/OpenBLAS when built with the openblas tag, see Backend). The cost is
+// O(n³), in practice about 25n³ flops, and it dominates SolveLyapunov.
 // A is not modified. A non-square A panics; an empty A gives empty results. The
 // error wraps ErrNotFinite if A holds a NaN or an infinity and
 // ErrSchurNotConverged if the QR iteration fails.
@@ -78,7 +78,7 @@ func realSchur(n int, h []float64) (u, wr, wi []float64, err error) {
 	if !lyapAllFinite(h[:n*n]) {
 		return nil, nil, nil, fmt.Errorf("%w (matrix to reduce to real Schur form)", ErrNotFinite)
 	}
-	impl := lapackgonum.Implementation{}
+	impl := lapackImpl // gonum, or LAPACKE with the openblas tag (backend*.go)
 	wr = make([]float64, n)
 	wi = make([]float64, n)
 	u = make([]float64, n*n)
