@@ -55,6 +55,7 @@ type Directed struct {
 	has   bool
 
 	search *tarjan.Searcher
+	dist   *Distances // nil unless Options.PerHop
 }
 
 // dirSCC is one strongly connected component.
@@ -98,6 +99,9 @@ func NewDirected(g *linalg.Graph, opt Options) (*Directed, error) {
 		if len(members) >= 2 {
 			e.big = append(e.big, s)
 		}
+	}
+	if opt.PerHop {
+		e.dist = NewDistances(e.g)
 	}
 	if err := e.Refresh(); err != nil {
 		return nil, err
@@ -254,9 +258,9 @@ func (e *Directed) Add(u, v int) error {
 	if e.comp[u] != e.comp[v] {
 		return &EditError{"add", u, v, ErrAcrossSCC}
 	}
-	e.g.AddEdge(u, v)
+	e.edit(u, v, true)
 	if err := e.solveSCC(e.comp[u]); err != nil {
-		e.g.RemoveEdge(u, v)
+		e.edit(u, v, false)
 		return err
 	}
 	return nil
@@ -286,12 +290,47 @@ func (e *Directed) Remove(u, v int) error {
 	if e.search.SplitsSCC(e.g, u, v) {
 		return &EditError{"remove", u, v, ErrSplitsSCC}
 	}
-	e.g.RemoveEdge(u, v)
+	e.edit(u, v, false)
 	if err := e.solveSCC(e.comp[u]); err != nil {
-		e.g.AddEdge(u, v)
+		e.edit(u, v, true)
 		return err
 	}
 	return nil
+}
+
+// edit changes the graph and, with PerHop, the distances.
+func (e *Directed) edit(u, v int, add bool) {
+	if add {
+		e.g.AddEdge(u, v)
+	} else {
+		e.g.RemoveEdge(u, v)
+	}
+	if e.dist == nil {
+		return
+	}
+	if add {
+		e.dist.Added(e.g, u, v)
+	} else {
+		e.dist.Removed(e.g, u, v)
+	}
+}
+
+// Score returns the score MaxPair ranks by for the ordered pair (i, j):
+// R_ij, or R_ij/d(i→j) with PerHop; false across SCCs, for i = j, or
+// without a path. O(1).
+func (e *Directed) Score(i, j int) (float64, bool) {
+	r, ok := e.R(i, j)
+	if !ok || i == j {
+		return 0, false
+	}
+	if e.dist == nil {
+		return r, true
+	}
+	d := e.dist.At(i, j)
+	if d == Unreachable || d == 0 {
+		return 0, false
+	}
+	return r / float64(d), true
 }
 
 // checkIDs refuses ids outside [0, n) and u = v.
@@ -340,7 +379,7 @@ func (e *Directed) Refresh() error {
 	}
 	for _, s := range e.big {
 		e.sccs[s].x = xs[s]
-		e.sccs[s].scan()
+		e.sccs[s].scan(e.dist)
 	}
 	e.mergeMax()
 	return nil
@@ -357,7 +396,7 @@ func (e *Directed) solveSCC(s int) error {
 	}
 	c := &e.sccs[s]
 	c.x = X
-	c.scan()
+	c.scan(e.dist)
 	e.mergeMax()
 	return nil
 }
@@ -443,8 +482,18 @@ func (c *dirSCC) r(a, b int) float64 {
 // scan feeds the pairs a < b of the SCC, in row-major order, to its tracker.
 // Members are ascending, so local row-major order is global row-major order
 // restricted to the SCC. O(n_S²).
-func (c *dirSCC) scan() {
+//
+// With per-hop distances (dist ≠ nil) the score R_ij/d(i→j) is not
+// symmetric, so every ordered pair (a, b), b ≠ a, is scored in row-major
+// order. Distances between two nodes of one SCC only depend on the arcs
+// inside it (a path leaving the SCC cannot come back), so an edit elsewhere
+// never changes this SCC's scores.
+func (c *dirSCC) scan(dist *Distances) {
 	c.track.reset()
+	if dist != nil {
+		c.scanPerHop(dist)
+		return
+	}
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	diag := make([]float64, n)
@@ -458,6 +507,31 @@ func (c *dirSCC) scan() {
 		for b := a + 1; b < n; b++ {
 			if s := xa + diag[b] - 2*row[b]; s > c.track.best {
 				c.track.offer(i, c.members[b], s)
+			}
+		}
+	}
+}
+
+func (c *dirSCC) scanPerHop(dist *Distances) {
+	raw := c.x.RawSymmetric()
+	n, st := raw.N, raw.Stride
+	for a := range n {
+		row := raw.Data[a*st : a*st+n]
+		i := c.members[a]
+		drow := dist.Row(i)
+		for b := range n {
+			if b == a {
+				continue
+			}
+			j := c.members[b]
+			h := drow[j]
+			if h == Unreachable || h == 0 {
+				continue
+			}
+			// X is symmetric: X_jj is on row b, X_ij = row[b].
+			r := row[a] + raw.Data[b*st+b] - 2*row[b]
+			if s := r / float64(h); s > c.track.best {
+				c.track.offer(i, j, s)
 			}
 		}
 	}

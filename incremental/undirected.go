@@ -21,6 +21,11 @@ type Options struct {
 	// connected component. By default every pair i<j is admissible and a
 	// pair across components scores L⁺_ii + L⁺_jj, as in the paper.
 	WithinComponents bool
+	// PerHop scores a pair by its resistance per hop, R_ij / d(i,j) (SPEC
+	// §2.3), with d the shortest-path distance of the current graph (directed:
+	// i→j), kept up to date by Distances; pairs without a path score
+	// nothing.
+	PerHop bool
 	// DriftTolerance triggers an exact recomputation when the sampled
 	// residual of L·L⁺ = Π exceeds it (checked every 64 edits); 0 means 1e-9.
 	DriftTolerance float64
@@ -37,13 +42,12 @@ type Options struct {
 // B rebuilds the merged block in O((n_A+n_B)²) from the resistances (double
 // centering). Self-loops of the graph are ignored.
 type Undirected struct {
-	g     *linalg.Graph
-	n     int
-	p     packed
-	comp  []int // component label per node
-	size  []int // nodes per label
-	trace []float64
-	opt   Options
+	g    *linalg.Graph
+	n    int
+	p    packed
+	comp []int // component label per node
+	size []int // nodes per label
+	opt  Options
 
 	x, d    []float64 // scratch: L⁺ b_uv, updated diagonal
 	scratch []float64 // merge: row means
@@ -57,6 +61,7 @@ type Undirected struct {
 	has     bool
 	search  *tarjan.Searcher
 	edits   int
+	dist    *Distances // nil unless Options.PerHop
 }
 
 // NewUndirected builds the engine for a copy of g (undirected) with an exact
@@ -80,6 +85,9 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 		x:      make([]float64, n),
 		d:      make([]float64, n),
 		search: tarjan.NewSearcher(n),
+	}
+	if opt.PerHop {
+		e.dist = NewDistances(e.g)
 	}
 	e.split()
 	if err := e.Refresh(); err != nil {
@@ -144,8 +152,9 @@ func (e *Undirected) R(i, j int) float64 {
 // Pinv returns entry (i, j) of L⁺. O(1).
 func (e *Undirected) Pinv(i, j int) float64 { return e.p.at(i, j) }
 
-// MaxPair returns the most resistant admissible pair i<j of the current graph
-// with SPEC §3's tie rule (scores within 1e-9·max(1,|best|) of the maximum are
+// MaxPair returns the admissible pair i<j of greatest score — R_ij, or
+// R_ij/d(i,j) with Options.PerHop — of the current graph with SPEC §3's tie
+// rule (scores within 1e-9·max(1,|best|) of the maximum are
 // equal; the first in row-major order wins), and false when there is no
 // admissible pair. Existing edges are admissible. O(1): it was found by the
 // pass of the last edit.
@@ -233,11 +242,11 @@ func (e *Undirected) Add(u, v int) error {
 	}
 	if e.comp[u] == e.comp[v] {
 		r := e.loadX(u, v)
-		e.g.AddEdge(u, v)
+		e.edit(u, v, true)
 		e.rankOne(1 / (1 + r))
 	} else {
 		e.merge(u, v)
-		e.g.AddEdge(u, v)
+		e.edit(u, v, true)
 		e.scan()
 	}
 	return e.afterEdit()
@@ -258,7 +267,7 @@ func (e *Undirected) Remove(u, v int) error {
 		return &EditError{"remove", u, v, ErrBridge}
 	}
 	r := e.loadX(u, v)
-	e.g.RemoveEdge(u, v)
+	e.edit(u, v, false)
 	if 1-r < 1e-6 {
 		// Not a bridge, yet R_uv ≈ 1: the downdate would divide by a
 		// tiny number. Recompute exactly instead.
@@ -266,6 +275,37 @@ func (e *Undirected) Remove(u, v int) error {
 	}
 	e.rankOne(-1 / (1 - r))
 	return e.afterEdit()
+}
+
+// edit changes the graph and, with PerHop, the distances.
+func (e *Undirected) edit(u, v int, add bool) {
+	if add {
+		e.g.AddEdge(u, v)
+	} else {
+		e.g.RemoveEdge(u, v)
+	}
+	if e.dist == nil {
+		return
+	}
+	if add {
+		e.dist.Added(e.g, u, v)
+	} else {
+		e.dist.Removed(e.g, u, v)
+	}
+}
+
+// Score returns the score MaxPair ranks by: R_ij, or R_ij/d(i,j) with
+// PerHop (false when there is no path). O(1).
+func (e *Undirected) Score(i, j int) (float64, bool) {
+	r := e.R(i, j)
+	if e.dist == nil {
+		return r, true
+	}
+	d := e.dist.At(i, j)
+	if d == Unreachable || d == 0 {
+		return 0, false
+	}
+	return r / float64(d), true
 }
 
 func (e *Undirected) checkPair(op string, u, v int) error {
@@ -332,6 +372,12 @@ func (e *Undirected) pass(t int) {
 		row := e.p.row(i)
 		row[0] = e.d[i]
 		ds := e.d[i:n]
+		if e.dist != nil {
+			// Per hop: pairs without a path (other components) score
+			// nothing, so WithinComponents changes nothing here.
+			updateScanRowHop(tr, i, row, ds, e.x[i:n], e.alpha*e.x[i], e.dist.Row(i)[i:n])
+			continue
+		}
 		if e.opt.WithinComponents {
 			e.rowWithin(tr, i, row, ds)
 			continue
@@ -367,6 +413,42 @@ func updateScanRow(tr *maxTracker, i int, row, ds, xs []float64, a float64) {
 		if s := ds[k] - 2*v; s > thr {
 			tr.offer(i, i+k, ds[0]+s)
 			thr = tr.best - ds[0]
+		}
+	}
+}
+
+// invHop[h] = 1/h for the hop counts most graphs have.
+var invHop = func() (t [1024]float64) {
+	for h := 1; h < len(t); h++ {
+		t[h] = 1 / float64(h)
+	}
+	return t
+}()
+
+// updateScanRowHop is updateScanRow for scores per hop: row[k] −= a·xs[k]
+// (when a ≠ 0), and pair (i, i+k) scores (ds[0] + ds[k] − 2·row[k]) / hs[k],
+// skipped when hs[k] is Unreachable.
+func updateScanRowHop(tr *maxTracker, i int, row, ds, xs []float64, a float64, hs []uint16) {
+	ds, xs, hs = ds[:len(row)], xs[:len(row)], hs[:len(row)]
+	di := ds[0]
+	for k := 1; k < len(row); k++ {
+		v := row[k]
+		if a != 0 {
+			v -= a * xs[k]
+			row[k] = v
+		}
+		h := hs[k]
+		if h == Unreachable {
+			continue
+		}
+		var w float64
+		if int(h) < len(invHop) {
+			w = invHop[h]
+		} else {
+			w = 1 / float64(h)
+		}
+		if s := (di + ds[k] - 2*v) * w; s > tr.best {
+			tr.offer(i, i+k, s)
 		}
 	}
 }

@@ -1,0 +1,51 @@
+package rewire
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Method is a rewiring operator of SPEC §3.
+type Method string
+
+// The resistance operators. Curvature lives in its own file.
+const (
+	ERR    Method = "err"     // Resistance (add & remove)
+	ERRHop Method = "err-hop" // Resistance per hop (add & remove)
+	Res    Method = "res"     // Resistance (add only)
+	ResHop Method = "res-hop" // Resistance per hop (add only)
+)
+
+// Methods lists the resistance operators in the order reports use.
+var Methods = []Method{Res, ResHop, ERR, ERRHop}
+
+// ParseMethod returns the method named s, or an error listing the known ones.
+func ParseMethod(s string) (Method, error) {
+	for _, m := range Methods {
+		if string(m) == strings.ToLower(s) {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Methods))
+	for i, m := range Methods {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("unknown method %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// Removes reports whether the method removes an edge each iteration.
+func (m Method) Removes() bool { return m == ERR || m == ERRHop }
+
+// PerHop reports whether the method scores pairs by resistance per hop.
+func (m Method) PerHop() bool { return m == ERRHop || m == ResHop }
+
+// Budget returns B = floor(r·E0), the number of iterations, guarded against
+// rounding (0.1·280 gives 28, 0.29·100 gives 29, not 28). It panics unless
+// 0 < r ≤ 1 (Config.Validate reports that as an error first).
+func Budget(r float64, e0 int) int {
+	if !(r > 0 && r <= 1) {
+		panic(fmt.Sprintf("rewire: budget %v outside (0, 1]", r))
+	}
+	return int(math.Floor(r*float64(e0) + 1e-9))
+}
