@@ -1,0 +1,205 @@
+package rewire
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+func TestBudget(t *testing.T) {
+	for _, tc := range []struct {
+		r    float64
+		e0   int
+		want int
+	}{
+		{0.1, 280, 28}, {0.29, 100, 29}, {0.15, 5278, 791}, {0.01, 10556, 105},
+		{0.05, 295, 14}, {1, 5, 5}, {0.01, 50, 0}, {0.07, 100, 7},
+	} {
+		if got := Budget(tc.r, tc.e0); got != tc.want {
+			t.Errorf("Budget(%v, %d) = %d, want %d", tc.r, tc.e0, got, tc.want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		cfg      Config
+		directed bool
+		msg      string
+	}{
+		{Config{Method: "erx", Budget: 0.1}, false, `unknown method "erx" (known: res, res-hop, err, err-hop)`},
+		{Config{Method: ERR, Budget: 0}, false, "budget 0 outside (0, 1]"},
+		{Config{Method: ERR, Budget: 1.5}, false, "budget 1.5 outside (0, 1]"},
+		{Config{Method: ERR, Budget: math.NaN()}, false, "outside (0, 1]"},
+		{Config{Method: ERR, Budget: 0.1, WithinComponents: true}, true, "within-components applies to undirected"},
+		{Config{Method: ERR, Budget: 0.1, Engine: "fast"}, false, `unknown engine "fast"`},
+		{Config{Method: ERR, Budget: 0.1, MaxIterations: -1}, false, "negative"},
+	} {
+		err := tc.cfg.Validate(tc.directed)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%+v: %v, want %q", tc.cfg, err, tc.msg)
+		}
+	}
+}
+
+func mustGraph(t *testing.T, n int, directed bool, edges ...[2]int) *linalg.Graph {
+	t.Helper()
+	g := linalg.NewGraph(n, directed)
+	for _, e := range edges {
+		g.AddEdge(e[0], e[1])
+	}
+	return g
+}
+
+func complete(t *testing.T, n int) *linalg.Graph {
+	var es [][2]int
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			es = append(es, [2]int{i, j})
+		}
+	}
+	return mustGraph(t, n, false, es...)
+}
+
+// fmtLog renders a log without scores, one edit per line.
+func fmtLog(log []Edit) string {
+	var b strings.Builder
+	for _, e := range log {
+		fmt.Fprintf(&b, "%d %s %d %d\n", e.Iteration, e.Op, e.U, e.V)
+	}
+	return b.String()
+}
+
+// TestHandBuilt runs the operators on graphs whose logs can be worked out by
+// hand; the expected logs are written out with their scores.
+func TestHandBuilt(t *testing.T) {
+	// Tree: the path 1-2-3-4-5 with node 0 hanging off 3. R is the hop
+	// distance; the max pair is (1,5) with R = 4, not an edge, so it is
+	// added. Every edge of G(t) has R = 1 (a tie), so they come in
+	// row-major order: (0,3) is a bridge even after the addition and is
+	// skipped, (1,2) lies on the new cycle 1-2-3-4-5-1 and is removed.
+	tree := mustGraph(t, 6, false, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{0, 3})
+	// Directed 3-cycle 0→1→2→0: every pair ties (R is symmetric under the
+	// rotation); (0,1) wins and is an arc, so case 2: n_v ∈ N(1) = {0, 2}
+	// gives the arc 0→2 (0 itself is excluded); n_u ∈ N(0) = {1, 2} gives
+	// 1→2, already an arc. After adding 0→2, removing any arc of G(t)
+	// leaves some node unreachable: 0→1 (1 then has no in-arc), 1→2 (1 no
+	// out-arc), 2→0 (0 no in-arc). So one addition and no removal.
+	cyc := mustGraph(t, 3, true, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 0})
+	for _, tc := range []struct {
+		name    string
+		g       *linalg.Graph
+		cfg     Config
+		want    string
+		scores  []float64 // NaN: checked against the exact engine instead
+		stopped string
+	}{
+		// K4 with res: the max pair is an edge (every R = 1/2) and N(v*)
+		// holds only edges of u*, so nothing can be added: the first
+		// iteration changes nothing.
+		{"complete-res", complete(t, 4), Config{Method: Res, Budget: 1}, "", nil, "iteration 1 changed nothing"},
+		// K4 with err, one iteration (floor(0.2·6) = 1): no addition; the
+		// edges tie at 2/4 and (0,1) goes.
+		{"complete-err", complete(t, 4), Config{Method: ERR, Budget: 0.2}, "1 remove 0 1\n", []float64{0.5}, ""},
+		// K2: the only pair is the edge; no candidate; the edge is a bridge.
+		{"k2-err", mustGraph(t, 2, false, [2]int{0, 1}), Config{Method: ERR, Budget: 1}, "", nil, "iteration 1 changed nothing"},
+		{"tree-err", tree, Config{Method: ERR, Budget: 0.2}, "1 add 1 5\n1 remove 1 2\n", []float64{4, 1}, ""},
+		// Per hop on the tree every pair scores R/d = 1: all pairs tie and
+		// (0,1) comes first; it is not an edge and is added.
+		{"tree-res-hop", tree, Config{Method: ResHop, Budget: 0.2}, "1 add 0 1\n", []float64{1}, ""},
+		{"cycle-err", cyc, Config{Method: ERR, Budget: 0.34}, "1 add 0 2\n", []float64{math.NaN()}, ""},
+	} {
+		for _, engine := range []string{Incremental, Exact} {
+			cfg := tc.cfg
+			cfg.Engine = engine
+			res, err := Run(tc.g, cfg)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", tc.name, engine, err)
+			}
+			if got := fmtLog(res.Log); got != tc.want {
+				t.Errorf("%s/%s: log\n%s\nwant\n%s", tc.name, engine, got, tc.want)
+				continue
+			}
+			if !strings.HasPrefix(res.StoppedEarly, tc.stopped) || (tc.stopped == "" && res.StoppedEarly != "") {
+				t.Errorf("%s/%s: stopped %q, want %q", tc.name, engine, res.StoppedEarly, tc.stopped)
+			}
+			for k, s := range tc.scores {
+				if math.IsNaN(s) {
+					// The case-2 score is R_01 once 0→2 is added alone.
+					e, _ := newExactEngine(tc.g, false, false)
+					s = e.RAfterAdd(0, 1, 0, 2)
+				}
+				if got := res.Log[k].Score; math.Abs(got-s) > 1e-9 {
+					t.Errorf("%s/%s: edit %d score %v, want %v", tc.name, engine, k, got, s)
+				}
+			}
+		}
+	}
+}
+
+// checkInvariants returns an OnIteration hook asserting SPEC §3's invariants
+// after every iteration against a mirror of the graph: the component count
+// (SCC partition) is unchanged, additions are new non-loop admissible pairs,
+// removals are edges present before the iteration, and the graph is the
+// mirror with the edits applied.
+func checkInvariants(t *testing.T, g0 *linalg.Graph, within bool) func(int, *linalg.Graph, []Edit) {
+	mirror := g0.Clone()
+	var comp0 []int
+	var count0 int
+	if g0.Directed() {
+		comp0, count0 = tarjan.SCC(g0)
+	} else {
+		comp0, count0 = tarjan.Components(g0)
+	}
+	return func(it int, g *linalg.Graph, edits []Edit) {
+		before := mirror.Clone()
+		for _, e := range edits {
+			switch e.Op {
+			case "add":
+				if e.U == e.V || before.HasEdge(e.U, e.V) || mirror.HasEdge(e.U, e.V) {
+					t.Fatalf("iteration %d: added %v: self-loop or duplicate", it, e)
+				}
+				if (g0.Directed() || within) && comp0[e.U] != comp0[e.V] {
+					t.Fatalf("iteration %d: added %v across blocks", it, e)
+				}
+				mirror.AddEdge(e.U, e.V)
+			case "remove":
+				if !before.HasEdge(e.U, e.V) {
+					t.Fatalf("iteration %d: removed %v, absent before the iteration", it, e)
+				}
+				mirror.RemoveEdge(e.U, e.V)
+			}
+		}
+		if !mirror.Equal(g) {
+			t.Fatalf("iteration %d: graph differs from the log applied", it)
+		}
+		var comp []int
+		var count int
+		if g.Directed() {
+			comp, count = tarjan.SCC(g)
+		} else {
+			comp, count = tarjan.Components(g)
+		}
+		if count != count0 || fmt.Sprint(comp) != fmt.Sprint(comp0) {
+			t.Fatalf("iteration %d: partition changed (%d blocks, was %d)", it, count, count0)
+		}
+	}
+}
+
+// sameLog asserts two logs make the same decisions, with scores equal to
+// 1e-9 relative.
+func sameLog(t *testing.T, name string, a, b []Edit) {
+	t.Helper()
+	if fmtLog(a) != fmtLog(b) {
+		t.Fatalf("%s: logs differ:\n%s\nvs\n%s", name, fmtLog(a), fmtLog(b))
+	}
+	for k := range a {
+		if d := math.Abs(a[k].Score - b[k].Score); d > 1e-9*math.Max(1, math.Abs(b[k].Score)) {
+			t.Fatalf("%s: edit %d score %v vs %v", name, k, a[k].Score, b[k].Score)
+		}
+	}
+}
