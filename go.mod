@@ -6,9 +6,14 @@ require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/james-bowman/sparse v0.0.0-20260216202247-495ee4f84d35
 	github.com/sbinet/npyio v0.6.0
+	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.44.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/netlib v0.0.0-20230729102104-8b8060e7531f
 )
 
-require golang.org/x/sys v0.46.0 // indirect
+require (
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/sys v0.46.0 // indirect
+)

@@ -67,6 +67,8 @@ type CLI struct {
 
 	Data       DataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
+	Rewire     RewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop); write the edit log and the rewired graph."`
+	Stats      StatsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
 }
 
 // Run parses args (without the program name), runs the command and returns the

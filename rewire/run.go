@@ -145,7 +145,11 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		}
 		res.Iterations = it
 		if len(edits) == 0 {
-			res.StoppedEarly = fmt.Sprintf("iteration %d changed nothing: no pair to add and no edge whose removal keeps the components", it)
+			why := "no pair could be added"
+			if cfg.Method.Removes() {
+				why += " and no edge could be removed without splitting its component"
+			}
+			res.StoppedEarly = fmt.Sprintf("iteration %d changed nothing: %s", it, why)
 			break
 		}
 		for _, e := range edits {
@@ -247,11 +251,17 @@ func rankEdges(eng engine, g *linalg.Graph) []incremental.Pair {
 		}
 		es = append(es, incremental.Pair{U: e.U, V: e.V, Score: eng.R(e.U, e.V)})
 	}
-	slices.SortStableFunc(es, func(a, b incremental.Pair) int {
+	// By score, then row-major: the order a stable sort of the row-major
+	// list would give, at the cost of an unstable sort.
+	slices.SortFunc(es, func(a, b incremental.Pair) int {
 		switch {
 		case a.Score < b.Score:
 			return -1
 		case a.Score > b.Score:
+			return 1
+		case rowMajorLess(a, b):
+			return -1
+		case rowMajorLess(b, a):
 			return 1
 		}
 		return 0

@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// RewireCmd is `ohm rewire`.
+type RewireCmd struct {
+	GraphFlags
+	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only)."`
+	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
+	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
+	Engine           string  `help:"incremental (rank-one updates) or exact (recompute L⁺ or X every iteration; same decisions, slower)." default:"incremental"`
+	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
+	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
+	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line."`
+	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in the README)."`
+}
+
+// RewireSummary is the summary of one rewiring run, printed by `ohm rewire`
+// and, as an array, by `ohm stats --json`; its fields are stable.
+type RewireSummary struct {
+	Dataset    string  `json:"dataset"` // dataset name, or the graph file's base name
+	Form       string  `json:"form"`    // "undirected" or "directed"
+	Method     string  `json:"method"`
+	Budget     float64 `json:"budget"` // r as given
+	E0         int     `json:"e0"`     // E0 of the input graph in its form
+	Iterations int     `json:"iterations"`
+	Added      int     `json:"added"`
+	Removed    int     `json:"removed"`
+	AddedPct   float64 `json:"added_pct"`   // 100·added/e0
+	RemovedPct float64 `json:"removed_pct"` // 100·removed/e0
+	// StoppedEarly is null when the run made its B iterations, else why not.
+	StoppedEarly *string `json:"stopped_early"`
+	Engine       string  `json:"engine"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// rewireConfig builds and validates the rewiring configuration from the
+// flags; every problem is a usage error (exit status 2).
+func rewireConfig(method string, budget float64, within, directed bool, engine string, maxIter int) (rewire.Config, error) {
+	m, err := rewire.ParseMethod(method)
+	if err != nil {
+		return rewire.Config{}, usagef("--method: %v", err)
+	}
+	cfg := rewire.Config{Method: m, Budget: budget, WithinComponents: within, Engine: strings.ToLower(engine), MaxIterations: maxIter}
+	if cfg.Engine == "" {
+		cfg.Engine = rewire.Incremental
+	}
+	if err := cfg.Validate(directed); err != nil {
+		switch {
+		case !(budget > 0 && budget <= 1):
+			return cfg, usagef("--budget %v: must lie in (0, 1] (a fraction of E0, e.g. 0.05)", budget)
+		case maxIter < 0:
+			return cfg, usagef("--max-iterations %d: must be ≥ 0", maxIter)
+		case within && directed:
+			return cfg, usagef("--within-components applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
+		}
+		return cfg, usagef("%v", err)
+	}
+	return cfg, nil
+}
+
+// checkOutput checks, before any work, that path can be written later: its
+// folder exists and path is not a folder.
+func checkOutput(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s %s: exists and is not a regular file", flag, path)
+	}
+	return nil
+}
+
+// Run validates every flag, loads the graph, rewires it and only then writes
+// the outputs (atomically) and the summary. A failure at any step leaves
+// --out and --log as they were.
+func (c *RewireCmd) Run(g *Globals) error {
+	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations)
+	if err != nil {
+		return err
+	}
+	if c.Out != "" {
+		switch strings.ToLower(filepath.Ext(c.Out)) {
+		case ".npz", ".txt":
+		default:
+			return usagef("--out %s: unknown extension %q (use .npz or .txt)", c.Out, filepath.Ext(c.Out))
+		}
+	}
+	if c.Out != "" && c.Log != "" && filepath.Clean(c.Out) == filepath.Clean(c.Log) {
+		return usagef("--out and --log name the same file %s", c.Out)
+	}
+	if err := checkOutput("--out", c.Out); err != nil {
+		return err
+	}
+	if err := checkOutput("--log", c.Log); err != nil {
+		return err
+	}
+	gr, name, err := c.LoadGraph(g)
+	if err != nil {
+		return err
+	}
+	cfg.Workers = g.Workers()
+	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
+	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
+	res, err := rewire.Run(gr, cfg)
+	bar.finish()
+	if err != nil {
+		return fmt.Errorf("rewire %s: %w", name, err)
+	}
+	if c.Log != "" {
+		if err := graphio.WriteFileAtomic(c.Log, func(w io.Writer) error { return EncodeEditLog(w, res.Log) }); err != nil {
+			return fmt.Errorf("--log %s: %w", c.Log, err)
+		}
+		if !g.Quiet {
+			fmt.Fprintf(g.Stderr, "wrote %s: %d edits\n", c.Log, len(res.Log))
+		}
+	}
+	if c.Out != "" {
+		if err := WriteRewired(c.Out, res); err != nil {
+			return fmt.Errorf("--out %s: %w", c.Out, err)
+		}
+		if !g.Quiet {
+			fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))
+		}
+	}
+	s := summarize(name, gr.Directed(), cfg, res.E0, res.Iterations, res.Added, res.Removed, res.StoppedEarly, res.Seconds)
+	if c.JSON {
+		return writeJSON(g.Stdout, s)
+	}
+	return printSummary(g.Stdout, s)
+}
+
+// iterationsAllowed is the number of iterations a run may make: B, or
+// --max-iterations when smaller.
+func iterationsAllowed(cfg rewire.Config, e0 int) int {
+	b := rewire.Budget(cfg.Budget, e0)
+	if cfg.MaxIterations > 0 && cfg.MaxIterations < b {
+		b = cfg.MaxIterations
+	}
+	return b
+}
+
+func summarize(name string, directed bool, cfg rewire.Config, e0, iterations, added, removed int, stopped string, seconds float64) RewireSummary {
+	s := RewireSummary{
+		Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, E0: e0,
+		Iterations: iterations, Added: added, Removed: removed,
+		Engine: cfg.Engine, Seconds: seconds,
+	}
+	if directed {
+		s.Form = "directed"
+	}
+	if s.Engine == "" {
+		s.Engine = rewire.Incremental
+	}
+	if e0 > 0 {
+		s.AddedPct = 100 * float64(added) / float64(e0)
+		s.RemovedPct = 100 * float64(removed) / float64(e0)
+	}
+	if stopped != "" {
+		s.StoppedEarly = &stopped
+	}
+	return s
+}
+
+func printSummary(w io.Writer, s RewireSummary) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	stopped := "null"
+	if s.StoppedEarly != nil {
+		stopped = *s.StoppedEarly
+	}
+	fmt.Fprintf(tw, "dataset\t%s\n", s.Dataset)
+	fmt.Fprintf(tw, "form\t%s\n", s.Form)
+	fmt.Fprintf(tw, "method\t%s\n", s.Method)
+	fmt.Fprintf(tw, "budget\t%s\n", strconv.FormatFloat(s.Budget, 'g', -1, 64))
+	fmt.Fprintf(tw, "e0\t%d\n", s.E0)
+	fmt.Fprintf(tw, "iterations\t%d\n", s.Iterations)
+	fmt.Fprintf(tw, "added\t%d\n", s.Added)
+	fmt.Fprintf(tw, "removed\t%d\n", s.Removed)
+	fmt.Fprintf(tw, "added_pct\t%.2f\n", s.AddedPct)
+	fmt.Fprintf(tw, "removed_pct\t%.2f\n", s.RemovedPct)
+	fmt.Fprintf(tw, "stopped_early\t%s\n", stopped)
+	fmt.Fprintf(tw, "engine\t%s\n", s.Engine)
+	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
+	return tw.Flush()
+}
+
+// EncodeEditLog writes the edit log as JSON lines, one
+// {"iteration","op","u","v","score"} object per edit, in log order.
+func EncodeEditLog(w io.Writer, log []rewire.Edit) error {
+	buf := make([]byte, 0, 128)
+	for _, e := range log {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("edit %+v: %w", e, err)
+		}
+		buf = append(append(buf[:0], b...), '\n')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteRewired writes the rewired graph atomically: an .npz archive holding
+// edge_index (the final graph's Arcs(), PyG convention), num_nodes, and the
+// log's added and removed pairs as int64 arrays of shape (2, k) in log order;
+// or, for any other extension, an edge list of the arcs.
+func WriteRewired(path string, res *rewire.Result) error {
+	if res == nil || res.Graph == nil {
+		return errors.New("no rewired graph")
+	}
+	if !graphio.IsNPZ(path) {
+		return graphio.WriteEdgeList(path, res.Graph.N(), res.Graph.Arcs())
+	}
+	added, removed := []linalg.Edge{}, []linalg.Edge{}
+	for _, e := range res.Log {
+		if e.Op == "add" {
+			added = append(added, linalg.Edge{U: e.U, V: e.V})
+		} else {
+			removed = append(removed, linalg.Edge{U: e.U, V: e.V})
+		}
+	}
+	return graphio.WriteNPZ(path, res.Graph.N(), res.Graph.Arcs(), map[string][]linalg.Edge{"added": added, "removed": removed})
+}
+
+// bar is a progress bar on standard error, drawn only when g.Progress() is
+// true; the zero bar (nil) draws nothing.
+type bar struct{ pb *progressbar.ProgressBar }
+
+// newBar returns a bar counting to max, with iteration count, rate and ETA.
+func newBar(g *Globals, max int, desc string) *bar {
+	if !g.Progress() || max <= 0 {
+		return &bar{}
+	}
+	return &bar{progressbar.NewOptions(max,
+		progressbar.OptionSetWriter(g.Stderr),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("it"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionFullWidth(),
+		progressbar.OptionSetRenderBlankState(true),
+	)}
+}
+
+func (b *bar) add(n int) {
+	if b.pb != nil {
+		_ = b.pb.Add(n)
+	}
+}
+
+func (b *bar) describe(desc string) {
+	if b.pb != nil {
+		b.pb.Describe(desc)
+	}
+}
+
+// finish clears the bar, so that what follows starts on a clean line.
+func (b *bar) finish() {
+	if b.pb != nil {
+		_ = b.pb.Finish()
+		_ = b.pb.Clear()
+		b.pb = nil
+	}
+}

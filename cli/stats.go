@@ -1,0 +1,272 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// StatsCmd is `ohm stats`.
+type StatsCmd struct {
+	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
+	Budgets          []string `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
+	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop."`
+	Directed         bool     `help:"Use the directed form of every dataset."`
+	WithinComponents bool     `name:"within-components" help:"Undirected: admissible pairs only inside one connected component."`
+	Engine           string   `help:"incremental or exact." default:"incremental"`
+	SynthSeed        uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
+	Heterophilic     bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
+	JSON             bool     `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`
+}
+
+// splitList trims the items of a comma list (kong has split it already, but
+// an item may still hold commas when given as one argument) and rejects
+// empty items and duplicates.
+func splitList(flag string, items []string) ([]string, error) {
+	var out []string
+	for _, it := range items {
+		for _, s := range strings.Split(it, ",") {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				return nil, usagef("%s: empty item in %q", flag, strings.Join(items, ","))
+			}
+			if slices.Contains(out, s) {
+				return nil, usagef("%s: %s given twice", flag, s)
+			}
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, usagef("%s: empty list", flag)
+	}
+	return out, nil
+}
+
+// statsPlan is what the flags ask for, checked: canonical dataset names,
+// methods and budgets in the order given, and for each method the
+// configuration of its run with the largest budget.
+type statsPlan struct {
+	datasets []string
+	methods  []rewire.Method
+	budgets  []float64
+	cfgs     map[rewire.Method]rewire.Config // largest budget
+}
+
+func (c *StatsCmd) plan() (*statsPlan, error) {
+	p := &statsPlan{cfgs: map[rewire.Method]rewire.Config{}}
+	names, err := splitList("--datasets", c.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	known := dataset.Names()
+	for _, n := range names {
+		l := strings.ToLower(n)
+		if !slices.Contains(known, l) {
+			return nil, usagef("--datasets: unknown dataset %q (known: %s)", n, strings.Join(known, ", "))
+		}
+		if slices.Contains(p.datasets, l) {
+			return nil, usagef("--datasets: %s given twice", l)
+		}
+		p.datasets = append(p.datasets, l)
+	}
+	bs, err := splitList("--budgets", c.Budgets)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range bs {
+		r, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, usagef("--budgets: %q is not a number", s)
+		}
+		if !(r > 0 && r <= 1) {
+			return nil, usagef("--budgets: %s outside (0, 1] (a fraction of E0, e.g. 0.05)", s)
+		}
+		if slices.Contains(p.budgets, r) {
+			return nil, usagef("--budgets: %s given twice", s)
+		}
+		p.budgets = append(p.budgets, r)
+	}
+	ms, err := splitList("--methods", c.Methods)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range ms {
+		m, err := rewire.ParseMethod(s)
+		if err != nil {
+			return nil, usagef("--methods: %v", err)
+		}
+		if slices.Contains(p.methods, m) {
+			return nil, usagef("--methods: %s given twice", m)
+		}
+		p.methods = append(p.methods, m)
+		cfg, err := rewireConfig(string(m), slices.Max(p.budgets), c.WithinComponents, c.Directed, c.Engine, 0)
+		if err != nil {
+			return nil, err
+		}
+		p.cfgs[m] = cfg
+	}
+	return p, nil
+}
+
+// statsDataset is one loaded dataset and its summaries, indexed
+// [method][budget].
+type statsDataset struct {
+	name  string
+	graph *linalg.Graph
+	sums  [][]RewireSummary
+}
+
+// Run rewires every dataset with every method and reports the realized edits
+// per budget. Each (dataset, method) is rewired once, with the largest
+// budget: a run never looks at its budget except to stop, so the run with
+// budget B is exactly the first B iterations of a longer one, and its counts
+// are read off the longer run's log.
+func (c *StatsCmd) Run(g *Globals) error {
+	p, err := c.plan()
+	if err != nil {
+		return err
+	}
+	// Load everything first: a missing file fails before hours of work.
+	var ds []*statsDataset
+	total := 0
+	for _, name := range p.datasets {
+		df := DatasetFlags{Dataset: name, Directed: c.Directed, SynthSeed: c.SynthSeed, Heterophilic: c.Heterophilic}
+		d, gr, err := df.Load(g)
+		if err != nil {
+			return err
+		}
+		ds = append(ds, &statsDataset{name: d.Name, graph: gr})
+		for _, m := range p.methods {
+			total += rewire.Budget(p.cfgs[m].Budget, gr.E0())
+		}
+	}
+	bar := newBar(g, total, "rewiring")
+	defer bar.finish()
+	nruns, k := len(ds)*len(p.methods), 0
+	for _, d := range ds {
+		d.sums = make([][]RewireSummary, len(p.methods))
+		for mi, m := range p.methods {
+			k++
+			bar.describe(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
+			sums, err := statsRun(d.name, d.graph, p.cfgs[m], p.budgets, g.Workers(), bar)
+			if err != nil {
+				return err
+			}
+			d.sums[mi] = sums
+		}
+	}
+	bar.finish()
+	if c.JSON {
+		all := []RewireSummary{}
+		for _, d := range ds {
+			for _, s := range d.sums {
+				all = append(all, s...)
+			}
+		}
+		return writeJSON(g.Stdout, all)
+	}
+	return writeStatsTable(g.Stdout, ds, p, c.Directed)
+}
+
+// statsRun rewires gr with cfg (the largest budget) and returns the summary
+// of the run with each budget, as `ohm rewire` would report it; seconds is
+// the time until that run's last iteration.
+func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
+	cfg.Workers = workers
+	bmax := rewire.Budget(cfg.Budget, gr.E0())
+	at := make([]float64, bmax+1) // at[it]: seconds until iteration it
+	done := 0
+	t0 := time.Now()
+	cfg.OnIteration = func(it int, _ *linalg.Graph, _ []rewire.Edit) {
+		at[it] = time.Since(t0).Seconds()
+		done++
+		b.add(1)
+	}
+	res, err := rewire.Run(gr, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("rewire %s with %s: %w", name, cfg.Method, err)
+	}
+	total := time.Since(t0).Seconds()
+	b.add(bmax - done) // stopped early: the bar skips what is left
+	var out []RewireSummary
+	for _, r := range budgets {
+		bk := rewire.Budget(r, gr.E0())
+		its, stopped, secs := bk, "", 0.0
+		switch {
+		case res.StoppedEarly != "" && res.Iterations <= bk:
+			its, stopped, secs = res.Iterations, res.StoppedEarly, total
+		case bk > 0:
+			secs = at[bk]
+		}
+		added, removed := 0, 0
+		for _, e := range res.Log {
+			if e.Iteration > its {
+				break
+			}
+			if e.Op == "add" {
+				added++
+			} else {
+				removed++
+			}
+		}
+		c := cfg
+		c.Budget = r
+		out = append(out, summarize(name, gr.Directed(), c, res.E0, its, added, removed, stopped, secs))
+	}
+	return out, nil
+}
+
+// writeStatsTable prints the realized-edits table of the paper's appendix:
+// a line with every dataset's E0, then one Markdown row per (method, budget)
+// with, per dataset, the edges added and removed and their percentages of
+// E0; runs that stopped early are listed below.
+func writeStatsTable(w io.Writer, ds []*statsDataset, p *statsPlan, directed bool) error {
+	form := "undirected"
+	if directed {
+		form = "directed"
+	}
+	var e0 []string
+	for _, d := range ds {
+		e0 = append(e0, fmt.Sprintf("%s %d", d.name, d.graph.E0()))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "E0 (%s): %s\n\n", form, strings.Join(e0, ", "))
+	b.WriteString("| method | budget |")
+	for _, d := range ds {
+		fmt.Fprintf(&b, " %s added | %s removed |", d.name, d.name)
+	}
+	b.WriteString("\n|---|---:|")
+	for range ds {
+		b.WriteString("---:|---:|")
+	}
+	b.WriteString("\n")
+	var notes []string
+	for mi, m := range p.methods {
+		for bi, r := range p.budgets {
+			fmt.Fprintf(&b, "| %s | %s |", m, strconv.FormatFloat(r, 'g', -1, 64))
+			for _, d := range ds {
+				s := d.sums[mi][bi]
+				fmt.Fprintf(&b, " %d (%.1f%%) | %d (%.1f%%) |", s.Added, s.AddedPct, s.Removed, s.RemovedPct)
+				if s.StoppedEarly != nil {
+					notes = append(notes, fmt.Sprintf("%s %s %s: %s", d.name, m, strconv.FormatFloat(r, 'g', -1, 64), *s.StoppedEarly))
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\nStopped early:\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
