@@ -2,6 +2,7 @@ package incremental
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -178,17 +179,39 @@ func TestDistancesRandomEdits(t *testing.T) {
 }
 
 func TestDistancesRecomputeCount(t *testing.T) {
-	// Path 0–1–2–3–4: removing {1,2} changes every source's distances.
+	// Recomputed counts the sources Removed repairs. A directed removal
+	// repairs every source whose row changes. An undirected removal of {u,v}
+	// only repairs those on u's side (d(s,v) = d(s,u)+1) and writes each
+	// changed d(s,w) into d(w,s) too, so the v-side rows are fixed without a
+	// repair of their own: the undirected counts below are about half of the
+	// "rows that change" they were when every such row was re-run by a BFS.
+	// Repaired counts the changed entries of the repaired rows (undirected:
+	// the changed pairs).
+
+	// Path 0–1–2–3–4: removing {1,2} changes every source's distances; the
+	// u side is {0, 1}, each with A = {2, 3, 4}.
 	path := distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4})
 	d := NewDistances(path)
 	path.RemoveEdge(1, 2)
 	d.Removed(path, 1, 2)
-	if d.Recomputed() != 5 {
-		t.Errorf("path: Recomputed = %d, want 5", d.Recomputed())
+	if d.Recomputed() != 2 || d.Repaired() != 6 {
+		t.Errorf("path: Recomputed = %d, Repaired = %d, want 2, 6", d.Recomputed(), d.Repaired())
 	}
 	distCompare(t, d, distRef(path), "path")
 
-	// K4 minus {0,1}: only d(0,1) changes, so only sources 0 and 1 recompute.
+	// The same removal named the other way round: the u side is now
+	// {2, 3, 4}, each with A = {0, 1}.
+	path = distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4})
+	d = NewDistances(path)
+	path.RemoveEdge(2, 1)
+	d.Removed(path, 2, 1)
+	if d.Recomputed() != 3 || d.Repaired() != 6 {
+		t.Errorf("path reversed: Recomputed = %d, Repaired = %d, want 3, 6", d.Recomputed(), d.Repaired())
+	}
+	distCompare(t, d, distRef(path), "path reversed")
+
+	// K4 minus {0,1}: only d(0,1) changes, so only source 0 is repaired
+	// (source 1 gets d(1,0) by symmetry).
 	var k4 []linalg.Edge
 	for i := range 4 {
 		for j := i + 1; j < 4; j++ {
@@ -199,19 +222,20 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	d = NewDistances(g)
 	g.RemoveEdge(0, 1)
 	d.Removed(g, 0, 1)
-	if d.Recomputed() != 2 {
-		t.Errorf("K4: Recomputed = %d, want 2", d.Recomputed())
+	if d.Recomputed() != 1 || d.Repaired() != 1 {
+		t.Errorf("K4: Recomputed = %d, Repaired = %d, want 1, 1", d.Recomputed(), d.Repaired())
 	}
 	distCompare(t, d, distRef(g), "K4")
 
 	// Removing the chord {0,2} of the cycle 0–1–2–3–0: d(0,2) = 1 → 2, and
-	// sources 1 and 3 keep their distances (two parents each).
+	// sources 1 and 3 keep their distances (two parents each); source 2 is
+	// repaired, source 0 fixed by symmetry.
 	c := distGraph(4, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{0, 3}, [2]int{0, 2})
 	d = NewDistances(c)
 	c.RemoveEdge(2, 0)
 	d.Removed(c, 2, 0)
-	if d.Recomputed() != 2 {
-		t.Errorf("chorded C4: Recomputed = %d, want 2", d.Recomputed())
+	if d.Recomputed() != 1 || d.Repaired() != 1 {
+		t.Errorf("chorded C4: Recomputed = %d, Repaired = %d, want 1, 1", d.Recomputed(), d.Repaired())
 	}
 	distCompare(t, d, distRef(c), "chorded C4")
 
@@ -221,20 +245,261 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	d = NewDistances(dg)
 	dg.RemoveEdge(1, 3)
 	d.Removed(dg, 1, 3)
-	if d.Recomputed() != 1 {
-		t.Errorf("directed diamond: Recomputed = %d, want 1", d.Recomputed())
+	if d.Recomputed() != 1 || d.Repaired() != 1 {
+		t.Errorf("directed diamond: Recomputed = %d, Repaired = %d, want 1, 1", d.Recomputed(), d.Repaired())
 	}
 	distCompare(t, d, distRef(dg), "directed diamond")
 
-	// Any removal of a real edge changes d(u,v) and so recomputes at least
+	// Any removal of a real edge changes d(u,v) and so repairs at least
 	// source u; a self-loop removal costs nothing.
 	g.AddEdge(1, 1)
 	d = NewDistances(g)
 	before := d.Recomputed()
 	g.RemoveEdge(1, 1)
 	d.Removed(g, 1, 1)
-	if d.Recomputed() != before {
-		t.Errorf("self-loop removal recomputed %d sources", d.Recomputed()-before)
+	if d.Recomputed() != before || d.Repaired() != 0 {
+		t.Errorf("self-loop removal repaired %d sources, %d entries", d.Recomputed()-before, d.Repaired())
+	}
+}
+
+// distEdits applies steps random edits to g and d, a removal with probability
+// pRemove (when g has an edge) and otherwise the addition of an absent pair,
+// and after each checks d entry by entry against a fresh BFS. After a removal
+// it also checks the counters against the exact set of changed entries: a
+// directed removal repairs every row that changes and rewrites exactly its
+// changed entries; an undirected removal of {u,v} repairs exactly the
+// changed rows s with d(s,v) = d(s,u)+1 before the edit and rewrites each
+// changed pair once.
+func distEdits(t *testing.T, r *rand.Rand, g *linalg.Graph, steps int, pRemove float64) {
+	t.Helper()
+	if testing.Short() {
+		steps /= 4
+	}
+	n, directed := g.N(), g.Directed()
+	d := NewDistances(g)
+	old := distRef(g)
+	for step := range steps {
+		var op string
+		var u, v int
+		es := g.Edges()
+		if len(es) > 0 && r.Float64() < pRemove {
+			e := es[r.IntN(len(es))]
+			u, v = e.U, e.V
+			if !directed && r.IntN(2) == 0 {
+				u, v = v, u
+			}
+			rec, rep := d.Recomputed(), d.Repaired()
+			g.RemoveEdge(u, v)
+			d.Removed(g, u, v)
+			op = "remove"
+			now := distRef(g)
+			wantRec, wantRep := 0, 0
+			for s := range n {
+				changed := 0
+				for j := range n {
+					if now[s][j] != old[s][j] {
+						if now[s][j] < old[s][j] {
+							t.Fatalf("step %d: removal shortened d(%d,%d)", step, s, j)
+						}
+						changed++
+					}
+				}
+				if changed > 0 && (directed || old[s][v] == old[s][u]+1) {
+					wantRec++
+					wantRep += changed
+				}
+			}
+			if gotRec, gotRep := d.Recomputed()-rec, d.Repaired()-rep; gotRec != wantRec || gotRep != wantRep {
+				t.Fatalf("step %d remove (%d,%d): repaired %d sources, %d entries; want %d, %d",
+					step, u, v, gotRec, gotRep, wantRec, wantRep)
+			}
+			old = now
+		} else {
+			if len(es) == n*(n-1)/2*map[bool]int{false: 1, true: 2}[directed] {
+				continue // complete
+			}
+			u, v = r.IntN(n), r.IntN(n)
+			for u == v || g.HasEdge(u, v) {
+				u, v = r.IntN(n), r.IntN(n)
+			}
+			g.AddEdge(u, v)
+			d.Added(g, u, v)
+			op = "add"
+			old = distRef(g)
+		}
+		distCompare(t, d, old, fmt.Sprintf("step %d %s (%d,%d)", step, op, u, v))
+	}
+}
+
+// distGrid returns the r×c grid graph; directed, every edge becomes the arc
+// pointing right or down, plus the reverse arc with probability back.
+func distGrid(rnd *rand.Rand, r, c int, directed bool, back float64) *linalg.Graph {
+	g := linalg.NewGraph(r*c, directed)
+	add := func(a, b int) {
+		g.AddEdge(a, b)
+		if directed && rnd.Float64() < back {
+			g.AddEdge(b, a)
+		}
+	}
+	for i := range r {
+		for j := range c {
+			if j+1 < c {
+				add(i*c+j, i*c+j+1)
+			}
+			if i+1 < r {
+				add(i*c+j, (i+1)*c+j)
+			}
+		}
+	}
+	return g
+}
+
+// distBipartite returns K_{a,b} on a random labelling; directed, the arcs go
+// from the a side to the b side, plus the reverse arc with probability back.
+func distBipartite(rnd *rand.Rand, a, b int, directed bool, back float64) *linalg.Graph {
+	g := linalg.NewGraph(a+b, directed)
+	p := rnd.Perm(a + b)
+	for i := range a {
+		for j := a; j < a+b; j++ {
+			g.AddEdge(p[i], p[j])
+			if directed && rnd.Float64() < back {
+				g.AddEdge(p[j], p[i])
+			}
+		}
+	}
+	return g
+}
+
+// distHypercube returns the k-dimensional hypercube; directed, arcs go from
+// the smaller label to the larger, plus the reverse with probability back.
+func distHypercube(rnd *rand.Rand, k int, directed bool, back float64) *linalg.Graph {
+	n := 1 << k
+	g := linalg.NewGraph(n, directed)
+	for x := range n {
+		for b := range k {
+			if y := x | 1<<b; y != x {
+				g.AddEdge(x, y)
+				if directed && rnd.Float64() < back {
+					g.AddEdge(y, x)
+				}
+			}
+		}
+	}
+	return g
+}
+
+func TestDistancesRemovalHeavy(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		for _, c := range []struct {
+			n, m, parts, steps int
+			pRemove            float64
+		}{
+			{300, 600, 1, 500, 0.75},
+			{300, 1500, 1, 400, 0.8},
+			{300, 900, 3, 400, 0.75},
+			{40, 200, 1, 400, 0.9}, // down to empty and back
+		} {
+			name := fmt.Sprintf("directed=%v/n=%d/m=%d/parts=%d", directed, c.n, c.m, c.parts)
+			t.Run(name, func(t *testing.T) {
+				r := rand.New(rand.NewPCG(uint64(c.n), uint64(c.m+c.parts)))
+				g := distRandomGraph(r, c.n, c.m, c.parts, directed)
+				distEdits(t, r, g, c.steps, c.pRemove)
+			})
+		}
+	}
+}
+
+func TestDistancesRemovalEqualPaths(t *testing.T) {
+	// Graphs with many shortest paths of equal length: most removals change
+	// nothing or only a little, and the affected sets have many parents to
+	// check.
+	for _, directed := range []bool{false, true} {
+		for _, back := range []float64{0, 0.3} {
+			if !directed && back > 0 {
+				continue
+			}
+			for _, c := range []struct {
+				name  string
+				make  func(r *rand.Rand) *linalg.Graph
+				steps int
+			}{
+				{"grid15x20", func(r *rand.Rand) *linalg.Graph { return distGrid(r, 15, 20, directed, back) }, 500},
+				{"grid4x4", func(r *rand.Rand) *linalg.Graph { return distGrid(r, 4, 4, directed, back) }, 200},
+				{"K12,14", func(r *rand.Rand) *linalg.Graph { return distBipartite(r, 12, 14, directed, back) }, 400},
+				{"K3,40", func(r *rand.Rand) *linalg.Graph { return distBipartite(r, 3, 40, directed, back) }, 300},
+				{"Q7", func(r *rand.Rand) *linalg.Graph { return distHypercube(r, 7, directed, back) }, 500},
+			} {
+				t.Run(fmt.Sprintf("directed=%v/back=%v/%s", directed, back, c.name), func(t *testing.T) {
+					r := rand.New(rand.NewPCG(uint64(len(c.name)), uint64(back*10)))
+					distEdits(t, r, c.make(r), c.steps, 0.85)
+				})
+			}
+		}
+	}
+}
+
+func TestDistancesRemovalOrderIndependent(t *testing.T) {
+	// The undirected repairs write mirror entries into rows the source loop
+	// has not reached yet. Relabel small graphs at random, so that sources
+	// on either side of the removed edge come in every order, and remove
+	// every edge in turn (both namings) from a fresh copy.
+	r := rand.New(rand.NewPCG(11, 12))
+	bases := []struct {
+		n     int
+		edges [][2]int
+	}{
+		{7, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}}},                         // path
+		{6, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 0}, {0, 3}}},                 // chorded C6
+		{8, [][2]int{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}, {4, 5}, {4, 6}, {5, 7}, {6, 7}}}, // two diamonds
+		{7, [][2]int{{0, 1}, {0, 2}, {1, 3}, {1, 4}, {2, 5}, {2, 6}}},                         // binary tree
+	}
+	for _, directed := range []bool{false, true} {
+		for bi, base := range bases {
+			for range 60 {
+				p := r.Perm(base.n)
+				edges := make([][2]int, len(base.edges))
+				for k, e := range base.edges {
+					edges[k] = [2]int{p[e[0]], p[e[1]]}
+				}
+				for k := range edges {
+					for _, flip := range []bool{false, true} {
+						g := distGraph(base.n, directed, edges...)
+						d := NewDistances(g)
+						u, v := edges[k][0], edges[k][1]
+						if flip {
+							if directed {
+								g.AddEdge(v, u)
+								d.Added(g, v, u)
+							}
+							u, v = v, u
+						}
+						g.RemoveEdge(u, v)
+						d.Removed(g, u, v)
+						distCompare(t, d, distRef(g), fmt.Sprintf("directed=%v base %d perm %v remove (%d,%d)", directed, bi, p, u, v))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestDistancesMarkWrap(t *testing.T) {
+	// The mark stamps wrap around: clear and restart, still exact.
+	for _, directed := range []bool{false, true} {
+		r := rand.New(rand.NewPCG(5, 6))
+		g := distRandomGraph(r, 50, 120, 1, directed)
+		d := NewDistances(g)
+		d.gen = math.MaxUint32 - 9
+		for k := range 20 {
+			es := g.Edges()
+			e := es[r.IntN(len(es))]
+			g.RemoveEdge(e.U, e.V)
+			d.Removed(g, e.U, e.V)
+			distCompare(t, d, distRef(g), fmt.Sprintf("directed=%v removal %d gen %d", directed, k, d.gen))
+		}
+		if d.gen >= math.MaxUint32-9 {
+			t.Errorf("directed=%v: gen = %d, did not wrap", directed, d.gen)
+		}
 	}
 }
 
@@ -258,7 +523,7 @@ func TestDistancesNoAllocation(t *testing.T) {
 			t.Errorf("directed=%v: %v allocations per Removed+Added", directed, allocs)
 		}
 		if d.Recomputed() == 0 {
-			t.Errorf("directed=%v: no BFS run during the allocation test", directed)
+			t.Errorf("directed=%v: no source repaired during the allocation test", directed)
 		}
 		distCompare(t, d, distRef(g), fmt.Sprintf("directed=%v after toggling", directed))
 	}
@@ -325,7 +590,7 @@ func BenchmarkDistancesRemoved(b *testing.B) {
 			es := g.Edges()
 			r := rand.New(rand.NewPCG(1, 1))
 			b.ResetTimer()
-			before := d.Recomputed()
+			before, repBefore := d.Recomputed(), d.Repaired()
 			for range b.N {
 				e := es[r.IntN(len(es))]
 				g.RemoveEdge(e.U, e.V)
@@ -335,7 +600,10 @@ func BenchmarkDistancesRemoved(b *testing.B) {
 				d.Added(g, e.U, e.V)
 				b.StartTimer()
 			}
-			b.ReportMetric(float64(d.Recomputed()-before)/float64(b.N), "bfs/op")
+			b.ReportMetric(float64(d.Recomputed()-before)/float64(b.N), "src/op")
+			if r := d.Recomputed() - before; r > 0 {
+				b.ReportMetric(float64(d.Repaired()-repBefore)/float64(r), "A/src")
+			}
 		})
 	}
 }
