@@ -56,6 +56,8 @@ type Directed struct {
 
 	search *tarjan.Searcher
 	dist   *Distances // nil unless Options.PerHop
+	batch  bool       // between Begin and Commit
+	dirty  []int      // SCCs edited in the batch, to solve at Commit
 }
 
 // dirSCC is one strongly connected component.
@@ -259,6 +261,10 @@ func (e *Directed) Add(u, v int) error {
 		return &EditError{"add", u, v, ErrAcrossSCC}
 	}
 	e.edit(u, v, true)
+	if e.batch {
+		e.markDirty(e.comp[u])
+		return nil
+	}
 	if err := e.solveSCC(e.comp[u]); err != nil {
 		e.edit(u, v, false)
 		return err
@@ -291,11 +297,42 @@ func (e *Directed) Remove(u, v int) error {
 		return &EditError{"remove", u, v, ErrSplitsSCC}
 	}
 	e.edit(u, v, false)
+	if e.batch {
+		e.markDirty(e.comp[u])
+		return nil
+	}
 	if err := e.solveSCC(e.comp[u]); err != nil {
 		e.edit(u, v, true)
 		return err
 	}
 	return nil
+}
+
+// Begin starts a batch: edits until Commit change the graph (and are
+// validated against it) at once, but each edited SCC is solved once, at
+// Commit, however many of its arcs changed. Between Begin and Commit, R,
+// MaxPair and RAfterAdd still describe the graph before the batch.
+func (e *Directed) Begin() { e.batch = true }
+
+// Commit solves every SCC edited since Begin (O(n_S³) each), finds the new
+// maximum and ends the batch. If a solve fails, the batch's arcs stay in the
+// graph and the error is returned; Refresh then restores a consistent state.
+func (e *Directed) Commit() error {
+	e.batch = false
+	for _, s := range e.dirty {
+		if err := e.solveSCC(s); err != nil {
+			e.dirty = e.dirty[:0]
+			return err
+		}
+	}
+	e.dirty = e.dirty[:0]
+	return nil
+}
+
+func (e *Directed) markDirty(s int) {
+	if !slices.Contains(e.dirty, s) {
+		e.dirty = append(e.dirty, s)
+	}
 }
 
 // edit changes the graph and, with PerHop, the distances.

@@ -49,14 +49,18 @@ type Undirected struct {
 	size []int // nodes per label
 	opt  Options
 
-	x, d    []float64 // scratch: L⁺ b_uv, updated diagonal
-	scratch []float64 // merge: row means
-	members []int     // merge: nodes of the merged component
-	bounds  []int     // row ranges of the workers
+	x, d    []float64           // scratch: L⁺ b_uv (= xs[0]), updated diagonal
+	xs      [maxBatch][]float64 // the vectors of the pending rank-one updates
+	alphas  [maxBatch]float64   // L⁺ ← L⁺ − Σ alphas[l] xs[l] xs[l]ᵀ
+	k       int                 // vectors in the current pass (0: scan only)
+	ops     []rankOp            // edits applied to the graph, not yet to L⁺
+	batch   bool                // between Begin and Commit
+	scratch []float64           // merge: row means
+	members []int               // merge: nodes of the merged component
+	bounds  []int               // row ranges of the workers
 	track   []maxTracker
 	tasks   []func() // tasks[t] runs worker t's pass and marks wg done
 	wg      sync.WaitGroup
-	alpha   float64 // current pass: P ← P − α x xᵀ (0: scan only)
 	best    Pair
 	has     bool
 	search  *tarjan.Searcher
@@ -82,10 +86,14 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 		n:      n,
 		p:      newPacked(n),
 		opt:    opt,
-		x:      make([]float64, n),
 		d:      make([]float64, n),
+		ops:    make([]rankOp, 0, maxBatch),
 		search: tarjan.NewSearcher(n),
 	}
+	for l := range e.xs {
+		e.xs[l] = make([]float64, n)
+	}
+	e.x = e.xs[0]
 	if opt.PerHop {
 		e.dist = NewDistances(e.g)
 	}
@@ -229,10 +237,38 @@ func (e *Undirected) RAfterAdd(a, b, x, y int) float64 {
 	return e.mergedDiag(a, x, y) + e.mergedDiag(b, x, y)
 }
 
+// maxBatch is the most rank-one updates fused into one pass.
+const maxBatch = 3
+
+// rankOp is an edit applied to the graph whose rank-one update of L⁺ is
+// pending.
+type rankOp struct {
+	u, v int
+	add  bool
+}
+
+// Begin starts a batch: edits until Commit change the graph (and are
+// validated against it) at once, but their rank-one updates of L⁺ are fused
+// into one pass over the stored triangle at Commit, so an iteration that adds
+// an edge and removes one costs one O(n²) pass instead of two. Between Begin
+// and Commit the resistances, MaxPair and RAfterAdd still describe the graph
+// before the batch. An addition that joins two components is applied at once
+// (after the pending updates).
+func (e *Undirected) Begin() { e.batch = true }
+
+// Commit applies the pending updates in one fused pass (Sherman–Morrison in
+// sequence: each vector x_l = L⁺_{l−1} b_l is derived in O(n) from L⁺ and
+// the earlier vectors), scans for the next maximum and ends the batch.
+func (e *Undirected) Commit() error {
+	e.batch = false
+	return e.flush()
+}
+
 // Add inserts the edge {u,v} and updates L⁺: Sherman–Morrison inside a
 // component, O(n²) fused with the scan; the merge formula when {u,v} joins two
-// components, O(n_C²) plus the scan. A refused edit (*EditError: ErrNodeRange,
-// ErrSelfLoop, ErrEdgeExists) changes nothing.
+// components, O(n_C²) plus the scan. Inside a batch (Begin) the update waits
+// for Commit. A refused edit (*EditError: ErrNodeRange, ErrSelfLoop,
+// ErrEdgeExists) changes nothing.
 func (e *Undirected) Add(u, v int) error {
 	if err := e.checkPair("add", u, v); err != nil {
 		return err
@@ -240,20 +276,21 @@ func (e *Undirected) Add(u, v int) error {
 	if e.g.HasEdge(u, v) {
 		return &EditError{"add", u, v, ErrEdgeExists}
 	}
-	if e.comp[u] == e.comp[v] {
-		r := e.loadX(u, v)
-		e.edit(u, v, true)
-		e.rankOne(1 / (1 + r))
-	} else {
+	if e.comp[u] != e.comp[v] {
+		if err := e.flush(); err != nil {
+			return err
+		}
 		e.merge(u, v)
 		e.edit(u, v, true)
 		e.scan()
+		return e.afterEdit(1)
 	}
-	return e.afterEdit()
+	return e.stage(u, v, true)
 }
 
 // Remove deletes the edge {u,v} and downdates L⁺ by Sherman–Morrison, fused
-// with the scan, O(n²). A bridge is refused (ErrBridge, decided by the Tarjan
+// with the scan, O(n²); inside a batch the downdate waits for Commit. A
+// bridge of the current graph is refused (ErrBridge, decided by the Tarjan
 // module, not by R_uv = 1), as are absent edges and bad ids; a refused edit
 // changes nothing.
 func (e *Undirected) Remove(u, v int) error {
@@ -266,15 +303,67 @@ func (e *Undirected) Remove(u, v int) error {
 	if e.search.IsBridge(e.g, u, v) {
 		return &EditError{"remove", u, v, ErrBridge}
 	}
-	r := e.loadX(u, v)
-	e.edit(u, v, false)
-	if 1-r < 1e-6 {
-		// Not a bridge, yet R_uv ≈ 1: the downdate would divide by a
-		// tiny number. Recompute exactly instead.
-		return e.Refresh()
+	return e.stage(u, v, false)
+}
+
+// stage applies an edit to the graph and queues its rank-one update,
+// flushing unless a batch is open and has room.
+func (e *Undirected) stage(u, v int, add bool) error {
+	e.edit(u, v, add)
+	e.ops = append(e.ops, rankOp{u, v, add})
+	if e.batch && len(e.ops) < maxBatch {
+		return nil
 	}
-	e.rankOne(-1 / (1 - r))
-	return e.afterEdit()
+	return e.flush()
+}
+
+// flush applies the pending rank-one updates in one fused pass.
+func (e *Undirected) flush() error {
+	k := len(e.ops)
+	if k == 0 {
+		return nil
+	}
+	for l, op := range e.ops {
+		x := e.xs[l]
+		e.p.column(x, op.u)
+		e.p.column(e.d, op.v) // d as scratch
+		for i := range x {
+			x[i] -= e.d[i]
+		}
+		// x_l = L⁺_{l−1} b_l = L⁺ b_l − Σ_{m<l} α_m x_m (x_mᵀ b_l).
+		for m := range l {
+			xm := e.xs[m]
+			if c := e.alphas[m] * (xm[op.u] - xm[op.v]); c != 0 {
+				for i := range x {
+					x[i] -= c * xm[i]
+				}
+			}
+		}
+		r := x[op.u] - x[op.v]
+		if op.add {
+			e.alphas[l] = 1 / (1 + r)
+		} else {
+			if 1-r < 1e-6 {
+				// Not a bridge, yet R_uv ≈ 1: the downdate would divide
+				// by a tiny number. Recompute exactly instead.
+				e.ops = e.ops[:0]
+				return e.Refresh()
+			}
+			e.alphas[l] = -1 / (1 - r)
+		}
+	}
+	for i := range e.n {
+		di := e.p.at(i, i)
+		for l := range k {
+			di -= e.alphas[l] * e.xs[l][i] * e.xs[l][i]
+		}
+		e.d[i] = di
+	}
+	e.k = k
+	e.run()
+	e.k = 0
+	e.ops = e.ops[:0]
+	return e.afterEdit(k)
 }
 
 // edit changes the graph and, with PerHop, the distances.
@@ -318,32 +407,12 @@ func (e *Undirected) checkPair(op string, u, v int) error {
 	return nil
 }
 
-// loadX sets x = L⁺ b_uv = L⁺e_u − L⁺e_v and returns R_uv = x_u − x_v.
-func (e *Undirected) loadX(u, v int) float64 {
-	e.p.column(e.x, u)
-	e.p.column(e.d, v) // d as scratch for column v
-	for i := range e.x {
-		e.x[i] -= e.d[i]
-	}
-	return e.x[u] - e.x[v]
-}
-
-// rankOne applies L⁺ ← L⁺ − α x xᵀ fused with the scan for the next maximum.
-func (e *Undirected) rankOne(alpha float64) {
-	for i := range e.n {
-		e.d[i] = e.p.at(i, i) - alpha*e.x[i]*e.x[i]
-	}
-	e.alpha = alpha
-	e.run()
-	e.alpha = 0
-}
-
 // scan finds the next maximum without changing L⁺.
 func (e *Undirected) scan() {
 	for i := range e.n {
 		e.d[i] = e.p.at(i, i)
 	}
-	e.alpha = 0
+	e.k = 0
 	e.run()
 }
 
@@ -361,31 +430,64 @@ func (e *Undirected) run() {
 }
 
 // pass is worker t's share of the fused update-and-scan: for each of its rows
-// i, the stored row i..n-1 becomes P_ij − α x_i x_j (left alone when α x_i =
-// 0), and each admissible pair i<j is scored d_i + d_j − 2P_ij with the new
-// values, in row-major order, in the same sweep over the row.
+// i, the stored row i..n-1 becomes P_ij − Σ_l α_l x_l,i x_l,j (left alone
+// when every α_l x_l,i = 0), and each admissible pair i<j is scored with the
+// new values, in row-major order, in the same sweep over the row.
 func (e *Undirected) pass(t int) {
 	tr := &e.track[t]
 	tr.reset()
-	n := e.n
+	n, k := e.n, e.k
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		row := e.p.row(i)
 		row[0] = e.d[i]
 		ds := e.d[i:n]
-		if e.dist != nil {
+		var a [maxBatch]float64
+		var xs [maxBatch][]float64
+		nz := 0
+		for l := range k {
+			if c := e.alphas[l] * e.xs[l][i]; c != 0 {
+				a[nz], xs[nz] = c, e.xs[l][i:n]
+				nz++
+			}
+		}
+		switch {
+		case e.dist != nil:
 			// Per hop: pairs without a path (other components) score
 			// nothing, so WithinComponents changes nothing here.
-			updateScanRowHop(tr, i, row, ds, e.x[i:n], e.alpha*e.x[i], e.dist.Row(i)[i:n])
-			continue
-		}
-		if e.opt.WithinComponents {
-			e.rowWithin(tr, i, row, ds)
-			continue
-		}
-		if a := e.alpha * e.x[i]; a != 0 {
-			updateScanRow(tr, i, row, ds, e.x[i:n], a)
-		} else {
+			updateRow(row, a[:nz], xs[:nz])
+			scanRowHop(tr, i, row, ds, e.dist.Row(i)[i:n])
+		case e.opt.WithinComponents:
+			updateRow(row, a[:nz], xs[:nz])
+			e.scanRowWithin(tr, i, row, ds)
+		case nz == 0:
 			scanRow(tr, i, row, ds)
+		case nz == 1:
+			updateScanRow(tr, i, row, ds, xs[0], a[0])
+		default:
+			updateRow(row, a[:nz], xs[:nz])
+			scanRow(tr, i, row, ds)
+		}
+	}
+}
+
+// updateRow applies row[k] −= Σ_l a[l]·xs[l][k] for k ≥ 1.
+func updateRow(row []float64, a []float64, xs [][]float64) {
+	switch len(a) {
+	case 0:
+	case 1:
+		x0 := xs[0][:len(row)]
+		for k := 1; k < len(row); k++ {
+			row[k] -= a[0] * x0[k]
+		}
+	case 2:
+		x0, x1 := xs[0][:len(row)], xs[1][:len(row)]
+		for k := 1; k < len(row); k++ {
+			row[k] -= a[0]*x0[k] + a[1]*x1[k]
+		}
+	default:
+		x0, x1, x2 := xs[0][:len(row)], xs[1][:len(row)], xs[2][:len(row)]
+		for k := 1; k < len(row); k++ {
+			row[k] -= a[0]*x0[k] + a[1]*x1[k] + a[2]*x2[k]
 		}
 	}
 }
@@ -425,18 +527,12 @@ var invHop = func() (t [1024]float64) {
 	return t
 }()
 
-// updateScanRowHop is updateScanRow for scores per hop: row[k] −= a·xs[k]
-// (when a ≠ 0), and pair (i, i+k) scores (ds[0] + ds[k] − 2·row[k]) / hs[k],
-// skipped when hs[k] is Unreachable.
-func updateScanRowHop(tr *maxTracker, i int, row, ds, xs []float64, a float64, hs []uint16) {
-	ds, xs, hs = ds[:len(row)], xs[:len(row)], hs[:len(row)]
+// scanRowHop scores the pairs (i, i+k) of an updated row per hop:
+// (ds[0] + ds[k] − 2·row[k]) / hs[k], skipping Unreachable.
+func scanRowHop(tr *maxTracker, i int, row, ds []float64, hs []uint16) {
+	ds, hs = ds[:len(row)], hs[:len(row)]
 	di := ds[0]
 	for k := 1; k < len(row); k++ {
-		v := row[k]
-		if a != 0 {
-			v -= a * xs[k]
-			row[k] = v
-		}
 		h := hs[k]
 		if h == Unreachable {
 			continue
@@ -447,7 +543,7 @@ func updateScanRowHop(tr *maxTracker, i int, row, ds, xs []float64, a float64, h
 		} else {
 			w = 1 / float64(h)
 		}
-		if s := (di + ds[k] - 2*v) * w; s > tr.best {
+		if s := (di + ds[k] - 2*row[k]) * w; s > tr.best {
 			tr.offer(i, i+k, s)
 		}
 	}
@@ -484,19 +580,11 @@ func offer4(tr *maxTracker, i, k int, di, thr, s0, s1, s2, s3 float64) float64 {
 	return thr
 }
 
-// rowWithin is pass's loop for WithinComponents: only pairs in i's component
-// are scored.
-func (e *Undirected) rowWithin(tr *maxTracker, i int, row, ds []float64) {
-	n := e.n
-	if a := e.alpha * e.x[i]; a != 0 {
-		xs := e.x[i:n][:len(row)]
-		for k := 1; k < len(row); k++ {
-			row[k] -= a * xs[k]
-		}
-	}
+// scanRowWithin scores the pairs of an updated row inside i's component.
+func (e *Undirected) scanRowWithin(tr *maxTracker, i int, row, ds []float64) {
 	ds = ds[:len(row)]
 	di, ci := ds[0], e.comp[i]
-	cs := e.comp[i:n][:len(row)]
+	cs := e.comp[i:e.n][:len(row)]
 	for k := 1; k < len(row); k++ {
 		if s := di + ds[k] - 2*row[k]; s > tr.best && cs[k] == ci {
 			tr.offer(i, i+k, s)
@@ -504,19 +592,21 @@ func (e *Undirected) rowWithin(tr *maxTracker, i int, row, ds []float64) {
 	}
 }
 
-// afterEdit counts the edit and, every 64 edits, checks the drift and
-// recomputes L⁺ exactly when it exceeds the tolerance.
-func (e *Undirected) afterEdit() error {
-	e.edits++
-	if e.edits%64 == 0 && e.Drift() > e.opt.DriftTolerance {
+// afterEdit counts k edits and, each time the count passes a multiple of 64,
+// checks the drift and recomputes L⁺ exactly when it exceeds the tolerance.
+func (e *Undirected) afterEdit(k int) error {
+	e.edits += k
+	if e.edits/64 != (e.edits-k)/64 && e.Drift() > e.opt.DriftTolerance {
 		return e.Refresh()
 	}
 	return nil
 }
 
-// Refresh recomputes L⁺ exactly from the current graph (linalg.Pinv,
+// Refresh recomputes L⁺ exactly from the current graph (pending batch
+// updates included) (linalg.Pinv,
 // O(Σ n_C³)), relabels the components and scans for the maximum.
 func (e *Undirected) Refresh() error {
+	e.ops = e.ops[:0] // the graph already holds any pending edit
 	comp, count := tarjan.Components(e.g)
 	P, err := linalg.Pinv(e.g, comp)
 	if err != nil {

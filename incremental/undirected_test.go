@@ -389,3 +389,49 @@ func TestDriftDetectsCorruption(t *testing.T) {
 		t.Fatalf("after the drift check: error %g", d)
 	}
 }
+
+// TestBatch: random batches of up to four edits (adds inside components,
+// joins, non-bridge removals; a fourth edit forces an early flush) leave L⁺,
+// the maximum and the per-hop scores equal to a fresh computation.
+func TestBatch(t *testing.T) {
+	for _, hop := range []bool{false, true} {
+		r := rand.New(rand.NewPCG(21, 4))
+		g := randomGraph(r, 120, 200, 4)
+		e, err := NewUndirected(g, Options{Workers: 2, PerHop: hop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < 60; b++ {
+			e.Begin()
+			for k := 1 + r.IntN(4); k > 0; {
+				u, v := r.IntN(120), r.IntN(120)
+				if u == v {
+					continue
+				}
+				var err error
+				if e.g.HasEdge(u, v) {
+					if err = e.Remove(u, v); errors.Is(err, ErrBridge) {
+						continue
+					}
+				} else {
+					err = e.Add(u, v)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				k--
+			}
+			if err := e.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := e.Exact()
+			if d := relMaxDiff(engineMatrix(e), want); d > 1e-9 {
+				t.Fatalf("hop %v batch %d: error %g", hop, b, d)
+			}
+			fresh, _ := NewUndirected(e.g, Options{Workers: 1, PerHop: hop})
+			if got, _ := e.MaxPair(); got.U != fresh.best.U || got.V != fresh.best.V || math.Abs(got.Score-fresh.best.Score) > 1e-9 {
+				t.Fatalf("hop %v batch %d: max %v, fresh %v", hop, b, got, fresh.best)
+			}
+		}
+	}
+}

@@ -21,6 +21,11 @@ type engine interface {
 	// SameBlock reports whether i and j share a component (undirected) or
 	// a strongly connected component (directed).
 	SameBlock(i, j int) bool
+	// Begin and Commit bracket one iteration's edits: the graph changes at
+	// each Add and Remove, the numeric state once, at Commit (SPEC §3 takes
+	// every decision of an iteration from the scores of G(t)).
+	Begin()
+	Commit() error
 	Add(u, v int) error
 	Remove(u, v int) error
 }

@@ -215,6 +215,10 @@ func (e *exactEngine) RAfterAdd(a, b, x, y int) float64 {
 	return linalg.Resistance(X, a, b)
 }
 
+// Begin and Commit do nothing: the exact engine recomputes lazily anyway.
+func (e *exactEngine) Begin()        {}
+func (e *exactEngine) Commit() error { return nil }
+
 func (e *exactEngine) Add(u, v int) error {
 	if !e.g.AddEdge(u, v) {
 		return &incremental.EditError{Op: "add", U: u, V: v, Reason: incremental.ErrEdgeExists}

@@ -117,6 +117,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		edits = edits[:0]
+		eng.Begin()
 		for _, a := range adds {
 			if err := eng.Add(a.U, a.V); err != nil {
 				return nil, fmt.Errorf("iteration %d: %w", it, err)
@@ -142,6 +143,9 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 			if err != nil {
 				return nil, fmt.Errorf("iteration %d: %w", it, err)
 			}
+		}
+		if err := eng.Commit(); err != nil {
+			return nil, fmt.Errorf("iteration %d: %w", it, err)
 		}
 		res.Iterations = it
 		if len(edits) == 0 {
@@ -240,9 +244,8 @@ func bestNeighbour(eng engine, g *linalg.Graph, a, b, u, v int) (incremental.Pai
 }
 
 // rankEdges returns the removal candidates of G(t) — every edge (directed:
-// every arc inside an SCC) — with their resistances, sorted ascending (stable:
-// row-major among exact ties); tieOrder then applies the tie rule.
-// O(m log m).
+// every arc inside an SCC) — with their resistances, in row-major order;
+// tieOrder visits them in the order of SPEC §3's tie rule. O(m).
 func rankEdges(eng engine, g *linalg.Graph) []incremental.Pair {
 	var es []incremental.Pair
 	for _, e := range g.Edges() {
@@ -251,8 +254,45 @@ func rankEdges(eng engine, g *linalg.Graph) []incremental.Pair {
 		}
 		es = append(es, incremental.Pair{U: e.U, V: e.V, Score: eng.R(e.U, e.V)})
 	}
-	// By score, then row-major: the order a stable sort of the row-major
-	// list would give, at the cost of an unstable sort.
+	return es
+}
+
+// tieOrder visits es in ascending score with SPEC §3's tie rule applied as a
+// ranking: the least remaining score m is taken, scores within
+// 1e-9·max(1,|m|) of it are equal, and the first of those in row-major order
+// comes next. It stops when visit returns false. The first candidates are
+// found by linear scans, O(m) each — an edge of G(t) with R < 1 is never a
+// bridge, so the first is nearly always taken — and after 16 rejections the
+// rest is sorted once. It reorders es.
+func tieOrder(es []incremental.Pair, visit func(incremental.Pair) bool) {
+	for rejected := 0; len(es) > 0; rejected++ {
+		if rejected == 16 {
+			sortedTieOrder(es, visit)
+			return
+		}
+		m := math.Inf(1)
+		for _, e := range es {
+			m = math.Min(m, e.Score)
+		}
+		th := m + 1e-9*math.Max(1, math.Abs(m))
+		pick := -1
+		for k, e := range es {
+			if e.Score <= th && (pick < 0 || rowMajorLess(e, es[pick])) {
+				pick = k
+			}
+		}
+		p := es[pick]
+		es[pick] = es[len(es)-1]
+		es = es[:len(es)-1]
+		if !visit(p) {
+			return
+		}
+	}
+}
+
+// sortedTieOrder is tieOrder after one sort by (score, row-major): each step
+// costs the size of its tie window.
+func sortedTieOrder(es []incremental.Pair, visit func(incremental.Pair) bool) {
 	slices.SortFunc(es, func(a, b incremental.Pair) int {
 		switch {
 		case a.Score < b.Score:
@@ -266,15 +306,6 @@ func rankEdges(eng engine, g *linalg.Graph) []incremental.Pair {
 		}
 		return 0
 	})
-	return es
-}
-
-// tieOrder visits es, sorted by ascending score, in the ranking order of
-// SPEC §3's tie rule: the least remaining score m is taken, scores within
-// 1e-9·max(1,|m|) of it are equal, and the first of those in row-major order
-// comes next. It reorders es in place and stops when visit returns false;
-// each step costs the size of the tie window.
-func tieOrder(es []incremental.Pair, visit func(incremental.Pair) bool) {
 	for head := 0; head < len(es); head++ {
 		m := es[head].Score
 		th := m + 1e-9*math.Max(1, math.Abs(m))

@@ -3,9 +3,11 @@ package rewire
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -200,6 +202,41 @@ func sameLog(t *testing.T, name string, a, b []Edit) {
 	for k := range a {
 		if d := math.Abs(a[k].Score - b[k].Score); d > 1e-9*math.Max(1, math.Abs(b[k].Score)) {
 			t.Fatalf("%s: edit %d score %v vs %v", name, k, a[k].Score, b[k].Score)
+		}
+	}
+}
+
+// TestTieOrder: the linear-scan phase and the sorted phase agree with the
+// selection procedure, on scores with many exact and near ties.
+func TestTieOrder(t *testing.T) {
+	for seed := range 40 {
+		var es []incremental.Pair
+		for i := range 12 {
+			for j := i + 1; j < 12; j++ {
+				s := float64((i*7+j*3+seed)%5) + 1e-12*float64((i+j+seed)%3)
+				es = append(es, incremental.Pair{U: i, V: j, Score: s})
+			}
+		}
+		// Reference: repeated selection.
+		rest := slices.Clone(es)
+		var want []incremental.Pair
+		for len(rest) > 0 {
+			m := math.Inf(1)
+			for _, e := range rest {
+				m = math.Min(m, e.Score)
+			}
+			for k, e := range rest {
+				if e.Score <= m+1e-9*math.Max(1, m) {
+					want = append(want, e)
+					rest = slices.Delete(rest, k, k+1)
+					break
+				}
+			}
+		}
+		var got []incremental.Pair
+		tieOrder(slices.Clone(es), func(p incremental.Pair) bool { got = append(got, p); return true })
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d:\n got %v\nwant %v", seed, got, want)
 		}
 	}
 }
