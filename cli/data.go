@@ -141,13 +141,7 @@ type DataInfo struct {
 // §1 counts it, and components (undirected) or strongly connected components
 // (directed). O(n + m).
 func Describe(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
-	var comp []int
-	var count int
-	if g.Directed() {
-		comp, count = tarjan.SCC(g)
-	} else {
-		comp, count = tarjan.Components(g)
-	}
+	comp, count := tarjan.SCC(g) // the connected components when undirected
 	sizes := make([]int, count)
 	for _, c := range comp {
 		sizes[c]++

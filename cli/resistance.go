@@ -99,14 +99,12 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	opt := incremental.Options{Workers: g.Workers(), WithinComponents: c.WithinComponents}
 	var eng resistanceEngine
 	var r func(i, j int) (float64, bool)
-	var count int
 	if gr.Directed() {
 		e, err := incremental.NewDirected(gr, opt)
 		if err != nil {
 			return err
 		}
 		eng, r = e, e.R
-		_, count = tarjan.SCC(gr)
 	} else {
 		e, err := incremental.NewUndirected(gr, opt)
 		if err != nil {
@@ -119,8 +117,8 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 			}
 			return e.R(i, j), true
 		}
-		_, count = tarjan.Components(gr)
 	}
+	_, count := tarjan.SCC(gr) // the connected components when undirected
 	out := ResistanceOut{Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}
 	if p, ok := eng.MaxPair(); ok {
 		out.MaxPair = pairR(p)

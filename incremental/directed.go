@@ -336,21 +336,7 @@ func (e *Directed) markDirty(s int) {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Directed) edit(u, v int, add bool) {
-	if add {
-		e.g.AddEdge(u, v)
-	} else {
-		e.g.RemoveEdge(u, v)
-	}
-	if e.dist == nil {
-		return
-	}
-	if add {
-		e.dist.Added(e.g, u, v)
-	} else {
-		e.dist.Removed(e.g, u, v)
-	}
-}
+func (e *Directed) edit(u, v int, add bool) { e.dist.edit(e.g, u, v, add) }
 
 // Score returns the score MaxPair ranks by for the ordered pair (i, j):
 // R_ij, or R_ij/d(i→j) with PerHop; false across SCCs, for i = j, or

@@ -382,3 +382,21 @@ func (d *Distances) bfs(g *linalg.Graph, s int) {
 		}
 	}
 }
+
+// edit adds or removes the edge {u,v} (arc u→v) of g and, when d is not nil,
+// updates the distances to match: the one place the engines change their
+// graph.
+func (d *Distances) edit(g *linalg.Graph, u, v int, add bool) {
+	if add {
+		g.AddEdge(u, v)
+	} else {
+		g.RemoveEdge(u, v)
+	}
+	switch {
+	case d == nil:
+	case add:
+		d.Added(g, u, v)
+	default:
+		d.Removed(g, u, v)
+	}
+}

@@ -367,21 +367,7 @@ func (e *Undirected) flush() error {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Undirected) edit(u, v int, add bool) {
-	if add {
-		e.g.AddEdge(u, v)
-	} else {
-		e.g.RemoveEdge(u, v)
-	}
-	if e.dist == nil {
-		return
-	}
-	if add {
-		e.dist.Added(e.g, u, v)
-	} else {
-		e.dist.Removed(e.g, u, v)
-	}
-}
+func (e *Undirected) edit(u, v int, add bool) { e.dist.edit(e.g, u, v, add) }
 
 // Score returns the score MaxPair ranks by: R_ij, or R_ij/d(i,j) with
 // PerHop (false when there is no path). O(1).

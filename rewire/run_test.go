@@ -150,13 +150,7 @@ func TestHandBuilt(t *testing.T) {
 // mirror with the edits applied.
 func checkInvariants(t *testing.T, g0 *linalg.Graph, within bool) func(int, *linalg.Graph, []Edit) {
 	mirror := g0.Clone()
-	var comp0 []int
-	var count0 int
-	if g0.Directed() {
-		comp0, count0 = tarjan.SCC(g0)
-	} else {
-		comp0, count0 = tarjan.Components(g0)
-	}
+	comp0, count0 := tarjan.SCC(g0) // the connected components when undirected
 	return func(it int, g *linalg.Graph, edits []Edit) {
 		before := mirror.Clone()
 		for _, e := range edits {
@@ -179,13 +173,7 @@ func checkInvariants(t *testing.T, g0 *linalg.Graph, within bool) func(int, *lin
 		if !mirror.Equal(g) {
 			t.Fatalf("iteration %d: graph differs from the log applied", it)
 		}
-		var comp []int
-		var count int
-		if g.Directed() {
-			comp, count = tarjan.SCC(g)
-		} else {
-			comp, count = tarjan.Components(g)
-		}
+		comp, count := tarjan.SCC(g)
 		if count != count0 || fmt.Sprint(comp) != fmt.Sprint(comp0) {
 			t.Fatalf("iteration %d: partition changed (%d blocks, was %d)", it, count, count0)
 		}
