@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -238,35 +237,9 @@ func TestLoadPlanetoidMissingFile(t *testing.T) {
 	}
 }
 
-// planetoidExpected is an entry of $OHM_DATA/expected.json.
-type planetoidExpected struct {
-	Nodes, Features, Classes, Arcs int
-	UndirectedEdges                int `json:"undirected_edges"`
-	SelfLoops                      int `json:"self_loops"`
-	RawSelfLoops                   int `json:"raw_self_loops"`
-	Components                     int
-	LargestComponent               int `json:"largest_component"`
-	Train, Val, Test               int
-	ClassCounts                    []int `json:"class_counts"`
-	FeatureNNZ                     int   `json:"feature_nnz"`
-	IsolatedNodes                  int   `json:"isolated_nodes"`
-	MissingTestNodes               []int `json:"missing_test_nodes"`
-	RawGraphEntries                int   `json:"raw_graph_entries"`
-	RawDuplicateEntries            int   `json:"raw_duplicate_entries"`
-	ZeroFeatureRows                int   `json:"zero_feature_rows"`
-	UndirectedEdgesInclSelfLoops   int   `json:"undirected_edges_incl_self_loops"`
-}
-
 func TestLoadPlanetoidReal(t *testing.T) {
 	root := datatest.Root(t, "Cora/raw/ind.cora.x", "CiteSeer/raw/ind.citeseer.x", "expected.json")
-	js, err := os.ReadFile(filepath.Join(root, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var expected map[string]planetoidExpected
-	if err := json.Unmarshal(js, &expected); err != nil {
-		t.Fatal(err)
-	}
+	expected := datatest.LoadExpected(t, root)
 	for _, tc := range []struct{ dir, name string }{{"Cora", "cora"}, {"CiteSeer", "citeseer"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			want, ok := expected[tc.name]
@@ -281,7 +254,7 @@ func TestLoadPlanetoidReal(t *testing.T) {
 			}
 			t.Logf("LoadPlanetoid(%s): %v", tc.name, time.Since(start))
 			u := d.Graph.Undirected()
-			isolated, comps, largest := planetoidComponents(u)
+			comps, largest, isolated := datatest.Components(u)
 			for _, c := range []struct {
 				what      string
 				got, want int
@@ -411,37 +384,6 @@ func planetoidNonNil(s []int) []int {
 		return []int{}
 	}
 	return s
-}
-
-// planetoidComponents returns the isolated nodes, the number of connected components
-// and the size of the largest of an undirected graph.
-func planetoidComponents(g *linalg.Graph) (isolated, count, largest int) {
-	seen := make([]bool, g.N())
-	for s := range g.N() {
-		if seen[s] {
-			continue
-		}
-		if g.Degree(s) == 0 {
-			isolated++
-		}
-		count++
-		size := 0
-		stack := []int{s}
-		seen[s] = true
-		for len(stack) > 0 {
-			u := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			size++
-			for _, v := range g.Neighbours(u) {
-				if !seen[v] {
-					seen[v] = true
-					stack = append(stack, v)
-				}
-			}
-		}
-		largest = max(largest, size)
-	}
-	return isolated, count, largest
 }
 
 // TestPlanetoidPickleRoundTrip decodes every real pickle and re-encodes it

@@ -3,7 +3,6 @@ package dataset
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,38 +18,9 @@ import (
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
 
-// webkbExpected is the part of data/expected.json checked here.
-type webkbExpected struct {
-	Nodes                        int     `json:"nodes"`
-	Features                     int     `json:"features"`
-	Classes                      int     `json:"classes"`
-	Arcs                         int     `json:"arcs"`
-	UndirectedEdges              int     `json:"undirected_edges"`
-	UndirectedEdgesInclSelfLoops int     `json:"undirected_edges_incl_self_loops"`
-	SelfLoops                    int     `json:"self_loops"`
-	RawSelfLoops                 int     `json:"raw_self_loops"`
-	Components                   int     `json:"components"`
-	LargestComponent             int     `json:"largest_component"`
-	IsolatedNodes                int     `json:"isolated_nodes"`
-	ReciprocatedPairs            int     `json:"reciprocated_pairs"`
-	Train                        int     `json:"train"`
-	Val                          int     `json:"val"`
-	Test                         int     `json:"test"`
-	ClassCounts                  []int   `json:"class_counts"`
-	FeatureNNZ                   int     `json:"feature_nnz"`
-	Splits                       [][]int `json:"splits"`
-}
-
 func TestWebKBRealData(t *testing.T) {
 	root := datatest.Root(t, "cornell/raw/out1_graph_edges.txt", "texas/raw/out1_graph_edges.txt", "expected.json")
-	raw, err := os.ReadFile(filepath.Join(root, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var expected map[string]webkbExpected
-	if err := json.Unmarshal(raw, &expected); err != nil {
-		t.Fatal(err)
-	}
+	expected := datatest.LoadExpected(t, root)
 	loaded := map[string]*Dataset{}
 	for _, name := range []string{"cornell", "texas"} {
 		t.Run(name, func(t *testing.T) {
@@ -85,7 +55,7 @@ func TestWebKBRealData(t *testing.T) {
 				{"reciprocated pairs", webkbReciprocated(g), want.ReciprocatedPairs},
 				{"splits", len(d.Splits), len(want.Splits)},
 			}
-			comps, largest := webkbComponents(u)
+			comps, largest, _ := datatest.Components(u)
 			checks = append(checks,
 				struct {
 					what      string
@@ -159,33 +129,6 @@ func webkbReciprocated(g *linalg.Graph) int {
 		}
 	}
 	return k
-}
-
-// webkbComponents returns the number of connected webkbComponents of an undirected
-// graph and the size of the largest.
-func webkbComponents(u *linalg.Graph) (count, largest int) {
-	seen := make([]bool, u.N())
-	for s := range u.N() {
-		if seen[s] {
-			continue
-		}
-		count++
-		size, stack := 0, []int{s}
-		seen[s] = true
-		for len(stack) > 0 {
-			v := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			size++
-			for _, w := range u.Neighbours(v) {
-				if !seen[w] {
-					seen[w] = true
-					stack = append(stack, w)
-				}
-			}
-		}
-		largest = max(largest, size)
-	}
-	return count, largest
 }
 
 // webkbCheckPartition checks that a split's lists are ascending, disjoint and
