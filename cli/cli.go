@@ -67,8 +67,9 @@ type CLI struct {
 
 	Data       DataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
-	Rewire     RewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop); write the edit log and the rewired graph."`
+	Rewire     RewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
 	Stats      StatsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
+	Curvature  CurvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
 }
 
 // Run parses args (without the program name), runs the command and returns the

@@ -22,7 +22,7 @@ import (
 // RewireCmd is `ohm rewire`.
 type RewireCmd struct {
 	GraphFlags
-	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only)."`
+	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline)."`
 	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Engine           string  `help:"incremental (rank-one updates) or exact (recompute L⁺ or X every iteration; same decisions, slower)." default:"incremental"`
@@ -30,6 +30,7 @@ type RewireCmd struct {
 	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
 	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in the README)."`
+	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 }
 
 // RewireSummary is the summary of one rewiring run, printed by `ohm rewire`
@@ -104,6 +105,9 @@ func (c *RewireCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
+		return usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
+	}
 	if c.Out != "" {
 		switch strings.ToLower(filepath.Ext(c.Out)) {
 		case ".npz", ".txt":
@@ -127,7 +131,7 @@ func (c *RewireCmd) Run(g *Globals) error {
 	cfg.Workers = g.Workers()
 	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
-	res, err := rewire.Run(gr, cfg)
+	res, err := runRewiring(gr, cfg, c.Alpha)
 	bar.finish()
 	if err != nil {
 		return fmt.Errorf("rewire %s: %w", name, err)

@@ -17,7 +17,8 @@ import (
 type StatsCmd struct {
 	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
 	Budgets          []string `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
-	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop."`
+	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature."`
+	Alpha            float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
 	Directed         bool     `help:"Use the directed form of every dataset."`
 	WithinComponents bool     `name:"within-components" help:"Undirected: admissible pairs only inside one connected component."`
 	Engine           string   `help:"incremental or exact." default:"incremental"`
@@ -93,6 +94,9 @@ func (c *StatsCmd) plan() (*statsPlan, error) {
 		}
 		p.budgets = append(p.budgets, r)
 	}
+	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
+		return nil, usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
+	}
 	ms, err := splitList("--methods", c.Methods)
 	if err != nil {
 		return nil, err
@@ -155,7 +159,7 @@ func (c *StatsCmd) Run(g *Globals) error {
 		for mi, m := range p.methods {
 			k++
 			bar.describe(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
-			sums, err := statsRun(d.name, d.graph, p.cfgs[m], p.budgets, g.Workers(), bar)
+			sums, err := statsRun(d.name, d.graph, p.cfgs[m], c.Alpha, p.budgets, g.Workers(), bar)
 			if err != nil {
 				return err
 			}
@@ -175,10 +179,10 @@ func (c *StatsCmd) Run(g *Globals) error {
 	return writeStatsTable(g.Stdout, ds, p, c.Directed)
 }
 
-// statsRun rewires gr with cfg (the largest budget) and returns the summary
-// of the run with each budget, as `ohm rewire` would report it; seconds is
-// the time until that run's last iteration.
-func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
+// statsRun rewires gr with cfg (the largest budget; alpha for curvature) and
+// returns the summary of the run with each budget, as `ohm rewire` would
+// report it; seconds is the time until that run's last iteration.
+func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, alpha float64, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
 	cfg.Workers = workers
 	bmax := rewire.Budget(cfg.Budget, gr.E0())
 	at := make([]float64, bmax+1) // at[it]: seconds until iteration it
@@ -189,7 +193,7 @@ func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float6
 		done++
 		b.add(1)
 	}
-	res, err := rewire.Run(gr, cfg)
+	res, err := runRewiring(gr, cfg, alpha)
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s with %s: %w", name, cfg.Method, err)
 	}

@@ -17,25 +17,32 @@ const (
 	ResHop Method = "res-hop" // Resistance per hop (add only)
 )
 
-// Methods lists the resistance operators in the order reports use.
+// Methods lists the resistance operators in the order reports use: the ones
+// Run drives. The curvature baseline is not among them (RunCurvature runs
+// it); code that loops over Methods means the four resistance operators.
 var Methods = []Method{Res, ResHop, ERR, ERRHop}
 
-// ParseMethod returns the method named s, or an error listing the known ones.
+// AllMethods lists every operator ParseMethod knows: Methods, then the
+// curvature baseline.
+var AllMethods = []Method{Res, ResHop, ERR, ERRHop, Curvature}
+
+// ParseMethod returns the method named s (any of AllMethods, case
+// insensitive), or an error listing the known ones.
 func ParseMethod(s string) (Method, error) {
-	for _, m := range Methods {
+	for _, m := range AllMethods {
 		if string(m) == strings.ToLower(s) {
 			return m, nil
 		}
 	}
-	names := make([]string, len(Methods))
-	for i, m := range Methods {
+	names := make([]string, len(AllMethods))
+	for i, m := range AllMethods {
 		names[i] = string(m)
 	}
 	return "", fmt.Errorf("unknown method %q (known: %s)", s, strings.Join(names, ", "))
 }
 
 // Removes reports whether the method removes an edge each iteration.
-func (m Method) Removes() bool { return m == ERR || m == ERRHop }
+func (m Method) Removes() bool { return m == ERR || m == ERRHop || m == Curvature }
 
 // PerHop reports whether the method scores pairs by resistance per hop.
 func (m Method) PerHop() bool { return m == ERRHop || m == ResHop }

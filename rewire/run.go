@@ -94,6 +94,9 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 	if err := cfg.Validate(g.Directed()); err != nil {
 		return nil, err
 	}
+	if cfg.Method == Curvature {
+		return nil, errors.New("rewire.Run runs the resistance operators; the curvature baseline needs its α: use RunCurvature")
+	}
 	t0 := time.Now()
 	eng, err := newEngine(g, cfg)
 	if err != nil {

@@ -33,7 +33,7 @@ func TestValidate(t *testing.T) {
 		directed bool
 		msg      string
 	}{
-		{Config{Method: "erx", Budget: 0.1}, false, `unknown method "erx" (known: res, res-hop, err, err-hop)`},
+		{Config{Method: "erx", Budget: 0.1}, false, `unknown method "erx" (known: res, res-hop, err, err-hop, curvature)`},
 		{Config{Method: ERR, Budget: 0}, false, "budget 0 outside (0, 1]"},
 		{Config{Method: ERR, Budget: 1.5}, false, "budget 1.5 outside (0, 1]"},
 		{Config{Method: ERR, Budget: math.NaN()}, false, "outside (0, 1]"},
@@ -226,5 +226,14 @@ func TestTieOrder(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("seed %d:\n got %v\nwant %v", seed, got, want)
 		}
+	}
+}
+
+// TestRunRefusesCurvature: Run does not silently run a resistance operator
+// for the curvature baseline.
+func TestRunRefusesCurvature(t *testing.T) {
+	_, err := Run(complete(t, 4), Config{Method: Curvature, Budget: 0.5})
+	if err == nil || !strings.Contains(err.Error(), "RunCurvature") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,0 +1,311 @@
+package rewire
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// Curvature is the baseline operator of SPEC §3: curvature rewiring with
+// exact Ollivier–Ricci curvature (one addition across the least-curved edge
+// and one removal of the most-curved edge per iteration). It is not in
+// Methods, which lists the resistance operators that Run drives; Run does not
+// implement it — RunCurvature does (the CLI dispatches on the method).
+const Curvature Method = "curvature"
+
+// DefaultAlpha is the laziness α of the measures μx when none is given, as in
+// the GraphRicciCurvature package.
+const DefaultAlpha = 0.5
+
+// EdgeKappa is the Ollivier–Ricci curvature κ of one edge {U, V}, U < V, of
+// a graph's underlying undirected graph.
+type EdgeKappa struct {
+	U     int     `json:"u"`
+	V     int     `json:"v"`
+	Kappa float64 `json:"kappa"`
+}
+
+// ValidateAlpha checks the laziness α: a number in [0, 1].
+func ValidateAlpha(alpha float64) error {
+	if !(alpha >= 0 && alpha <= 1) {
+		return fmt.Errorf("alpha %v outside [0, 1]", alpha)
+	}
+	return nil
+}
+
+// Curvatures returns the Ollivier–Ricci curvature
+//
+//	κ(x,y) = 1 − W1(μx, μy),  μx = α·δx + (1−α)/deg(x)·Σ_{z∈N(x)} δz,
+//
+// of every edge of g's underlying undirected graph (a directed g is read
+// through its underlying undirected neighbourhoods; self-loops play no part),
+// in row-major order (Edges of the underlying graph). W1 is the exact
+// earth-mover distance with the shortest-path ground distance (see kappaOf).
+// The edges are shared among workers goroutines (0: GOMAXPROCS); the result
+// does not depend on their number. Cost: Σ over edges of a transport problem
+// of size (deg x + 1)×(deg y + 1) plus the distances between the supports.
+func Curvatures(g *linalg.Graph, alpha float64, workers int) ([]EdgeKappa, error) {
+	if err := ValidateAlpha(alpha); err != nil {
+		return nil, err
+	}
+	ug := g
+	if g.Directed() {
+		ug = g.Undirected()
+	}
+	es := ug.Edges()
+	ks := make([]float64, len(es))
+	kappaEdges(ug, es, alpha, workers, ks)
+	out := make([]EdgeKappa, len(es))
+	for k, e := range es {
+		out[k] = EdgeKappa{U: e.U, V: e.V, Kappa: ks[k]}
+	}
+	return out, nil
+}
+
+// kappaEdges stores κ of es[k] (edges of the undirected ug) in out[k],
+// sharing the edges among workers in chunks taken from a counter.
+func kappaEdges(ug *linalg.Graph, es []linalg.Edge, alpha float64, workers int, out []float64) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	const chunk = 16
+	workers = min(workers, (len(es)+chunk-1)/chunk)
+	if workers <= 1 {
+		w := newKappaWorker(ug.N())
+		v := view{g: ug, ea: -1}
+		for k, e := range es {
+			out[k] = w.kappa(&v, e.U, e.V, alpha)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newKappaWorker(ug.N())
+			v := view{g: ug, ea: -1}
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(es) {
+					return
+				}
+				for k := lo; k < min(lo+chunk, len(es)); k++ {
+					out[k] = w.kappa(&v, es[k].U, es[k].V, alpha)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// view is an undirected graph as the curvature kernel reads it: g, plus
+// optionally one extra edge {ea, eb} (ea = -1: none) that is not in g. The
+// extra edge lets a candidate addition be scored without editing g, so
+// several goroutines can score candidates on one shared graph.
+type view struct {
+	g      *linalg.Graph
+	ea, eb int
+	xa, xb []int // N(ea) ∪ {eb} and N(eb) ∪ {ea}, sorted
+}
+
+// withEdge makes v read g plus the edge {a, b}; it reuses v's buffers.
+func (v *view) withEdge(a, b int) {
+	v.ea, v.eb = a, b
+	v.xa = insertInto(v.xa[:0], v.g.Out(a), b)
+	v.xb = insertInto(v.xb[:0], v.g.Out(b), a)
+}
+
+func insertInto(dst, src []int, x int) []int {
+	placed := false
+	for _, y := range src {
+		if !placed && x < y {
+			dst = append(dst, x)
+			placed = true
+		}
+		dst = append(dst, y)
+	}
+	if !placed {
+		dst = append(dst, x)
+	}
+	return dst
+}
+
+// nbrs returns the sorted neighbours of p (self-loop excluded).
+func (v *view) nbrs(p int) []int {
+	if v.ea >= 0 {
+		switch p {
+		case v.ea:
+			return v.xa
+		case v.eb:
+			return v.xb
+		}
+	}
+	return v.g.Out(p)
+}
+
+// kappaWorker is one goroutine's scratch space for kappa: node stamps, the
+// two supports with their masses, the cost matrix and a Transport.
+type kappaWorker struct {
+	pos    []int32  // pos[p]: index of p in the supply list, valid when posGen[p] == gen
+	posGen []uint32 //
+	mark   []uint32 // neighbour marks for the distance test
+	gen    uint32
+	mgen   uint32
+	sa, sb []int
+	ma, mb []float64
+	cost   []int32
+	tr     Transport
+}
+
+func newKappaWorker(n int) *kappaWorker {
+	return &kappaWorker{pos: make([]int32, n), posGen: make([]uint32, n), mark: make([]uint32, n)}
+}
+
+func (w *kappaWorker) nextGen() uint32 {
+	w.gen++
+	if w.gen == 0 {
+		clear(w.posGen)
+		w.gen = 1
+	}
+	return w.gen
+}
+
+func (w *kappaWorker) nextMark() uint32 {
+	w.mgen++
+	if w.mgen == 0 {
+		clear(w.mark)
+		w.mgen = 1
+	}
+	return w.mgen
+}
+
+// kappa returns κ(x, y) = 1 − W1(μx, μy) for the edge {x, y} of the view.
+//
+// Masses are scaled by deg(x)·deg(y) so that they are α·dx·dy on x,
+// (1−α)·dy on each neighbour of x, α·dx·dy on y and (1−α)·dx on each
+// neighbour of y: integers for α = 0, half-integers for α = 0.5, so the
+// transport is then computed exactly and κ carries one rounding (the final
+// division). Mass that both measures put on one node stays in place: W1
+// depends only on μx − μy (Kantorovich–Rubinstein duality on the finite
+// metric space), so the common part min(μx(p), μy(p)) is cancelled first and
+// the supports become disjoint.
+//
+// Ground distances: a supply node p lies in {x} ∪ N(x) and a demand node q in
+// {y} ∪ N(y), with x ~ y, so d(p, q) ≤ 3 always; with disjoint supports it is
+// 1 if p ~ q, 2 if they have a common neighbour, else 3 — exactly what a BFS
+// would give, at the cost of neighbour-list scans. κ(x,y) therefore reads
+// only N(x), N(y) and the edges at the nodes of {x, y} ∪ N(x) ∪ N(y) (the
+// basis of the update radius in curvatureState.affected).
+func (w *kappaWorker) kappa(v *view, x, y int, alpha float64) float64 {
+	nx, ny := v.nbrs(x), v.nbrs(y)
+	dx, dy := float64(len(nx)), float64(len(ny))
+	scale := dx * dy
+	selfX, selfY := alpha*scale, alpha*scale
+	nbX, nbY := (1-alpha)*dy, (1-alpha)*dx
+
+	gen := w.nextGen()
+	w.sa, w.ma = w.sa[:0], w.ma[:0]
+	w.sb, w.mb = w.sb[:0], w.mb[:0]
+	addA := func(p int, m float64) {
+		w.pos[p] = int32(len(w.sa))
+		w.posGen[p] = gen
+		w.sa = append(w.sa, p)
+		w.ma = append(w.ma, m)
+	}
+	addA(x, selfX)
+	for _, p := range nx {
+		addA(p, nbX)
+	}
+	addB := func(q int, m float64) {
+		if w.posGen[q] == gen {
+			k := w.pos[q]
+			net := w.ma[k] - m
+			if net >= 0 {
+				w.ma[k] = net
+				return
+			}
+			w.ma[k] = 0
+			m = -net
+		}
+		w.sb = append(w.sb, q)
+		w.mb = append(w.mb, m)
+	}
+	addB(y, selfY)
+	for _, q := range ny {
+		addB(q, nbY)
+	}
+	// Drop emptied supply points (and α = 0's zero masses).
+	na := 0
+	for k := range w.sa {
+		if w.ma[k] > 0 {
+			w.sa[na], w.ma[na] = w.sa[k], w.ma[k]
+			na++
+		}
+	}
+	w.sa, w.ma = w.sa[:na], w.ma[:na]
+	nb := 0
+	for k := range w.sb {
+		if w.mb[k] > 0 {
+			w.sb[nb], w.mb[nb] = w.sb[k], w.mb[k]
+			nb++
+		}
+	}
+	w.sb, w.mb = w.sb[:nb], w.mb[:nb]
+	if na == 0 || nb == 0 {
+		return 1
+	}
+	w.costs(v)
+	return 1 - w.tr.Solve(w.ma, w.mb, w.cost)/scale
+}
+
+// costs fills w.cost (|sa|×|sb|, row-major) with the ground distances,
+// marking the neighbours of each node of the side whose scans are cheaper.
+func (w *kappaWorker) costs(v *view) {
+	na, nb := len(w.sa), len(w.sb)
+	w.cost = grow(w.cost, na*nb)
+	degA, degB := 0, 0
+	for _, p := range w.sa {
+		degA += len(v.nbrs(p))
+	}
+	for _, q := range w.sb {
+		degB += len(v.nbrs(q))
+	}
+	// Marking the outer side costs its degrees once; each pair then scans
+	// (at most) the inner node's neighbours.
+	if degA+na*degB <= degB+nb*degA {
+		for i, p := range w.sa {
+			w.distRow(v, p, w.sb, w.cost[i*nb:(i+1)*nb], 1)
+		}
+		return
+	}
+	for j, q := range w.sb {
+		w.distRow(v, q, w.sa, w.cost[j:], nb)
+	}
+}
+
+// distRow stores d(p, qs[k]) in out[k·stride] for nodes qs disjoint from p.
+func (w *kappaWorker) distRow(v *view, p int, qs []int, out []int32, stride int) {
+	mk := w.nextMark()
+	for _, r := range v.nbrs(p) {
+		w.mark[r] = mk
+	}
+	for k, q := range qs {
+		d := int32(3)
+		if w.mark[q] == mk {
+			d = 1
+		} else {
+			for _, r := range v.nbrs(q) {
+				if w.mark[r] == mk {
+					d = 2
+					break
+				}
+			}
+		}
+		out[k*stride] = d
+	}
+}
