@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/gnn"
+)
+
+// TrainCmd is `ohm train`: train GCN or DirGCN (SPEC §4) on a dataset, on its
+// own graph or on a rewired one, over seeds and splits.
+type TrainCmd struct {
+	DatasetFlags
+	Graph            string   `type:"existingfile" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
+	Model            string   `required:"" short:"m" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
+	Layers           int      `default:"2" help:"Depth L ≥ 1: input → hidden → … → classes (L = 1: input → classes)."`
+	Hidden           *int     `help:"Hidden width ≥ 1 (default: 16 for cora/citeseer, 64 for every other dataset)."`
+	PairNorm         bool     `name:"pairnorm" help:"PairNorm after every layer but the last."`
+	PairNormScale    float64  `name:"pairnorm-scale" default:"1" help:"PairNorm scale s > 0."`
+	Epochs           int      `default:"200" help:"Epochs per run (≥ 1)."`
+	LR               *float64 `name:"lr" help:"Adam learning rate > 0 (default 0.01)."`
+	WeightDecay      *float64 `name:"weight-decay" help:"L2 weight decay ≥ 0 added to the gradient (default: 5e-3 for cora/citeseer, 5e-4 otherwise)."`
+	WeightDecayScope string   `name:"weight-decay-scope" default:"first" help:"Parameters decayed: first (the first layer's weight and bias, as PyG's GCN example) or all."`
+	Dropout          *float64 `help:"Dropout probability in [0, 1) on the input features and after every hidden layer (default 0.5)."`
+	Seeds            int      `default:"1" help:"Train with seeds 0..N-1 on every split chosen."`
+	Split            string   `default:"0" help:"Split K (0-based), or all (WebKB has 10, the others 1)."`
+	JSON             bool     `name:"json" help:"Print one JSON object (fields in the README)."`
+}
+
+// TrainRun is one run in the output of `ohm train --json`.
+type TrainRun struct {
+	Seed      uint64  `json:"seed"`
+	Split     int     `json:"split"`
+	BestEpoch int     `json:"best_epoch"` // 1-based epoch of the best validation accuracy (earliest on ties)
+	ValAcc    float64 `json:"val_acc"`    // fraction in [0, 1]
+	TestAcc   float64 `json:"test_acc"`   // fraction in [0, 1], at BestEpoch
+}
+
+// TrainOut is the output of `ohm train --json`; its fields are stable.
+// Accuracies are fractions in [0, 1]; standard deviations are population
+// standard deviations (numpy's np.std) over the runs.
+type TrainOut struct {
+	Dataset     string     `json:"dataset"`
+	Model       string     `json:"model"`
+	Layers      int        `json:"layers"`
+	PairNorm    bool       `json:"pairnorm"`
+	Graph       string     `json:"graph"` // "original", or the base name of the --graph file
+	TestAccMean float64    `json:"test_acc_mean"`
+	TestAccStd  float64    `json:"test_acc_std"`
+	ValAccMean  float64    `json:"val_acc_mean"`
+	Runs        []TrainRun `json:"runs"`
+	Seconds     float64    `json:"seconds"`  // wall time of all runs (without loading)
+	EpochMs     float64    `json:"epoch_ms"` // mean wall time of one epoch of one run
+}
+
+// config checks every flag before anything is loaded and returns the
+// training configuration for the named dataset; every problem is a usage
+// error (exit status 2).
+func (c *TrainCmd) config(dataset string) (gnn.Config, error) {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	kind, err := gnn.ParseKind(c.Model)
+	if err != nil {
+		return gnn.Config{}, usagef("--model: %v", err)
+	}
+	scope, err := gnn.ParseDecayScope(c.WeightDecayScope)
+	if err != nil {
+		return gnn.Config{}, usagef("--weight-decay-scope: %v", err)
+	}
+	cfg := gnn.Defaults(dataset)
+	cfg.Kind, cfg.Layers, cfg.Epochs, cfg.DecayScope = kind, c.Layers, c.Epochs, scope
+	cfg.PairNorm, cfg.PairNormScale = c.PairNorm, c.PairNormScale
+	switch {
+	case c.Layers < 1:
+		return cfg, usagef("--layers %d: must be ≥ 1", c.Layers)
+	case c.Hidden != nil && *c.Hidden < 1:
+		return cfg, usagef("--hidden %d: must be ≥ 1", *c.Hidden)
+	case c.Epochs < 1:
+		return cfg, usagef("--epochs %d: must be ≥ 1", c.Epochs)
+	case c.LR != nil && !(*c.LR > 0 && finite(*c.LR)):
+		return cfg, usagef("--lr %v: must be a finite number > 0", *c.LR)
+	case c.WeightDecay != nil && !(*c.WeightDecay >= 0 && finite(*c.WeightDecay)):
+		return cfg, usagef("--weight-decay %v: must be a finite number ≥ 0", *c.WeightDecay)
+	case c.Dropout != nil && !(*c.Dropout >= 0 && *c.Dropout < 1):
+		return cfg, usagef("--dropout %v: must lie in [0, 1)", *c.Dropout)
+	case !(c.PairNormScale > 0 && finite(c.PairNormScale)):
+		return cfg, usagef("--pairnorm-scale %v: must be a finite number > 0", c.PairNormScale)
+	case c.Seeds < 1:
+		return cfg, usagef("--seeds %d: must be ≥ 1", c.Seeds)
+	}
+	if c.Hidden != nil {
+		cfg.Hidden = *c.Hidden
+	}
+	if c.LR != nil {
+		cfg.LR = *c.LR
+	}
+	if c.WeightDecay != nil {
+		cfg.WeightDecay = *c.WeightDecay
+	}
+	if c.Dropout != nil {
+		cfg.Dropout = *c.Dropout
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usagef("%v", err)
+	}
+	return cfg, nil
+}
+
+// splitFlag parses --split: -1 for "all", else K ≥ 0.
+func splitFlag(s string) (int, error) {
+	if strings.EqualFold(s, "all") {
+		return -1, nil
+	}
+	k, err := strconv.Atoi(s)
+	if err != nil || k < 0 {
+		return 0, usagef("--split %q: want a split number ≥ 0 or all", s)
+	}
+	return k, nil
+}
+
+// Run checks the flags, loads the dataset (and --graph), trains every
+// (split, seed) run spread over --threads workers and prints the summary.
+// Nothing is printed on standard output unless every run succeeded.
+func (c *TrainCmd) Run(g *Globals) error {
+	if _, err := c.config(c.Dataset); err != nil {
+		return err // flag errors before any loading
+	}
+	split, err := splitFlag(c.Split)
+	if err != nil {
+		return err
+	}
+	d, gr, err := c.Load(g)
+	if err != nil {
+		return err
+	}
+	cfg, err := c.config(d.Name) // the dataset's defaults, now that its name is canonical
+	if err != nil {
+		return err
+	}
+	var splits []int
+	switch {
+	case split < 0:
+		for k := range d.Splits {
+			splits = append(splits, k)
+		}
+	case split >= len(d.Splits):
+		return usagef("--split %d: %s has %d split(s), 0..%d", split, d.Name, len(d.Splits), len(d.Splits)-1)
+	default:
+		splits = []int{split}
+	}
+	graphName := "original"
+	if c.Graph != "" {
+		gr, err = graphio.Load(c.Graph, d.N(), c.Directed)
+		if err != nil {
+			return fmt.Errorf("--graph %s (dataset %s has %d nodes): %w", c.Graph, d.Name, d.N(), err)
+		}
+		graphName = filepath.Base(c.Graph)
+	}
+	data, err := gnn.NewData(d, gr, cfg.Kind)
+	if err != nil {
+		return fmt.Errorf("train %s: %w", d.Name, err)
+	}
+	runs := gnn.Runs(c.Seeds, splits)
+	b := newBar(g, len(runs), fmt.Sprintf("%s %v L=%d", d.Name, cfg.Kind, cfg.Layers))
+	t0 := time.Now()
+	res, err := gnn.TrainRuns(data, cfg, runs, g.Workers(), func(gnn.Result) { b.add(1) })
+	seconds := time.Since(t0).Seconds()
+	b.finish()
+	if err != nil {
+		return fmt.Errorf("train %s: %w", d.Name, err)
+	}
+	out := summarizeTraining(d.Name, cfg, graphName, res, seconds)
+	if c.JSON {
+		return writeJSON(g.Stdout, out)
+	}
+	form := "undirected"
+	if cfg.Kind == gnn.DirGCN && gr.Directed() {
+		form = "directed"
+	}
+	return printTraining(g.Stdout, out, cfg, form)
+}
+
+// summarizeTraining assembles the output from the results.
+func summarizeTraining(name string, cfg gnn.Config, graph string, res []gnn.Result, seconds float64) TrainOut {
+	out := TrainOut{Dataset: name, Model: cfg.Kind.String(), Layers: cfg.Layers, PairNorm: cfg.PairNorm,
+		Graph: graph, Runs: make([]TrainRun, len(res)), Seconds: seconds}
+	test, val := make([]float64, len(res)), make([]float64, len(res))
+	for i, r := range res {
+		out.Runs[i] = TrainRun{Seed: r.Seed, Split: r.Split, BestEpoch: r.BestEpoch, ValAcc: r.ValAcc, TestAcc: r.TestAcc}
+		test[i], val[i] = r.TestAcc, r.ValAcc
+		out.EpochMs += r.EpochMs() / float64(len(res))
+	}
+	out.TestAccMean, out.TestAccStd = gnn.MeanStd(test)
+	out.ValAccMean, _ = gnn.MeanStd(val)
+	return out
+}
+
+// printTraining writes the summary as aligned text, then one line per run.
+func printTraining(w io.Writer, o TrainOut, cfg gnn.Config, form string) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	pn := "off"
+	if cfg.PairNorm {
+		pn = fmt.Sprintf("on (s = %g)", cfg.PairNormScale)
+	}
+	fmt.Fprintf(tw, "dataset\t%s (%s form, graph %s)\n", o.Dataset, form, o.Graph)
+	fmt.Fprintf(tw, "model\t%s, %d layers, hidden %d, pairnorm %s\n", o.Model, o.Layers, cfg.Hidden, pn)
+	fmt.Fprintf(tw, "training\t%d epochs, lr %g, weight decay %g (%v), dropout %g\n",
+		cfg.Epochs, cfg.LR, cfg.WeightDecay, cfg.DecayScope, cfg.Dropout)
+	fmt.Fprintf(tw, "runs\t%d\n", len(o.Runs))
+	fmt.Fprintf(tw, "test accuracy\t%.2f ± %.2f %% (population std)\n", 100*o.TestAccMean, 100*o.TestAccStd)
+	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*o.ValAccMean)
+	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", o.Seconds, o.EpochMs)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "seed\tsplit\tbest_epoch\tval_acc\ttest_acc\t")
+	for _, r := range o.Runs {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.4f\t%.4f\t\n", r.Seed, r.Split, r.BestEpoch, r.ValAcc, r.TestAcc)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,81 @@
+package gnn
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CrossEntropy returns the softmax cross-entropy of the n×C logits at the
+// given nodes, averaged over them:
+//
+//	L = −(1/|T|) Σ_{i∈T} log softmax(z_i)[y_i]
+//
+// computed stably (log-sum-exp around the row maximum). When grad is not
+// nil (n×C) it is set to dL/dz: (softmax(z_i) − e_{y_i})/|T| on the rows of T,
+// zero elsewhere. Empty nodes give 0. O(n·C).
+func CrossEntropy(logits *mat.Dense, labels, nodes []int, grad *mat.Dense) float64 {
+	logits = contiguous(logits)
+	n, c := logits.Dims()
+	z := rawDense(logits)
+	var g []float64
+	if grad != nil {
+		g = rawDense(grad)
+		clear(g[:n*c])
+	}
+	if len(nodes) == 0 {
+		return 0
+	}
+	inv := 1 / float64(len(nodes))
+	var loss float64
+	for _, i := range nodes {
+		zi := z[i*c : (i+1)*c]
+		mx := math.Inf(-1)
+		for _, v := range zi {
+			mx = max(mx, v)
+		}
+		var s float64
+		for _, v := range zi {
+			s += math.Exp(v - mx)
+		}
+		lse := mx + math.Log(s)
+		loss -= zi[labels[i]] - lse
+		if g != nil {
+			gi := g[i*c : (i+1)*c]
+			for k, v := range zi {
+				gi[k] = math.Exp(v-lse) * inv
+			}
+			gi[labels[i]] -= inv
+		}
+	}
+	return loss * inv
+}
+
+// Accuracy returns the fraction of the given nodes whose arg-max logit (the
+// first maximum on ties) equals their label, in [0, 1]; 0 for no nodes.
+// O(|nodes|·C).
+func Accuracy(logits *mat.Dense, labels, nodes []int) float64 {
+	if len(nodes) == 0 {
+		return 0
+	}
+	right := 0
+	for _, i := range nodes {
+		if Predict(logits, i) == labels[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(nodes))
+}
+
+// Predict returns the arg-max column of row i of logits (the first on ties;
+// a NaN never wins). O(C).
+func Predict(logits *mat.Dense, i int) int {
+	_, c := logits.Dims()
+	best, arg := math.Inf(-1), 0
+	for k := range c {
+		if v := logits.At(i, k); v > best {
+			best, arg = v, k
+		}
+	}
+	return arg
+}

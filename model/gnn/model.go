@@ -1,0 +1,268 @@
+package gnn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Architecture fixes the shape of a model.
+type Architecture struct {
+	// Kind is the layer type.
+	Kind Kind
+	// Layers is the depth L ≥ 1: input → hidden → … → classes (L = 1: input
+	// → classes).
+	Layers int
+	// In, Hidden and Classes are the input, hidden and output widths.
+	In, Hidden, Classes int
+	// PairNorm inserts PairNorm with scale PairNormScale after every layer
+	// but the last.
+	PairNorm      bool
+	PairNormScale float64
+	// Dropout is the drop probability in [0, 1) on the input features and
+	// after every ReLU.
+	Dropout float64
+}
+
+// Validate reports the first invalid field. O(1).
+func (a Architecture) Validate() error {
+	switch {
+	case a.Kind != GCN && a.Kind != DirGCN:
+		return fmt.Errorf("unknown model kind %d", int(a.Kind))
+	case a.Layers < 1:
+		return fmt.Errorf("layers %d: must be ≥ 1", a.Layers)
+	case a.In < 1:
+		return fmt.Errorf("input width %d: must be ≥ 1", a.In)
+	case a.Hidden < 1:
+		return fmt.Errorf("hidden width %d: must be ≥ 1", a.Hidden)
+	case a.Classes < 1:
+		return fmt.Errorf("classes %d: must be ≥ 1", a.Classes)
+	case !(a.Dropout >= 0 && a.Dropout < 1):
+		return fmt.Errorf("dropout %v: must lie in [0, 1)", a.Dropout)
+	case a.PairNorm && !(a.PairNormScale > 0 && !math.IsInf(a.PairNormScale, 1)):
+		return fmt.Errorf("pairnorm scale %v: must be a finite number > 0", a.PairNormScale)
+	}
+	return nil
+}
+
+// Model is a stack of L graph convolutions: conv → [PairNorm] → ReLU →
+// dropout → … → conv, with dropout on the input features too. Forward and
+// Backward reuse buffers, so one Model serves one goroutine; the Operators it
+// was built on may be shared.
+//
+// Dropout keeps an entry with probability 1−p and scales it by 1/(1−p). The
+// decisions come from the model's generator, two per Uint64 draw (each
+// 32-bit half u keeps its entry iff u ≥ ⌊p·2³²⌋), input entries first (in
+// CSR order: only the stored entries of a sparse input, as dropping a zero
+// changes nothing), then each hidden layer row by row.
+type Model struct {
+	Arch Architecture
+
+	convs []Conv
+	norms []*PairNorm
+	rng   *rand.Rand
+
+	drop bool
+	pre  []*mat.Dense // stage k: input of its ReLU (conv or PairNorm output)
+	h    []*mat.Dense // stage k: relu(pre)·mask, the input of conv k+1
+	mask [][]float64
+
+	xmask []float64 // input dropout mask (stored entries of a sparse input)
+	xia   []int     // dropped-out sparse input: kept entries only
+	xja   []int
+	xval  []float64
+	xd    *mat.Dense // dropped-out dense input
+}
+
+// NewModel builds the model of arch on the operators ops (whose Kind must be
+// arch.Kind), drawing Glorot-uniform weights layer by layer from rng (biases
+// zero) and keeping rng for the dropout masks. O(number of weights).
+func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error) {
+	if err := arch.Validate(); err != nil {
+		return nil, err
+	}
+	if ops == nil || ops.Kind != arch.Kind {
+		return nil, errors.New("operators built for another model kind")
+	}
+	m := &Model{Arch: arch, rng: rng}
+	L := arch.Layers
+	for l := range L {
+		in, out := arch.Hidden, arch.Hidden
+		if l == 0 {
+			in = arch.In
+		}
+		if l == L-1 {
+			out = arch.Classes
+		}
+		name := fmt.Sprintf("conv%d", l)
+		if arch.Kind == GCN {
+			m.convs = append(m.convs, NewGCNLayer(ops.Norm, in, out, rng, name))
+		} else {
+			m.convs = append(m.convs, NewDirGCNLayer(ops.In, ops.Out, in, out, rng, name))
+		}
+	}
+	m.norms = make([]*PairNorm, L-1)
+	if arch.PairNorm {
+		for k := range m.norms {
+			m.norms[k] = NewPairNorm(arch.PairNormScale)
+		}
+	}
+	m.pre = make([]*mat.Dense, L-1)
+	m.h = make([]*mat.Dense, L-1)
+	m.mask = make([][]float64, L-1)
+	return m, nil
+}
+
+// Convs returns the layers, input first.
+func (m *Model) Convs() []Conv { return m.convs }
+
+// Params returns every parameter, layer by layer (weight, then bias).
+func (m *Model) Params() []*Param {
+	var ps []*Param
+	for _, c := range m.convs {
+		ps = append(ps, c.Params()...)
+	}
+	return ps
+}
+
+// Forward returns the n×C logits for the input x (n×In, *mat.Dense or
+// *sparse.CSR). With train true and a positive dropout rate it draws fresh
+// dropout masks; otherwise dropout is the identity. The logits belong to the
+// model. Cost: the layers' Forward costs plus O(n·Hidden) per stage.
+func (m *Model) Forward(x mat.Matrix, train bool) *mat.Dense {
+	p := m.Arch.Dropout
+	m.drop = train && p > 0
+	in := x
+	if m.drop {
+		in = m.dropInput(x)
+	}
+	last := len(m.convs) - 1
+	for l, c := range m.convs {
+		z := c.Forward(in)
+		if l == last {
+			return z
+		}
+		if m.norms[l] != nil {
+			z = m.norms[l].Forward(z)
+		}
+		m.pre[l] = z
+		r, cols := z.Dims()
+		m.h[l] = ensure(m.h[l], r, cols)
+		h, zs := rawDense(m.h[l]), rawDense(z)
+		if m.drop {
+			if len(m.mask[l]) != len(h) {
+				m.mask[l] = make([]float64, len(h))
+			}
+			dropMask(m.mask[l], p, m.rng)
+			for k, v := range zs {
+				h[k] = max(v, 0) * m.mask[l][k]
+			}
+		} else {
+			for k, v := range zs {
+				h[k] = max(v, 0)
+			}
+		}
+		in = m.h[l]
+	}
+	panic("unreachable")
+}
+
+// dropInput returns x with dropout applied, in a model-owned buffer. A
+// sparse x gives a compacted CSR holding only the kept entries (scaled), so
+// that the first layer's products skip the dropped half.
+func (m *Model) dropInput(x mat.Matrix) mat.Matrix {
+	p := m.Arch.Dropout
+	switch x := x.(type) {
+	case *sparse.CSR:
+		raw := x.RawMatrix()
+		nnz := len(raw.Data)
+		if len(m.xmask) != nnz || len(m.xia) != raw.I+1 {
+			m.xmask = make([]float64, nnz)
+			m.xia, m.xja, m.xval = make([]int, raw.I+1), make([]int, nnz), make([]float64, nnz)
+		}
+		dropMask(m.xmask, p, m.rng)
+		w := 0
+		for i := range raw.I {
+			for q := raw.Indptr[i]; q < raw.Indptr[i+1]; q++ {
+				mk := m.xmask[q]
+				m.xja[w], m.xval[w] = raw.Ind[q], raw.Data[q]*mk
+				if mk != 0 {
+					w++
+				}
+			}
+			m.xia[i+1] = w
+		}
+		return sparse.NewCSR(raw.I, raw.J, m.xia, m.xja[:w], m.xval[:w])
+	case *mat.Dense:
+		x = contiguous(x)
+		r, c := x.Dims()
+		m.xd = ensure(m.xd, r, c)
+		d, xs := rawDense(m.xd), rawDense(x)
+		if len(m.xmask) != len(d) {
+			m.xmask = make([]float64, len(d))
+		}
+		dropMask(m.xmask, p, m.rng)
+		for k, v := range xs {
+			d[k] = v * m.xmask[k]
+		}
+		return m.xd
+	}
+	panic(fmt.Sprintf("gnn: unsupported input type %T", x))
+}
+
+// dropMask fills mask with 0 (dropped) or 1/(1−p) (kept), branch-free: each
+// 32-bit half u of a draw keeps its entry iff u ≥ ⌊p·2³²⌋.
+func dropMask(mask []float64, p float64, rng *rand.Rand) {
+	thr := uint64(p * (1 << 32))
+	scale := 1 / (1 - p)
+	// (u − thr) >> 63 is 1 iff u < thr, for u, thr < 2³².
+	k := 0
+	for ; k+1 < len(mask); k += 2 {
+		x := rng.Uint64()
+		mask[k] = scale * float64(1-(x&0xffffffff-thr)>>63)
+		mask[k+1] = scale * float64(1-(x>>32-thr)>>63)
+	}
+	if k < len(mask) {
+		x := rng.Uint64()
+		mask[k] = scale * float64(1-(x&0xffffffff-thr)>>63)
+	}
+}
+
+// Backward sets the Grad of every parameter from dL/d(logits) of the last
+// Forward. It does not compute the gradient of the input. Cost: the layers'
+// Backward costs.
+func (m *Model) Backward(dlogits *mat.Dense) {
+	g := dlogits
+	for l := len(m.convs) - 1; l >= 0; l-- {
+		dx := m.convs[l].Backward(g, l > 0)
+		if l == 0 {
+			return
+		}
+		k := l - 1
+		d, pre := rawDense(dx), rawDense(m.pre[k])
+		if m.drop {
+			mk := m.mask[k]
+			for q, v := range pre {
+				if v > 0 {
+					d[q] *= mk[q]
+				} else {
+					d[q] = 0
+				}
+			}
+		} else {
+			for q, v := range pre {
+				if !(v > 0) {
+					d[q] = 0
+				}
+			}
+		}
+		if m.norms[k] != nil {
+			dx = m.norms[k].Backward(dx)
+		}
+		g = dx
+	}
+}

@@ -1,0 +1,90 @@
+package gnn
+
+import (
+	"errors"
+	"math"
+	"sync"
+)
+
+// Run names one training run.
+type Run struct {
+	Seed  uint64 // seed of the run's generator
+	Split int    // index into Data.Splits
+}
+
+// Runs returns the runs for seeds 0..seeds-1 on each of splits, split by
+// split.
+func Runs(seeds int, splits []int) []Run {
+	var rs []Run
+	for _, k := range splits {
+		for s := range seeds {
+			rs = append(rs, Run{Seed: uint64(s), Split: k})
+		}
+	}
+	return rs
+}
+
+// TrainRuns trains every run, spread over workers goroutines (each run on
+// one goroutine), and returns the results in the order of runs; they do not
+// depend on workers. Every run is checked before any starts, so an error
+// means nothing was trained. done, when not nil, is called after each run
+// finishes (one call at a time, in completion order).
+func TrainRuns(data *Data, cfg Config, runs []Run, workers int, done func(Result)) ([]Result, error) {
+	if err := data.check(cfg); err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, errors.New("no runs")
+	}
+	for _, r := range runs {
+		if err := data.checkSplit(r.Split); err != nil {
+			return nil, err
+		}
+	}
+	workers = max(1, min(workers, len(runs)))
+	res := make([]Result, len(runs))
+	errs := make([]error, len(runs))
+	next := make(chan int)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				res[i], errs[i] = Train(data, cfg, runs[i].Split, runs[i].Seed)
+				if done != nil {
+					mu.Lock()
+					done(res[i])
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range runs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// MeanStd returns the mean and the population standard deviation
+// √((1/N) Σ (x − mean)²) of xs, as numpy's np.std (ddof = 0) computes it;
+// (0, 0) for no values. O(N).
+func MeanStd(xs []float64) (mean, std float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		std += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(xs)))
+}
