@@ -1,0 +1,61 @@
+// Package diagnose measures what a trained GNN's representations look like (SPEC §5):
+// mean absolute cosine similarity of node embeddings per layer (oversmoothing), linear
+// probes on inner layers (how much class information survives), linear CKA between the
+// representations of models trained on differently rewired graphs, and the overlap of the
+// edge sets the rewiring methods add.
+package diagnose
+
+// Cosine is the mean |cos(h_i, h_j)| after layer Layer (1-based) of a depth-Depth model,
+// over same-class and different-class node pairs.
+type Cosine struct {
+	Dataset string  `json:"dataset"`
+	Method  string  `json:"method"`
+	Depth   int     `json:"depth"`
+	Layer   int     `json:"layer"`
+	Same    float64 `json:"same"`
+	Diff    float64 `json:"diff"`
+}
+
+// Probe is the test accuracy of a multinomial logistic regression (L2) trained on the
+// training nodes' embeddings after layer Layer (< Depth) of a depth-Depth model.
+type Probe struct {
+	Dataset string  `json:"dataset"`
+	Method  string  `json:"method"`
+	Depth   int     `json:"depth"`
+	Layer   int     `json:"layer"`
+	Acc     float64 `json:"acc"`
+}
+
+// CKA is the linear CKA between the last-layer representations of the curvature model and
+// the model of Method (same dataset, depth, seed).
+type CKA struct {
+	Dataset string  `json:"dataset"`
+	Method  string  `json:"method"`
+	Depth   int     `json:"depth"`
+	CKA     float64 `json:"cka"`
+}
+
+// Intersection is an exclusive intersection of added-edge sets: edges added by exactly the
+// methods listed (sorted as in Overlap.Methods) and by no other.
+type Intersection struct {
+	Methods []string `json:"methods"`
+	Count   int      `json:"count"`
+}
+
+// Overlap compares the added-edge sets of several methods on one dataset and budget.
+type Overlap struct {
+	Dataset   string         `json:"dataset"`
+	Budget    float64        `json:"budget"`
+	Methods   []string       `json:"methods"`
+	Sizes     []int          `json:"sizes"`     // added edges per method
+	Exclusive []Intersection `json:"exclusive"` // every non-empty combination, including zero counts
+	Jaccard   [][]float64    `json:"jaccard"`   // Jaccard index per pair of Methods
+}
+
+// Diagnostics is what `ohm diagnose` writes (diagnostics.json).
+type Diagnostics struct {
+	Cosine  []Cosine  `json:"cosine"`
+	Probe   []Probe   `json:"probe"`
+	CKA     []CKA     `json:"cka"`
+	Overlap []Overlap `json:"overlap"`
+}
