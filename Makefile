@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run test bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test bench fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -21,7 +21,45 @@ build:
 	$(GO) build -o $(BIN) ./cli/ohm
 
 run: build
-	$(BIN) data info --dataset bottleneck
+	$(BIN) demo
+
+# The paper's full grid (SPEC §6) into $(PAPER_DIR)/results.jsonl, then the
+# report in $(PAPER_DIR): every method (none, curvature, res, res-hop, err,
+# err-hop) × PAPER_BUDGETS × depths 1–12 × PairNorm no/yes, GCN on the
+# undirected forms of the four datasets (10 seeds on Cora/CiteSeer, the 10
+# splits on Cornell/Texas), and DirGCN on the directed forms of
+# PAPER_DIRECTED (default Cornell and Texas; add cora,citeseer for the
+# directed Planetoid runs, whose rewiring is slow; empty: none). Resumable:
+# rerunning it continues where it stopped. Data: $$OHM_DATA or
+# OHM_FLAGS="--data-dir DIR" (global flags); PAPER_ARGS adds sweep flags.
+# paper-slice is the undirected 10 % budget only, into out/paper-slice.
+# Runtime: see the README (Development).
+PAPER_DIR       ?= out/paper
+PAPER_BUDGETS   ?= 0.01,0.05,0.1,0.15
+PAPER_DIRECTED  ?= cornell,texas
+PAPER_PLANETOID ?= --seeds 10
+PAPER_WEBKB     ?= --splits all
+PAPER_ARGS      ?=
+OHM_FLAGS       ?=
+PAPER_SWEEP = $(BIN) $(OHM_FLAGS) sweep --results $(PAPER_DIR)/results.jsonl --methods none,curvature,res,res-hop,err,err-hop \
+	--budgets $(PAPER_BUDGETS) --depths 1-12 --pairnorm no,yes $(PAPER_ARGS)
+comma := ,
+PAPER_DIRECTED_PLANETOID = $(filter cora citeseer,$(subst $(comma), ,$(PAPER_DIRECTED)))
+PAPER_DIRECTED_WEBKB     = $(filter cornell texas,$(subst $(comma), ,$(PAPER_DIRECTED)))
+empty :=
+space := $(empty) $(empty)
+commas = $(subst $(space),$(comma),$(strip $(1)))
+
+paper: build
+	mkdir -p $(PAPER_DIR)
+	$(PAPER_SWEEP) --datasets cora,citeseer --forms undirected $(PAPER_PLANETOID)
+	$(PAPER_SWEEP) --datasets cornell,texas --forms undirected $(PAPER_WEBKB)
+	$(if $(PAPER_DIRECTED_PLANETOID),$(PAPER_SWEEP) --datasets $(call commas,$(PAPER_DIRECTED_PLANETOID)) --forms directed $(PAPER_PLANETOID))
+	$(if $(PAPER_DIRECTED_WEBKB),$(PAPER_SWEEP) --datasets $(call commas,$(PAPER_DIRECTED_WEBKB)) --forms directed $(PAPER_WEBKB))
+	$(BIN) report $(PAPER_DIR)/results.jsonl --out $(PAPER_DIR)
+
+paper-slice:
+	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_DIRECTED=
 
 test: lint
 	$(GO) test -count=1 $(PKGS)

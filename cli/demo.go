@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ohmgnn/ohm/cli/report"
+	"github.com/ohmgnn/ohm/cli/sweep"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// DemoCmd is `ohm demo` (what `make run` runs): the whole pipeline on one
+// small dataset — a sweep of every method at a 10 % budget with GCN of depths
+// 1–6 with and without PairNorm over 3 seeds, the diagnostics of the same
+// methods and depths, and the report.
+type DemoCmd struct {
+	Dataset string `default:"auto" help:"Dataset: auto (cornell when its files are found — never downloaded —, else the built-in bottleneck), or any dataset name."`
+	Out     string `default:"out/demo" type:"path" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
+	Epochs  int    `default:"200" help:"Epochs per training run."`
+	Seeds   int    `default:"3" help:"Seeds per setting."`
+	Resume  bool   `help:"Keep what a previous demo left in --out and only run what is missing (default: start afresh)."`
+}
+
+// Demo's grid.
+const (
+	demoBudget   = 0.1
+	demoMaxDepth = 6
+)
+
+// demoDataset resolves --dataset auto: cornell when the locator finds all
+// its files (no download), else bottleneck.
+func (c *DemoCmd) demoDataset(g *Globals) (name, why string) {
+	if !strings.EqualFold(c.Dataset, "auto") {
+		return strings.ToLower(c.Dataset), "chosen with --dataset"
+	}
+	if root, _, err := g.Locator().Find("cornell"); err == nil && root != "" {
+		return "cornell", "its files were found in " + root
+	}
+	return "bottleneck", "built in; cornell's files were not found (set --data-dir or $OHM_DATA to use them)"
+}
+
+// Run runs the demo and prints where the report is.
+func (c *DemoCmd) Run(g *Globals) error {
+	t0 := time.Now()
+	if c.Epochs < 1 {
+		return usagef("--epochs %d: must be ≥ 1", c.Epochs)
+	}
+	if c.Seeds < 1 {
+		return usagef("--seeds %d: must be ≥ 1", c.Seeds)
+	}
+	name, why := c.demoDataset(g)
+	depths := make([]int, demoMaxDepth)
+	for i := range depths {
+		depths[i] = i + 1
+	}
+	spec := sweep.Spec{Datasets: []string{name}, Forms: []string{sweep.Undirected}, Methods: sweep.AllMethods,
+		Budgets: []float64{demoBudget}, Models: []string{"gcn"}, PairNorm: []bool{false, true}, Depths: depths,
+		Seeds: c.Seeds, Epochs: c.Epochs}
+	if err := spec.Normalize(); err != nil {
+		return usagef("%v", err)
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	results := filepath.Join(c.Out, "results.jsonl")
+	diagPath := filepath.Join(c.Out, DiagnosticsFile)
+	if !c.Resume {
+		// Only what the demo itself writes.
+		for _, p := range []string{results, sweep.CacheDir(results), diagPath, filepath.Join(c.Out, report.FigureDir)} {
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+		}
+	}
+	say := func(format string, a ...any) {
+		if !g.Quiet {
+			fmt.Fprintf(g.Stderr, format+"\n", a...)
+		}
+	}
+	say("demo on %s (%s): %d methods at budget %g, GCN depths 1–%d without and with PairNorm, %d seeds, %d epochs",
+		name, why, len(spec.Methods), demoBudget, demoMaxDepth, c.Seeds, c.Epochs)
+	ctx, stop := interruptible(g)
+	defer stop()
+	sum, err := runSweep(ctx, g, spec, results)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; rerun with --resume to continue")
+	}
+	if err != nil {
+		return err
+	}
+	say("sweep: %d runs (%d new) in %s, %.1f s", sum.Total, sum.Ran, results, time.Since(t0).Seconds())
+
+	t1 := time.Now()
+	var diag *diagnose.Diagnostics
+	if c.Resume {
+		if d, err := report.ReadDiagnostics(diagPath); err == nil {
+			diag = d
+		}
+	}
+	if diag == nil {
+		methods := make([]string, len(sweep.AllMethods))
+		copy(methods, sweep.AllMethods)
+		diag, err = RunDiagnostics(g, DiagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
+			Depths: depths, Alpha: rewire.DefaultAlpha})
+		if err != nil {
+			return fmt.Errorf("diagnostics: %w", err)
+		}
+		if err := graphio.WriteFileAtomic(diagPath, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
+			return err
+		}
+		say("diagnostics: %s, %.1f s", diagPath, time.Since(t1).Seconds())
+	}
+	recs, err := sweep.ReadResults(results)
+	if err != nil {
+		return err
+	}
+	out, err := report.Write(recs, report.Options{Out: c.Out, Source: results, Diagnostics: diag})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.Stdout, "demo done in %.1f s: report %s (%d figures in %s, PNG and SVG)\n",
+		time.Since(t0).Seconds(), out.Markdown, len(out.Figures), filepath.Join(c.Out, report.FigureDir))
+	return err
+}

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/ohmgnn/ohm/cli/report"
+	"github.com/ohmgnn/ohm/cli/sweep"
+	"github.com/ohmgnn/ohm/model/diagnose"
+)
+
+// ReportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a
+// sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
+type ReportCmd struct {
+	Results     string `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines)."`
+	Out         string `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
+	Diagnostics string `type:"existingfile" help:"diagnostics.json of ohm diagnose: adds the cosine, probe, CKA and overlap sections."`
+}
+
+// Run reads the results (a truncated last line is ignored) and writes the report.
+func (c *ReportCmd) Run(g *Globals) error {
+	recs, err := sweep.ReadResults(c.Results)
+	if err != nil {
+		return err
+	}
+	var diag *diagnose.Diagnostics
+	if c.Diagnostics != "" {
+		if diag, err = report.ReadDiagnostics(c.Diagnostics); err != nil {
+			return fmt.Errorf("--diagnostics: %w", err)
+		}
+	}
+	if len(recs) == 0 && diag == nil {
+		return fmt.Errorf("%s holds no results", c.Results)
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	out, err := report.Write(recs, report.Options{Out: c.Out, Source: c.Results, Diagnostics: diag})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%d runs, %d figures as PNG and SVG)\n", out.Markdown, len(recs), len(out.Figures))
+	return err
+}

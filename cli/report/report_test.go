@@ -1,0 +1,182 @@
+package report
+
+import (
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ohmgnn/ohm/cli/sweep"
+	"github.com/ohmgnn/ohm/model/diagnose"
+)
+
+// synthetic returns records of two datasets, both forms, two budgets,
+// depths 1–3, PairNorm no/yes and 2 seeds, with accuracies that peak at
+// depth 2 for err.
+func synthetic() []sweep.Record {
+	var recs []sweep.Record
+	for _, d := range []string{"cornell", "texas"} {
+		for _, fm := range [][2]string{{"undirected", "gcn"}, {"directed", "dirgcn"}} {
+			for _, m := range sweep.AllMethods {
+				budgets := []float64{0.05, 0.1}
+				if m == "none" {
+					budgets = []float64{0}
+				}
+				for _, b := range budgets {
+					for _, pn := range []bool{false, true} {
+						for l := 1; l <= 3; l++ {
+							for s := range 2 {
+								acc := 0.5 + 0.01*float64(s)
+								if m == "err" && l == 2 {
+									acc = 0.7 + 0.02*float64(s)
+								}
+								recs = append(recs, sweep.Record{Dataset: d, Form: fm[0], Method: m, Budget: b, Model: fm[1],
+									PairNorm: pn, Layers: l, Seed: uint64(s), Epochs: 10, TestAcc: acc, E0: 280,
+									Added: int(b * 280), Removed: int(b * 100)})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return recs
+}
+
+func syntheticDiagnostics() *diagnose.Diagnostics {
+	d := &diagnose.Diagnostics{}
+	methods := []string{"none", "curvature", "err"}
+	for _, m := range methods {
+		for depth := 1; depth <= 4; depth++ {
+			for l := 1; l <= depth; l++ {
+				d.Cosine = append(d.Cosine, diagnose.Cosine{Dataset: "cornell", Method: m, Depth: depth, Layer: l, Same: 0.9, Diff: 0.5 + 0.1*float64(l)})
+				if l < depth {
+					d.Probe = append(d.Probe, diagnose.Probe{Dataset: "cornell", Method: m, Depth: depth, Layer: l, Acc: 0.6 - 0.05*float64(l)})
+				}
+			}
+			if m != "curvature" {
+				d.CKA = append(d.CKA, diagnose.CKA{Dataset: "cornell", Method: m, Depth: depth, CKA: 0.5 + 0.1*float64(depth)})
+			}
+		}
+	}
+	d.Overlap = []diagnose.Overlap{{Dataset: "cornell", Budget: 0.1, Methods: []string{"curvature", "err"}, Sizes: []int{28, 30},
+		Exclusive: []diagnose.Intersection{{Methods: []string{"curvature"}, Count: 20}, {Methods: []string{"err"}, Count: 22},
+			{Methods: []string{"curvature", "err"}, Count: 8}},
+		Jaccard: [][]float64{{1, 0.16}, {0.16, 1}}}}
+	return d
+}
+
+// checkFigures checks that every figure is a PNG of the expected size and
+// an SVG that parses.
+func checkFigures(t *testing.T, figs []string) {
+	t.Helper()
+	for _, f := range figs {
+		r, err := os.Open(f + ".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(r)
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s.png: %v", f, err)
+		}
+		if b := img.Bounds(); b.Dx() != PixelWidth || b.Dy() != PixelHeight {
+			t.Errorf("%s.png is %v, want %d×%d", f, b, PixelWidth, PixelHeight)
+		}
+		s, err := os.Open(f + ".svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := xml.NewDecoder(s)
+		elems, root := 0, ""
+		for {
+			tok, err := dec.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s.svg: %v", f, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				if elems == 0 {
+					root = se.Name.Local
+				}
+				elems++
+			}
+		}
+		s.Close()
+		if root != "svg" || elems < 10 {
+			t.Errorf("%s.svg: root %q, %d elements", f, root, elems)
+		}
+	}
+}
+
+func TestReportSynthetic(t *testing.T) {
+	dir := t.TempDir()
+	out, err := Write(synthetic(), Options{Out: dir, Source: "synthetic", Diagnostics: syntheticDiagnostics()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// acc: 2 datasets × 2 form/model × 2 budgets × 2 PairNorm; + cosine,
+	// probe, CKA, overlap.
+	if len(out.Figures) != 16+4 {
+		t.Errorf("%d figures, want 20: %v", len(out.Figures), out.Figures)
+	}
+	checkFigures(t, out.Figures)
+	md, err := os.ReadFile(out.Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	for _, want := range []string{
+		"### cornell / texas, undirected form, GCN, budget 0.05 (5 % of E0)",
+		"### cornell / texas, directed form, DIRGCN, budget 0.1 (10 % of E0)",
+		"| err | 2 | 71.0 ± 1.0 | 2 | 71.0 ± 1.0 | 2 | 71.0 ± 1.0 | 2 | 71.0 ± 1.0 |",
+		"| none | 1 | 50.5 ± 0.5 |",
+		"| res | 0.1 | 28 (10.0 %) | 10 (3.6 %) | 28 (10.0 %) | 10 (3.6 %) |",
+		"### directed form", "E0: cornell 280, texas 280",
+		"| curvature | 28 | 1.00 | 0.16 |",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(s)
+	}
+}
+
+func TestReportOnlySectionsWithData(t *testing.T) {
+	dir := t.TempDir()
+	recs := []sweep.Record{{Dataset: "cora", Form: "undirected", Method: "none", Model: "gcn", Layers: 2, TestAcc: 0.8, E0: 5278}}
+	out, err := Write(recs, Options{Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(out.Markdown)
+	s := string(md)
+	if !strings.Contains(s, "| none | 2 | 80.0 ± 0.0 | – | – |") {
+		t.Errorf("best table:\n%s", s)
+	}
+	for _, no := range []string{"Realized edits", "Accuracy versus depth", "Cosine", "probe", "CKA", "Overlap"} {
+		if strings.Contains(s, no) {
+			t.Errorf("report has a %q section without data", no)
+		}
+	}
+	if len(out.Figures) != 0 {
+		t.Errorf("figures without data: %v", out.Figures)
+	}
+	// Diagnostics alone.
+	out, err = Write(nil, Options{Out: filepath.Join(dir, "d"), Diagnostics: &diagnose.Diagnostics{CKA: syntheticDiagnostics().CKA}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Figures) != 1 {
+		t.Errorf("figures %v, want the CKA one", out.Figures)
+	}
+	checkFigures(t, out.Figures)
+}

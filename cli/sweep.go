@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ohmgnn/ohm/cli/sweep"
+	"github.com/ohmgnn/ohm/model/dataset"
+)
+
+// SweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
+type SweepCmd struct {
+	Results      string   `required:"" short:"o" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
+	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see the README). Flags given too override its fields."`
+	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
+	Forms        []string `help:"Comma-separated graph forms: undirected, directed (default undirected)."`
+	Methods      []string `help:"Comma-separated methods: none, curvature, res, res-hop, err, err-hop (default all)."`
+	Budgets      []string `help:"Comma-separated budgets r in (0, 1] (default 0.01,0.05,0.1,0.15). The baseline none runs once, whatever the budgets."`
+	Models       []string `help:"Comma-separated models: gcn (any form; directed graphs are symmetrized), dirgcn (directed form only). Default: gcn on undirected, dirgcn on directed."`
+	PairNorm     []string `name:"pairnorm" help:"Comma-separated PairNorm settings: no, yes (default no,yes)."`
+	Depths       []string `help:"Comma-separated depths and ranges, e.g. 1-12 or 1,2,4 (default 1-12)."`
+	Seeds        int      `help:"Train every setting with seeds 0..N-1 (default 1)."`
+	Splits       string   `help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
+	Epochs       int      `help:"Epochs per training run (default 200)."`
+	Alpha        *float64 `help:"curvature: laziness α of the measures, in [0, 1] (default 0.5)."`
+	SynthSeed    *uint64  `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
+	Heterophilic bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
+}
+
+// spec merges --config and the flags and checks the result.
+func (c *SweepCmd) spec() (sweep.Spec, error) {
+	var s sweep.Spec
+	if c.Config != "" {
+		var err error
+		if s, err = sweep.ReadSpec(c.Config); err != nil {
+			return s, usagef("--config: %v", err)
+		}
+	}
+	var err error
+	if len(c.Datasets) > 0 {
+		s.Datasets = sweep.SplitList(c.Datasets)
+	}
+	if len(c.Forms) > 0 {
+		s.Forms = sweep.SplitList(c.Forms)
+	}
+	if len(c.Methods) > 0 {
+		s.Methods = sweep.SplitList(c.Methods)
+	}
+	if len(c.Models) > 0 {
+		s.Models = sweep.SplitList(c.Models)
+	}
+	if len(c.Budgets) > 0 {
+		if s.Budgets, err = sweep.ParseBudgets(c.Budgets); err != nil {
+			return s, usagef("--%v", err)
+		}
+	}
+	if len(c.PairNorm) > 0 {
+		if s.PairNorm, err = sweep.ParseBools("pairnorm", c.PairNorm); err != nil {
+			return s, usagef("--%v", err)
+		}
+	}
+	if len(c.Depths) > 0 {
+		if s.Depths, err = sweep.ParseDepths(c.Depths); err != nil {
+			return s, usagef("--%v", err)
+		}
+	}
+	if c.Seeds != 0 {
+		if c.Seeds < 0 {
+			return s, usagef("--seeds %d: must be ≥ 1", c.Seeds)
+		}
+		s.Seeds = c.Seeds
+	}
+	if c.Splits != "" {
+		s.Splits = c.Splits
+	}
+	if c.Epochs != 0 {
+		if c.Epochs < 0 {
+			return s, usagef("--epochs %d: must be ≥ 1", c.Epochs)
+		}
+		s.Epochs = c.Epochs
+	}
+	if c.Alpha != nil {
+		s.Alpha = c.Alpha
+	}
+	if c.SynthSeed != nil {
+		s.SynthSeed = *c.SynthSeed
+	}
+	if c.Heterophilic {
+		s.Heterophilic = true
+	}
+	if err := s.Normalize(); err != nil {
+		return s, usagef("%v", err)
+	}
+	return s, nil
+}
+
+// Run runs the sweep until every run of the grid is in the results file.
+// Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
+// exits; a second Ctrl-C quits at once (nothing recorded is lost either way).
+func (c *SweepCmd) Run(g *Globals) error {
+	spec, err := c.spec()
+	if err != nil {
+		return err
+	}
+	if err := checkOutput("--results", c.Results); err != nil {
+		return err
+	}
+	ctx, stop := interruptible(g)
+	defer stop()
+	sum, err := runSweep(ctx, g, spec, c.Results)
+	if sum != nil {
+		fmt.Fprintf(g.Stdout, "%s: %d runs in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
+			c.Results, sum.Total, sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: %d runs recorded in %s; run the same command again to continue", sum.Skipped+sum.Ran, c.Results)
+	}
+	return err
+}
+
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM;
+// after it, the signals have their default effect again (a second Ctrl-C
+// kills the process).
+func interruptible(g *Globals) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sig:
+			signal.Stop(sig)
+			fmt.Fprintln(g.Stderr, "\ninterrupted: finishing the runs in flight (Ctrl-C again to quit at once)")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sig); cancel() }
+}
+
+// runSweep runs spec into results with a progress bar (runs done / to do,
+// with ETA) and messages on standard error.
+func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) (*sweep.Summary, error) {
+	b := &bar{}
+	defer func() { b.finish() }()
+	opt := sweep.Options{
+		Results: results,
+		Workers: g.Workers(),
+		Load: func(name string, synth dataset.SynthOptions) (*dataset.Dataset, error) {
+			return g.Locator().Load(name, synth)
+		},
+		OnPlan: func(total, done int) {
+			if !g.Quiet && done > 0 {
+				fmt.Fprintf(g.Stderr, "%s: %d of %d runs already done, resuming\n", results, done, total)
+			}
+			b = newBar(g, total-done, "sweep")
+		},
+		OnRun: func(r sweep.Record) {
+			b.describe(fmt.Sprintf("%s %s %s L=%d", r.Dataset, r.Method, r.Model, r.Layers))
+			b.add(1)
+		},
+		OnNote: func(msg string) {
+			if b.pb != nil {
+				b.describe(msg)
+			} else if !g.Quiet {
+				fmt.Fprintln(g.Stderr, msg)
+			}
+		},
+	}
+	return sweep.Run(ctx, spec, opt)
+}

@@ -1,0 +1,105 @@
+package sweep
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+)
+
+// CodeVersion names the version of the rewiring code. It is part of every
+// cache key and of every record: bump it whenever a change to package rewire
+// (or incremental) can change a decision, so that cached graphs made by the
+// old code are not reused.
+const CodeVersion = "rewire-1"
+
+// CacheDir returns the cache folder of a results file: "<results>.cache".
+func CacheDir(results string) string { return results + ".cache" }
+
+// GraphKey names one rewired graph: its inputs.
+type GraphKey struct {
+	Dataset      string  `json:"dataset"`
+	Form         string  `json:"form"`
+	Method       string  `json:"method"`
+	Budget       float64 `json:"budget"`
+	Alpha        float64 `json:"alpha"` // curvature only, else 0
+	SynthSeed    uint64  `json:"synth_seed"`
+	Heterophilic bool    `json:"heterophilic"`
+	Version      string  `json:"version"`
+}
+
+// Hash returns the cache file's base name: the first 20 hex digits of the
+// SHA-256 of the key's fields.
+func (k GraphKey) Hash() string {
+	s := fmt.Sprintf("%s|%s|%s|%s|%s|%d|%t|%s", k.Dataset, k.Form, k.Method,
+		strconv.FormatFloat(k.Budget, 'g', -1, 64), strconv.FormatFloat(k.Alpha, 'g', -1, 64),
+		k.SynthSeed, k.Heterophilic, k.Version)
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:10])
+}
+
+// Rewired is one rewired graph and the numbers of the run that made it.
+type Rewired struct {
+	Graph        *linalg.Graph `json:"-"`
+	Key          GraphKey      `json:"key"`
+	E0           int           `json:"e0"`
+	Iterations   int           `json:"iterations"`
+	Added        int           `json:"added"`
+	Removed      int           `json:"removed"`
+	StoppedEarly string        `json:"stopped_early,omitempty"`
+	Seconds      float64       `json:"seconds"`
+}
+
+// cache stores rewired graphs as <dir>/<hash>.npz (edge_index, num_nodes:
+// the graph's arcs as PyG holds them, readable by numpy) beside
+// <hash>.json (the Rewired numbers), each written atomically, the .json
+// last: a graph is in the cache once its .json exists.
+type cache struct{ dir string }
+
+func (c cache) paths(k GraphKey) (npz, meta string) {
+	h := k.Hash()
+	return filepath.Join(c.dir, h+".npz"), filepath.Join(c.dir, h+".json")
+}
+
+// load returns the cached graph, or nil when it is not cached (or the files
+// are unreadable: the graph is made again). n is the dataset's node count.
+func (c cache) load(k GraphKey, n int) *Rewired {
+	npz, meta := c.paths(k)
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		return nil
+	}
+	var r Rewired
+	if json.Unmarshal(b, &r) != nil || r.Key != k {
+		return nil
+	}
+	g, err := graphio.Load(npz, n, k.Form == Directed)
+	if err != nil {
+		return nil
+	}
+	r.Graph = g
+	return &r
+}
+
+// store writes the graph, then its numbers.
+func (c cache) store(r *Rewired) error {
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	npz, meta := c.paths(r.Key)
+	if err := graphio.WriteNPZ(npz, r.Graph.N(), r.Graph.Arcs(), nil); err != nil {
+		return err
+	}
+	return graphio.WriteFileAtomic(meta, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	})
+}

@@ -1,0 +1,200 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+)
+
+// Record is one finished training run: one line of the results file. Its
+// fields are stable (the README lists them). Accuracies are fractions in
+// [0, 1]; the rewiring fields describe the graph the model was trained on
+// (for method none: added = removed = iterations = 0).
+type Record struct {
+	Dataset      string  `json:"dataset"`                 // canonical name: cora, citeseer, cornell, texas, bottleneck, sbm
+	Form         string  `json:"form"`                    // undirected or directed (the form rewired)
+	Method       string  `json:"method"`                  // none, curvature, res, res-hop, err, err-hop
+	Budget       float64 `json:"budget"`                  // r; 0 for none
+	Alpha        float64 `json:"alpha"`                   // curvature's α; 0 for the other methods
+	Model        string  `json:"model"`                   // gcn or dirgcn
+	PairNorm     bool    `json:"pairnorm"`                //
+	Layers       int     `json:"layers"`                  // depth L
+	Hidden       int     `json:"hidden"`                  // hidden width (the dataset's default)
+	Epochs       int     `json:"epochs"`                  //
+	Seed         uint64  `json:"seed"`                    //
+	Split        int     `json:"split"`                   //
+	SynthSeed    uint64  `json:"synth_seed"`              // built-in datasets' seed (0 for real data)
+	Heterophilic bool    `json:"heterophilic"`            // built-in sbm's variant
+	TestAcc      float64 `json:"test_acc"`                // at BestEpoch
+	ValAcc       float64 `json:"val_acc"`                 // best validation accuracy
+	BestEpoch    int     `json:"best_epoch"`              // 1-based
+	E0           int     `json:"e0"`                      // edges of the input graph in its form (SPEC §1)
+	Iterations   int     `json:"iterations"`              // rewiring iterations made
+	Added        int     `json:"added"`                   // edges added by the rewiring
+	Removed      int     `json:"removed"`                 // edges removed by the rewiring
+	StoppedEarly string  `json:"stopped_early,omitempty"` // why the rewiring stopped before B
+	RewireSecs   float64 `json:"rewire_seconds"`          // rewiring time (of the run that made the graph, cached or not)
+	TrainSecs    float64 `json:"train_seconds"`           // training time of this run
+	Version      string  `json:"version"`                 // CodeVersion of the rewiring
+	Finished     string  `json:"finished"`                // RFC 3339 time the run was recorded
+}
+
+// Key identifies a run: the inputs that make two runs the same. Epochs and
+// the synthetic datasets' options are part of it; α only for curvature.
+type Key struct {
+	Dataset, Form, Method string
+	Budget, Alpha         float64
+	Model                 string
+	PairNorm              bool
+	Layers, Epochs        int
+	Seed                  uint64
+	Split                 int
+	SynthSeed             uint64
+	Heterophilic          bool
+}
+
+// Key returns the record's key.
+func (r *Record) Key() Key {
+	k := Key{Dataset: r.Dataset, Form: r.Form, Method: r.Method, Budget: r.Budget, Model: r.Model,
+		PairNorm: r.PairNorm, Layers: r.Layers, Epochs: r.Epochs, Seed: r.Seed, Split: r.Split,
+		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic}
+	if r.Method == "curvature" {
+		k.Alpha = r.Alpha
+	}
+	if r.Method == None {
+		k.Budget = 0
+	}
+	return k
+}
+
+// String renders the key compactly, for messages.
+func (k Key) String() string {
+	pn := "no"
+	if k.PairNorm {
+		pn = "yes"
+	}
+	return fmt.Sprintf("%s/%s/%s/%s/%s/pairnorm=%s/L=%d/seed=%d/split=%d", k.Dataset, k.Form, k.Method,
+		strconv.FormatFloat(k.Budget, 'g', -1, 64), k.Model, pn, k.Layers, k.Seed, k.Split)
+}
+
+// ReadResults reads every complete record of a results file. A last line
+// without its newline (a write cut short) is ignored; any other line that is
+// not a record is an error naming its line. A missing file has no records.
+func ReadResults(path string) ([]Record, error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := parseResults(path, b)
+	return recs, err
+}
+
+// parseResults parses the complete lines of b and returns the records and
+// the length of the complete part (up to and including the last newline).
+func parseResults(path string, b []byte) ([]Record, int, error) {
+	complete := bytes.LastIndexByte(b, '\n') + 1
+	var recs []Record
+	line := 0
+	for rest := b[:complete]; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		l := bytes.TrimSpace(rest[:i])
+		rest = rest[i+1:]
+		line++
+		if len(l) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(l, &r); err != nil {
+			return nil, 0, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, complete, nil
+}
+
+// Results is a results file open for appending.
+type Results struct {
+	mu     sync.Mutex
+	f      *os.File
+	path   string
+	unlock func()
+}
+
+// OpenResults opens (creating) the results file for appending, locks it
+// against a second sweep on the same file, reads the records already there
+// and repairs a truncated last line by cutting the file back to its last
+// complete line (repaired reports how many bytes were cut). The run of the
+// cut line was not recorded and will be made again.
+func OpenResults(path string) (res *Results, recs []Record, repaired int, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	unlock, err := lockFile(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, 0, fmt.Errorf("%s: %w (is another sweep writing it?)", path, err)
+	}
+	fail := func(e error) (*Results, []Record, int, error) {
+		unlock()
+		f.Close()
+		return nil, nil, 0, e
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return fail(err)
+	}
+	recs, complete, err := parseResults(path, b)
+	if err != nil {
+		return fail(err)
+	}
+	if complete < len(b) {
+		if err := f.Truncate(int64(complete)); err != nil {
+			return fail(fmt.Errorf("%s: cutting the truncated last line: %w", path, err))
+		}
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+		repaired = len(b) - complete
+	}
+	return &Results{f: f, path: path, unlock: unlock}, recs, repaired, nil
+}
+
+// Append writes the record as one line with a single write(2) on the file
+// opened with O_APPEND, then fsyncs it: a crash leaves either the whole line
+// or a prefix of it, which OpenResults cuts off. Safe for concurrent use.
+func (r *Results) Append(rec Record) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n, err := r.f.Write(b)
+	if err == nil && n != len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.path, err)
+	}
+	if err := r.f.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", r.path, err)
+	}
+	return nil
+}
+
+// Close unlocks and closes the file.
+func (r *Results) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.unlock()
+	return r.f.Close()
+}

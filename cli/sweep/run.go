@@ -1,0 +1,379 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/model/gnn"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// Options say where a sweep writes and how it reports.
+type Options struct {
+	// Results is the results file (JSON lines); the cache is CacheDir(Results).
+	Results string
+	// Workers is the number of training runs in parallel (and the workers
+	// of each rewiring); ≤ 0 means 1.
+	Workers int
+	// Load returns a dataset by canonical name (required).
+	Load func(name string, synth dataset.SynthOptions) (*dataset.Dataset, error)
+	// OnPlan, if set, is called once before any work with the number of
+	// runs in the grid and of those already in the results file.
+	OnPlan func(total, done int)
+	// OnRun, if set, is called after each run is recorded (one call at a
+	// time).
+	OnRun func(r Record)
+	// OnNote, if set, receives progress messages (repairs, rewiring).
+	OnNote func(msg string)
+}
+
+// Summary is what a sweep did.
+type Summary struct {
+	Total    int // runs in the grid
+	Skipped  int // already in the results file
+	Ran      int // run and recorded now
+	Repaired int // bytes of a truncated last line cut from the results file
+	Rewired  int // graphs rewired now (not from the cache)
+	Cached   int // graphs taken from the cache
+}
+
+// run is one pending training run.
+type run struct {
+	model    string
+	pairnorm bool
+	layers   int
+	seed     uint64
+	split    int
+}
+
+// group is every pending run on the graphs of one (dataset, form, method),
+// by budget (one budget, 0, for none). The graphs of all its budgets come
+// from one rewiring run with the largest budget: a run never looks at its
+// budget except to stop, so the run with budget B is the first B iterations
+// of a longer one.
+type group struct {
+	d       *dataset.Dataset
+	form    string
+	method  string
+	budgets []float64
+	runs    map[float64][]run
+}
+
+// job is one training run ready to go.
+type job struct {
+	data *gnn.Data
+	cfg  gnn.Config
+	rec  Record // inputs and rewiring numbers filled in
+}
+
+// Run runs every run of the spec that the results file does not hold yet
+// and appends each to it as soon as it finishes. Cancelling ctx stops
+// starting new runs; the runs in flight finish and are recorded, then Run
+// returns ctx's error. Runs that fail stop the sweep with the error.
+func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
+	if err := spec.Normalize(); err != nil {
+		return nil, err
+	}
+	if opt.Load == nil {
+		return nil, errors.New("sweep: no dataset loader")
+	}
+	workers := max(1, opt.Workers)
+	note := func(format string, a ...any) {
+		if opt.OnNote != nil {
+			opt.OnNote(fmt.Sprintf(format, a...))
+		}
+	}
+	// Load every dataset first: a missing file fails before hours of work.
+	synth := dataset.SynthOptions{Seed: spec.SynthSeed, Heterophilic: spec.Heterophilic}
+	var ds []*dataset.Dataset
+	for _, name := range spec.Datasets {
+		d, err := opt.Load(name, synth)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	res, recs, repaired, err := OpenResults(opt.Results)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	sum := &Summary{Repaired: repaired}
+	if repaired > 0 {
+		note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
+	}
+	done := make(map[Key]bool, len(recs))
+	for i := range recs {
+		done[recs[i].Key()] = true
+	}
+	groups, err := plan(&spec, ds, done, sum)
+	if err != nil {
+		return nil, err
+	}
+	if opt.OnPlan != nil {
+		opt.OnPlan(sum.Total, sum.Skipped)
+	}
+	if sum.Total == sum.Skipped {
+		return sum, nil
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		errMu    sync.Mutex
+		firstErr error
+	)
+	fail := func(err error) {
+		errMu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		errMu.Unlock()
+		cancel()
+	}
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	var recMu sync.Mutex
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if ctx.Err() != nil {
+					continue // drain
+				}
+				r, err := gnn.Train(j.data, j.cfg, j.rec.Split, j.rec.Seed)
+				if err != nil {
+					fail(fmt.Errorf("train %s: %w", j.rec.Key(), err))
+					continue
+				}
+				rec := j.rec
+				rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
+				rec.Finished = time.Now().UTC().Format(time.RFC3339)
+				if err := res.Append(rec); err != nil {
+					fail(err)
+					continue
+				}
+				recMu.Lock()
+				sum.Ran++
+				if opt.OnRun != nil {
+					opt.OnRun(rec)
+				}
+				recMu.Unlock()
+			}
+		}()
+	}
+	c := cache{dir: CacheDir(opt.Results)}
+	alpha := spec.AlphaValue()
+feed:
+	for _, gr := range groups {
+		graphs, err := graphsOf(gr, &spec, alpha, c, workers, sum, note)
+		if err != nil {
+			fail(err)
+			break
+		}
+		for _, b := range gr.budgets {
+			rw := graphs[b]
+			datas := map[string]*gnn.Data{}
+			for _, r := range gr.runs[b] {
+				data := datas[r.model]
+				if data == nil {
+					kind, _ := gnn.ParseKind(r.model)
+					if data, err = gnn.NewData(gr.d, rw.Graph, kind); err != nil {
+						fail(fmt.Errorf("%s %s: %w", gr.d.Name, r.model, err))
+						break feed
+					}
+					datas[r.model] = data
+				}
+				cfg := gnn.Defaults(gr.d.Name)
+				cfg.Kind = data.Ops.Kind
+				cfg.Layers, cfg.PairNorm, cfg.Epochs = r.layers, r.pairnorm, spec.Epochs
+				rec := Record{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b,
+					Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: spec.Epochs,
+					Seed: r.seed, Split: r.split, SynthSeed: spec.SynthSeed, Heterophilic: spec.Heterophilic,
+					E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed,
+					StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion}
+				if gr.method == string(rewire.Curvature) {
+					rec.Alpha = alpha
+				}
+				if !dataset.IsBuiltin(gr.d.Name) {
+					rec.SynthSeed, rec.Heterophilic = 0, false
+				}
+				select {
+				case jobs <- job{data: data, cfg: cfg, rec: rec}:
+				case <-ctx.Done():
+					break feed
+				}
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return sum, firstErr
+	}
+	return sum, ctx.Err()
+}
+
+// plan enumerates the grid in a fixed order (dataset, form, method, budget,
+// model, PairNorm, depth, split, seed), counts it in sum and returns the
+// pending runs grouped by rewired graph.
+func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([]*group, error) {
+	want, _ := parseSplits(spec.Splits)
+	alpha := spec.AlphaValue()
+	var groups []*group
+	for _, d := range ds {
+		splits := want
+		if splits == nil {
+			for k := range d.Splits {
+				splits = append(splits, k)
+			}
+		}
+		for _, k := range splits {
+			if k >= len(d.Splits) {
+				return nil, fmt.Errorf("splits: %s has %d split(s), 0..%d; split %d asked", d.Name, len(d.Splits), len(d.Splits)-1, k)
+			}
+		}
+		synthSeed, hetero := spec.SynthSeed, spec.Heterophilic
+		if !dataset.IsBuiltin(d.Name) {
+			synthSeed, hetero = 0, false
+		}
+		for _, form := range spec.Forms {
+			models := spec.models(form)
+			for _, m := range spec.Methods {
+				budgets := spec.Budgets
+				if m == None {
+					budgets = []float64{0}
+				}
+				g := &group{d: d, form: form, method: m, runs: map[float64][]run{}}
+				for _, b := range budgets {
+					for _, model := range models {
+						for _, pn := range spec.PairNorm {
+							for _, l := range spec.Depths {
+								for _, k := range splits {
+									for s := range spec.Seeds {
+										key := Key{Dataset: d.Name, Form: form, Method: m, Budget: b, Model: model,
+											PairNorm: pn, Layers: l, Epochs: spec.Epochs, Seed: uint64(s), Split: k,
+											SynthSeed: synthSeed, Heterophilic: hetero}
+										if m == string(rewire.Curvature) {
+											key.Alpha = alpha
+										}
+										sum.Total++
+										if done[key] {
+											sum.Skipped++
+											continue
+										}
+										done[key] = true // a grid never holds a run twice
+										if len(g.runs[b]) == 0 {
+											g.budgets = append(g.budgets, b)
+										}
+										g.runs[b] = append(g.runs[b], run{model, pn, l, uint64(s), k})
+									}
+								}
+							}
+						}
+					}
+				}
+				if len(g.budgets) > 0 {
+					groups = append(groups, g)
+				}
+			}
+		}
+	}
+	return groups, nil
+}
+
+// graphsOf returns the graph of every budget of the group: from the cache,
+// or made by one rewiring run with the largest missing budget (and then
+// cached).
+func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *Summary, note func(string, ...any)) (map[float64]*Rewired, error) {
+	g0 := gr.d.Graph
+	if gr.form == Undirected {
+		g0 = g0.Undirected()
+	}
+	out := map[float64]*Rewired{}
+	if gr.method == None {
+		out[0] = &Rewired{Graph: g0, E0: g0.E0()}
+		return out, nil
+	}
+	key := func(b float64) GraphKey {
+		k := GraphKey{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b, Version: CodeVersion}
+		if dataset.IsBuiltin(gr.d.Name) {
+			k.SynthSeed, k.Heterophilic = spec.SynthSeed, spec.Heterophilic
+		}
+		if gr.method == string(rewire.Curvature) {
+			k.Alpha = alpha
+		}
+		return k
+	}
+	var missing []float64
+	for _, b := range gr.budgets {
+		if r := c.load(key(b), g0.N()); r != nil {
+			out[b] = r
+			sum.Cached++
+		} else {
+			missing = append(missing, b)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	bmax := slices.Max(missing)
+	note("rewiring %s (%s) with %s, budget %g", gr.d.Name, gr.form, gr.method, bmax)
+	cfg := rewire.Config{Method: rewire.Method(gr.method), Budget: bmax, Workers: workers}
+	at := map[int]float64{}
+	t0 := time.Now()
+	cfg.OnIteration = func(it int, _ *linalg.Graph, _ []rewire.Edit) { at[it] = time.Since(t0).Seconds() }
+	var res *rewire.Result
+	var err error
+	if cfg.Method == rewire.Curvature {
+		res, err = rewire.RunCurvature(g0, cfg, alpha)
+	} else {
+		res, err = rewire.Run(g0, cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
+	}
+	total := time.Since(t0).Seconds()
+	sum.Rewired++
+	for _, b := range missing {
+		bk := rewire.Budget(b, res.E0)
+		its, stopped, secs := bk, "", 0.0
+		switch {
+		case res.StoppedEarly != "" && res.Iterations <= bk:
+			its, stopped, secs = res.Iterations, res.StoppedEarly, total
+		case bk > 0:
+			secs = at[bk]
+		}
+		g := g0.Clone()
+		added, removed := 0, 0
+		for _, e := range res.Log {
+			if e.Iteration > its {
+				break
+			}
+			if e.Op == "add" {
+				g.AddEdge(e.U, e.V)
+				added++
+			} else {
+				g.RemoveEdge(e.U, e.V)
+				removed++
+			}
+		}
+		if b == bmax && !g.Equal(res.Graph) {
+			return nil, fmt.Errorf("rewire %s (%s) with %s: replaying the edit log does not give the rewired graph", gr.d.Name, gr.form, gr.method)
+		}
+		r := &Rewired{Graph: g, Key: key(b), E0: res.E0, Iterations: its, Added: added, Removed: removed,
+			StoppedEarly: stopped, Seconds: secs}
+		if err := c.store(r); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		out[b] = r
+	}
+	return out, nil
+}

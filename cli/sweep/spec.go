@@ -1,0 +1,309 @@
+// Package sweep runs experiment grids (SPEC §6): datasets × graph form ×
+// rewiring method × budget × model × PairNorm × depth × seeds and splits.
+//
+// Every finished training run is appended at once to a results file as one
+// JSON line (Record) holding all its inputs and outputs. The file is the
+// sweep's only state: on start it is read, a truncated last line (a crash in
+// the middle of a write) is cut off, and the runs already present (by Key)
+// are skipped, so a sweep interrupted at any moment resumes without losing or
+// repeating a finished run. Rewired graphs are cached by their inputs in a
+// folder next to the results file (CacheDir), so a resumed sweep does not
+// rewire again.
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// None is the method name of the baseline without rewiring. Its runs have no
+// budget: they are recorded with budget 0 and run once, whatever the budgets.
+const None = "none"
+
+// Forms.
+const (
+	Undirected = "undirected"
+	Directed   = "directed"
+)
+
+// AllMethods lists every method a sweep knows, in the order reports use: the
+// baseline, the curvature baseline, then the resistance operators.
+var AllMethods = []string{None, string(rewire.Curvature), string(rewire.Res), string(rewire.ResHop), string(rewire.ERR), string(rewire.ERRHop)}
+
+// PaperBudgets are the budgets of the paper (SPEC §6).
+var PaperBudgets = []float64{0.01, 0.05, 0.1, 0.15}
+
+// Spec is a sweep: the grid of runs. The zero value of a field means its
+// default (see Normalize). It is also the format of `ohm sweep --config`
+// (JSON, these field names; unknown fields are an error).
+type Spec struct {
+	// Datasets: cora, citeseer, cornell, texas, bottleneck, sbm. Required.
+	Datasets []string `json:"datasets"`
+	// Forms: undirected and/or directed (default undirected).
+	Forms []string `json:"forms,omitempty"`
+	// Methods: none, curvature, res, res-hop, err, err-hop (default all six).
+	Methods []string `json:"methods,omitempty"`
+	// Budgets r in (0, 1] (default 0.01, 0.05, 0.1, 0.15).
+	Budgets []float64 `json:"budgets,omitempty"`
+	// Models: gcn, dirgcn. Default: gcn on the undirected form, dirgcn on
+	// the directed form. When given, gcn runs on every form (a directed
+	// graph is symmetrized, SPEC §4) and dirgcn on the directed form only.
+	Models []string `json:"models,omitempty"`
+	// PairNorm settings to run (default both: false, true).
+	PairNorm []bool `json:"pairnorm,omitempty"`
+	// Depths L ≥ 1 (default 1..12).
+	Depths []int `json:"depths,omitempty"`
+	// Seeds: every run is trained with seeds 0..Seeds-1 (default 1).
+	Seeds int `json:"seeds,omitempty"`
+	// Splits: "all" (every split of the dataset: 10 for WebKB, 1 for the
+	// others) or a comma list of split numbers (default "0"). A split
+	// number a dataset lacks is an error.
+	Splits string `json:"splits,omitempty"`
+	// Epochs per training run (default 200).
+	Epochs int `json:"epochs,omitempty"`
+	// Alpha is the curvature method's laziness α in [0, 1] (default 0.5).
+	// Nil means the default.
+	Alpha *float64 `json:"alpha,omitempty"`
+	// SynthSeed and Heterophilic configure the built-in datasets.
+	SynthSeed    uint64 `json:"synth_seed,omitempty"`
+	Heterophilic bool   `json:"heterophilic,omitempty"`
+}
+
+// ReadSpec reads a JSON spec (ohm sweep --config). Unknown fields are an
+// error, so that a typo does not silently fall back to a default.
+func ReadSpec(path string) (Spec, error) {
+	var s Spec
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	if dec.More() {
+		return s, fmt.Errorf("%s: more than one JSON value", path)
+	}
+	return s, nil
+}
+
+// AlphaValue returns α (the default when unset).
+func (s *Spec) AlphaValue() float64 {
+	if s.Alpha == nil {
+		return rewire.DefaultAlpha
+	}
+	return *s.Alpha
+}
+
+// Normalize fills the defaults, lower-cases the names and checks every
+// field; it does not load datasets (Plan checks the splits).
+func (s *Spec) Normalize() error {
+	lower := func(field string, xs []string, known []string, def []string) ([]string, error) {
+		if len(xs) == 0 {
+			return slices.Clone(def), nil
+		}
+		var out []string
+		for _, x := range xs {
+			x = strings.ToLower(strings.TrimSpace(x))
+			if !slices.Contains(known, x) {
+				return nil, fmt.Errorf("%s: unknown %q (known: %s)", field, x, strings.Join(known, ", "))
+			}
+			if slices.Contains(out, x) {
+				return nil, fmt.Errorf("%s: %s given twice", field, x)
+			}
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	var err error
+	if len(s.Datasets) == 0 {
+		return errors.New("datasets: none given")
+	}
+	if s.Datasets, err = lower("datasets", s.Datasets, dataset.Names(), nil); err != nil {
+		return err
+	}
+	if s.Forms, err = lower("forms", s.Forms, []string{Undirected, Directed}, []string{Undirected}); err != nil {
+		return err
+	}
+	if s.Methods, err = lower("methods", s.Methods, AllMethods, AllMethods); err != nil {
+		return err
+	}
+	if s.Models, err = lower("models", s.Models, []string{"gcn", "dirgcn"}, nil); err != nil {
+		return err
+	}
+	if len(s.Models) > 0 && !slices.Contains(s.Models, "gcn") && !slices.Contains(s.Forms, Directed) {
+		return errors.New("models: dirgcn runs on the directed form only; add directed to forms")
+	}
+	if len(s.Budgets) == 0 {
+		s.Budgets = slices.Clone(PaperBudgets)
+	}
+	for i, r := range s.Budgets {
+		if !(r > 0 && r <= 1) {
+			return fmt.Errorf("budgets: %v outside (0, 1] (a fraction of E0, e.g. 0.05)", r)
+		}
+		if slices.Contains(s.Budgets[:i], r) {
+			return fmt.Errorf("budgets: %v given twice", r)
+		}
+	}
+	if len(s.PairNorm) == 0 {
+		s.PairNorm = []bool{false, true}
+	}
+	for i, p := range s.PairNorm {
+		if slices.Contains(s.PairNorm[:i], p) {
+			return fmt.Errorf("pairnorm: %v given twice", p)
+		}
+	}
+	if len(s.Depths) == 0 {
+		for l := 1; l <= 12; l++ {
+			s.Depths = append(s.Depths, l)
+		}
+	}
+	for i, l := range s.Depths {
+		if l < 1 {
+			return fmt.Errorf("depths: %d must be ≥ 1", l)
+		}
+		if slices.Contains(s.Depths[:i], l) {
+			return fmt.Errorf("depths: %d given twice", l)
+		}
+	}
+	switch {
+	case s.Seeds == 0:
+		s.Seeds = 1
+	case s.Seeds < 0:
+		return fmt.Errorf("seeds: %d must be ≥ 1", s.Seeds)
+	}
+	if s.Splits == "" {
+		s.Splits = "0"
+	}
+	if _, err := parseSplits(s.Splits); err != nil {
+		return err
+	}
+	switch {
+	case s.Epochs == 0:
+		s.Epochs = 200
+	case s.Epochs < 0:
+		return fmt.Errorf("epochs: %d must be ≥ 1", s.Epochs)
+	}
+	if err := rewire.ValidateAlpha(s.AlphaValue()); err != nil {
+		return fmt.Errorf("alpha: %v must lie in [0, 1]", s.AlphaValue())
+	}
+	return nil
+}
+
+// parseSplits returns nil for "all", else the split numbers.
+func parseSplits(s string) ([]int, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 0 {
+			return nil, fmt.Errorf("splits: %q: want split numbers ≥ 0 or all", s)
+		}
+		if slices.Contains(out, k) {
+			return nil, fmt.Errorf("splits: %d given twice", k)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// ParseDepths parses a comma list of depths and ranges: "1-6", "1,2,4-8".
+func ParseDepths(items []string) ([]int, error) {
+	var out []int
+	for _, it := range items {
+		for _, f := range strings.Split(it, ",") {
+			f = strings.TrimSpace(f)
+			lo, hi, isRange := strings.Cut(f, "-")
+			a, err := strconv.Atoi(lo)
+			b := a
+			if err == nil && isRange {
+				b, err = strconv.Atoi(hi)
+			}
+			if err != nil || a < 1 || b < a {
+				return nil, fmt.Errorf("depths: %q: want depths ≥ 1 or ranges like 1-12", f)
+			}
+			for l := a; l <= b; l++ {
+				out = append(out, l)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ParseBudgets parses a comma list of budgets.
+func ParseBudgets(items []string) ([]float64, error) {
+	var out []float64
+	for _, it := range items {
+		for _, f := range strings.Split(it, ",") {
+			r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || math.IsNaN(r) {
+				return nil, fmt.Errorf("budgets: %q is not a number", f)
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// ParseBools parses a comma list of no/yes (also false/true, off/on, 0/1).
+func ParseBools(field string, items []string) ([]bool, error) {
+	var out []bool
+	for _, it := range items {
+		for _, f := range strings.Split(it, ",") {
+			switch strings.ToLower(strings.TrimSpace(f)) {
+			case "no", "false", "off", "0":
+				out = append(out, false)
+			case "yes", "true", "on", "1":
+				out = append(out, true)
+			default:
+				return nil, fmt.Errorf("%s: %q: want no or yes", field, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// SplitList splits comma lists (kong has split them already, but one item may
+// still hold commas) and trims the items.
+func SplitList(items []string) []string {
+	var out []string
+	for _, it := range items {
+		for _, f := range strings.Split(it, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// models returns the models run on a form.
+func (s *Spec) models(form string) []string {
+	if len(s.Models) == 0 {
+		if form == Directed {
+			return []string{"dirgcn"}
+		}
+		return []string{"gcn"}
+	}
+	var out []string
+	for _, m := range s.Models {
+		if m == "dirgcn" && form != Directed {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+package sweep
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestSpecDefaultsAndParsing(t *testing.T) {
+	s := Spec{Datasets: []string{"Cora"}}
+	if err := s.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Datasets, []string{"cora"}) || !slices.Equal(s.Methods, AllMethods) ||
+		!slices.Equal(s.Budgets, PaperBudgets) || len(s.Depths) != 12 || s.Seeds != 1 || s.Splits != "0" ||
+		s.Epochs != 200 || s.AlphaValue() != 0.5 || !slices.Equal(s.PairNorm, []bool{false, true}) {
+		t.Errorf("defaults: %+v", s)
+	}
+	if got := s.models(Directed); !slices.Equal(got, []string{"dirgcn"}) {
+		t.Errorf("default directed models %v", got)
+	}
+	d, err := ParseDepths([]string{"1-3,7", "9"})
+	if err != nil || !slices.Equal(d, []int{1, 2, 3, 7, 9}) {
+		t.Errorf("ParseDepths: %v %v", d, err)
+	}
+	for _, bad := range []Spec{{}, {Datasets: []string{"x"}}, {Datasets: []string{"cora"}, Splits: "a"},
+		{Datasets: []string{"cora"}, Depths: []int{2, 2}}, {Datasets: []string{"cora"}, Budgets: []float64{0}}} {
+		if err := bad.Normalize(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
+
+func TestOpenResultsRepairs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	full := `{"dataset":"sbm","method":"none","budget":0.3,"layers":1}` + "\n"
+	os.WriteFile(path, []byte(full+`{"dataset":"sbm","meth`), 0o644)
+	res, recs, cut, err := OpenResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || cut != len(`{"dataset":"sbm","meth`) {
+		t.Errorf("%d records, %d bytes cut", len(recs), cut)
+	}
+	// The baseline's key ignores the budget.
+	if k := recs[0].Key(); k.Budget != 0 {
+		t.Errorf("key %+v", k)
+	}
+	if err := res.Append(Record{Dataset: "sbm", Method: "res", Budget: 0.1}); err != nil {
+		t.Fatal(err)
+	}
+	// A second sweep cannot open the locked file.
+	if _, _, _, err := OpenResults(path); err == nil {
+		t.Error("second open of a locked results file succeeded")
+	}
+	res.Close()
+	got, err := ReadResults(path)
+	if err != nil || len(got) != 2 || got[1].Method != "res" {
+		t.Errorf("after append: %v %v", got, err)
+	}
+	os.WriteFile(path, []byte("not json\n"+full), 0o644)
+	if _, err := ReadResults(path); err == nil {
+		t.Error("a bad middle line is not an error")
+	}
+}

@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ohmgnn/ohm/cli/report"
+	"github.com/ohmgnn/ohm/cli/sweep"
+)
+
+// tinySweep is the grid of the tests: 2 methods × 1 budget × depths 1–2 ×
+// 2 seeds on the built-in bottleneck, 20 epochs: 8 runs.
+func tinySweep(results string) []string {
+	return []string{"--quiet", "sweep", "--results", results, "--datasets", "bottleneck", "--methods", "none,res",
+		"--budgets", "0.1", "--depths", "1-2", "--seeds", "2", "--pairnorm", "no", "--epochs", "20"}
+}
+
+// readLines returns the results file's lines and fails on a line that is
+// not a record or a file not ending in a newline.
+func readLines(t *testing.T, path string) []sweep.Record {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		t.Fatalf("%s does not end with a newline", path)
+	}
+	var recs []sweep.Record
+	for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(l))
+		dec.DisallowUnknownFields()
+		var r sweep.Record
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("line %d: %v: %q", i+1, err, l)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// checkOnce checks that every key appears once and returns the key set.
+func checkOnce(t *testing.T, recs []sweep.Record) map[sweep.Key]bool {
+	t.Helper()
+	seen := map[sweep.Key]bool{}
+	for _, r := range recs {
+		if seen[r.Key()] {
+			t.Errorf("run %s recorded twice", r.Key())
+		}
+		seen[r.Key()] = true
+	}
+	return seen
+}
+
+func TestSweepTinyEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.jsonl")
+	code, out, errs := run(t, tinySweep(results)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs := readLines(t, results)
+	if len(recs) != 8 {
+		t.Fatalf("%d lines, want 8 (2 methods × 2 depths × 2 seeds)\n%s", len(recs), out)
+	}
+	checkOnce(t, recs)
+	for _, r := range recs {
+		if r.Dataset != "bottleneck" || r.Form != "undirected" || r.Model != "gcn" || r.Epochs != 20 || r.E0 != 368 ||
+			r.TestAcc < 0 || r.TestAcc > 1 || r.BestEpoch < 1 || r.BestEpoch > 20 || r.Version != sweep.CodeVersion {
+			t.Errorf("bad record %+v", r)
+		}
+		switch r.Method {
+		case "none":
+			if r.Budget != 0 || r.Added != 0 || r.Removed != 0 {
+				t.Errorf("baseline record %+v", r)
+			}
+		case "res":
+			if r.Budget != 0.1 || r.Added == 0 || r.Removed != 0 || r.Iterations != 36 {
+				t.Errorf("res record %+v", r)
+			}
+		}
+	}
+	// The rewired graph is cached: one npz + json.
+	cached, _ := filepath.Glob(filepath.Join(sweep.CacheDir(results), "*.npz"))
+	if len(cached) != 1 {
+		t.Errorf("cache holds %v, want one graph", cached)
+	}
+	// Rerunning adds nothing.
+	code, out, errs = run(t, tinySweep(results)...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d: %s", code, errs)
+	}
+	if got := readLines(t, results); len(got) != 8 {
+		t.Fatalf("rerun: %d lines, want 8", len(got))
+	}
+	if !strings.Contains(out, "8 runs in the grid, 8 already there, 0 run now") {
+		t.Errorf("rerun summary: %q", out)
+	}
+	// A bigger grid reuses the cached graph and adds only the new runs.
+	more := append(tinySweep(results)[:len(tinySweep(results))-4], "--pairnorm", "no,yes", "--epochs", "20")
+	code, out, errs = run(t, more...)
+	if code != 0 {
+		t.Fatalf("grow: exit %d: %s", code, errs)
+	}
+	if got := readLines(t, results); len(got) != 16 {
+		t.Fatalf("grow: %d lines, want 16", len(got))
+	}
+	if !strings.Contains(out, "0 rewired, 1 from the cache") {
+		t.Errorf("grow summary: %q", out)
+	}
+}
+
+func TestSweepTruncatedLineRepaired(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.jsonl")
+	if code, _, errs := run(t, tinySweep(results)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(results)
+	cut := b[:len(b)-25] // the last line loses its end and its newline
+	if err := os.WriteFile(results, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lost := readLinesLenient(cut)
+	code, out, errs := run(t, tinySweep(results)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "8 runs in the grid, 7 already there, 1 run now") {
+		t.Errorf("summary: %q (lines before: %d)", out, lost)
+	}
+	recs := readLines(t, results)
+	if len(recs) != 8 || len(checkOnce(t, recs)) != 8 {
+		t.Fatalf("%d lines after the repair, want 8", len(recs))
+	}
+	// ReadResults ignores a truncated last line.
+	if err := os.WriteFile(results, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := sweep.ReadResults(results); err != nil || len(got) != 7 {
+		t.Errorf("ReadResults: %d records, %v; want 7", len(got), err)
+	}
+}
+
+func readLinesLenient(b []byte) int { return bytes.Count(b, []byte{'\n'}) }
+
+// killGrid is the grid of the kill test: 2 methods × 2 PairNorm × 6 depths ×
+// 4 seeds = 96 runs.
+func killGrid(results string) []string {
+	return []string{"--quiet", "--threads", "2", "sweep", "--results", results, "--datasets", "bottleneck",
+		"--methods", "none,err", "--budgets", "0.1", "--depths", "1-6", "--seeds", "4", "--pairnorm", "no,yes", "--epochs", "60"}
+}
+
+// TestSweepChild is the child process of TestSweepKillResume: it runs the
+// kill grid into $OHM_SWEEP_CHILD.
+func TestSweepChild(t *testing.T) {
+	results := os.Getenv("OHM_SWEEP_CHILD")
+	if results == "" {
+		t.Skip("child process of TestSweepKillResume")
+	}
+	os.Exit(Run(killGrid(results), os.Stdout, os.Stderr))
+}
+
+func TestSweepKillResume(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.jsonl")
+	for round := range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSweepChild$")
+		cmd.Env = append(os.Environ(), "OHM_SWEEP_CHILD="+results)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		before := 0
+		if b, err := os.ReadFile(results); err == nil {
+			before = bytes.Count(b, []byte{'\n'})
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			b, _ := os.ReadFile(results)
+			if bytes.Count(b, []byte{'\n'}) >= before+5 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		b, _ := os.ReadFile(results)
+		n := bytes.Count(b, []byte{'\n'})
+		if n >= 96 {
+			t.Fatalf("round %d: the child finished before it was killed; make the grid bigger", round)
+		}
+		t.Logf("round %d: killed after %d lines", round, n)
+	}
+	code, out, errs := run(t, killGrid(results)...)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	recs := readLines(t, results)
+	if len(recs) != 96 || len(checkOnce(t, recs)) != 96 {
+		t.Fatalf("after resume: %d lines, want every one of the 96 runs once\n%s", len(recs), out)
+	}
+}
+
+func TestSweepConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "grid.json")
+	os.WriteFile(cfg, []byte(`{"datasets": ["bottleneck"], "methods": ["none", "curvature"], "budgets": [0.05],
+		"pairnorm": [true], "depths": [2], "seeds": 1, "splits": "all", "epochs": 5}`), 0o644)
+	results := filepath.Join(dir, "r.jsonl")
+	code, _, errs := run(t, "--quiet", "sweep", "--config", cfg, "--results", results, "--seeds", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs := readLines(t, results)
+	if len(recs) != 4 {
+		t.Fatalf("%d lines, want 4", len(recs))
+	}
+	for _, r := range recs {
+		if !r.PairNorm || r.Layers != 2 || r.Epochs != 5 || (r.Method == "curvature" && (r.Alpha != 0.5 || r.Budget != 0.05)) {
+			t.Errorf("record %+v", r)
+		}
+	}
+	os.WriteFile(cfg, []byte(`{"datasets": ["bottleneck"], "depth": [2]}`), 0o644)
+	if code, _, errs := run(t, "sweep", "--config", cfg, "--results", results); code != 2 || !strings.Contains(errs, "depth") {
+		t.Errorf("unknown field: exit %d, %s", code, errs)
+	}
+	for _, args := range [][]string{
+		{"--datasets", "nope"}, {"--datasets", "bottleneck", "--methods", "foo"},
+		{"--datasets", "bottleneck", "--budgets", "2"}, {"--datasets", "bottleneck", "--depths", "0"},
+		{"--datasets", "bottleneck", "--pairnorm", "maybe"}, {"--datasets", "bottleneck", "--models", "dirgcn"},
+		{"--methods", "none"},
+	} {
+		a := append([]string{"sweep", "--results", results}, args...)
+		if code, _, _ := run(t, a...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestReportAndDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 144 small models")
+	}
+	dir := t.TempDir()
+	t0 := time.Now()
+	code, out, errs := run(t, "--quiet", "demo", "--dataset", "bottleneck", "--epochs", "20", "--seeds", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("demo: exit %d: %s", code, errs)
+	}
+	t.Logf("demo (20 epochs, 2 seeds): %v; %s", time.Since(t0), out)
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Best layer / max accuracy", "## Realized edits", "## Accuracy versus depth",
+		"## Cosine similarity per layer", "## Linear probes", "## CKA to the curvature model", "## Overlap of the added edges"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	pngs, _ := filepath.Glob(filepath.Join(dir, report.FigureDir, "*.png"))
+	if len(pngs) != 6 {
+		t.Errorf("%d PNG figures, want 6: %v", len(pngs), pngs)
+	}
+	for _, p := range pngs {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if b := img.Bounds(); b.Dx() != report.PixelWidth || b.Dy() != report.PixelHeight {
+			t.Errorf("%s: %v, want %d×%d", p, b, report.PixelWidth, report.PixelHeight)
+		}
+	}
+	// The demo's report command reproduces the same report.
+	code, out, errs = run(t, "report", filepath.Join(dir, "results.jsonl"), "--out", filepath.Join(dir, "again"),
+		"--diagnostics", filepath.Join(dir, DiagnosticsFile))
+	if code != 0 || !strings.Contains(out, "6 figures") {
+		t.Fatalf("report: exit %d: %s %s", code, out, errs)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "again", "report.md"))
+	if strings.ReplaceAll(string(again), filepath.Join(dir, "results.jsonl"), "") != strings.ReplaceAll(string(md), filepath.Join(dir, "results.jsonl"), "") {
+		t.Errorf("ohm report and ohm demo disagree")
+	}
+	// A resumed demo runs nothing new.
+	code, _, errs = run(t, "demo", "--dataset", "bottleneck", "--epochs", "20", "--seeds", "2", "--out", dir, "--resume")
+	if code != 0 || !strings.Contains(errs, "(0 new)") {
+		t.Errorf("resume: exit %d: %s", code, errs)
+	}
+}
