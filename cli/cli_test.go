@@ -22,6 +22,30 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// runJSON runs the CLI with args, which must succeed and print one JSON
+// object; it decodes the object into dst and returns its top-level keys,
+// sorted.
+func runJSON(t *testing.T, dst any, args ...string) []string {
+	t.Helper()
+	code, out, errs := run(t, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), dst); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // TestDataInfoExpected checks `ohm data info --json` against every number of
 // expected.json, for the four datasets, both forms and every WebKB split.
 func TestDataInfoExpected(t *testing.T) {
@@ -75,19 +99,8 @@ func TestDataInfoExpected(t *testing.T) {
 
 // TestDataInfoJSONFields pins the field names of `data info --json`.
 func TestDataInfoJSONFields(t *testing.T) {
-	code, out, errs := run(t, "data", "info", "--dataset", "bottleneck", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
 	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := runJSON(t, &m, "data", "info", "--dataset", "bottleneck", "--json")
 	want := []string{"class_counts", "classes", "components", "dataset", "edges", "feature_nnz", "features",
 		"form", "largest_component", "nodes", "self_loops", "split", "test", "train", "val"}
 	if !slices.Equal(keys, want) {

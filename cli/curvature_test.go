@@ -21,23 +21,8 @@ var curvatureKeys = []string{"alpha", "dataset", "edges", "form", "histogram", "
 // its top-level keys, sorted.
 func curvatureJSON(t *testing.T, args ...string) (CurvatureOut, []string) {
 	t.Helper()
-	code, out, errs := run(t, append([]string{"curvature", "--json"}, args...)...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errs)
-	}
 	var c CurvatureOut
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := runJSON(t, &c, append([]string{"curvature", "--json"}, args...)...)
 	return c, keys
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -21,14 +20,8 @@ func writeFile(t *testing.T, name, text string) string {
 
 func resistanceJSON(t *testing.T, args ...string) ResistanceOut {
 	t.Helper()
-	code, out, errs := run(t, append([]string{"resistance", "--json"}, args...)...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errs)
-	}
 	var r ResistanceOut
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	runJSON(t, &r, append([]string{"resistance", "--json"}, args...)...)
 	return r
 }
 

@@ -23,23 +23,8 @@ var summaryKeys = []string{"added", "added_pct", "budget", "dataset", "e0", "eng
 // keys (sorted) and the raw output.
 func rewireJSON(t *testing.T, args ...string) (RewireSummary, []string) {
 	t.Helper()
-	code, out, errs := run(t, append([]string{"rewire", "--json"}, args...)...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errs)
-	}
 	var s RewireSummary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := runJSON(t, &s, append([]string{"rewire", "--json"}, args...)...)
 	return s, keys
 }
 
