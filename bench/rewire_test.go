@@ -66,9 +66,10 @@ func BenchmarkRewireIterationExact(b *testing.B) {
 }
 
 // BenchmarkRewireDirectedCora runs a few iterations of directed err on Cora's
-// directed form (one SCC of 2485 nodes, re-solved exactly after every edit
-// until the fast directed engine lands). Minutes per iteration in pure Go:
-// set OHM_BENCH_LARGE=1 to run it.
+// directed form (one SCC of 2485 nodes) with the incremental engine, which
+// for directed graphs is the fast low-rank mode (see
+// bench/directed_fast_test.go for the exact-vs-fast comparison). The setup
+// solves the 2485-node SCC: set OHM_BENCH_LARGE=1 to run it.
 func BenchmarkRewireDirectedCora(b *testing.B) {
 	if os.Getenv("OHM_BENCH_LARGE") == "" {
 		b.Skip("set OHM_BENCH_LARGE=1: every iteration solves a 2485-node Lyapunov equation")

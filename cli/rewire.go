@@ -25,7 +25,7 @@ type RewireCmd struct {
 	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline)."`
 	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
-	Engine           string  `help:"incremental (rank-one updates) or exact (recompute L⁺ or X every iteration; same decisions, slower)." default:"incremental"`
+	Engine           string  `help:"incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed) or exact (recompute L⁺ or X every iteration; same decisions, slower)." default:"incremental"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
 	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
 	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line."`

@@ -39,10 +39,21 @@ import (
 // O(n_S³); no rounding drift accumulates, so Options.DriftTolerance is not
 // used (Drift is a diagnostic). Options.WithinComponents is not used either:
 // directed pairs are always restricted to one SCC. The per-SCC solver step is
-// the single method solveSCC, so that a low-rank update can replace it later.
+// the single method solveSCC.
+//
+// With Options.FastDirected the engine instead keeps X_S up to date by
+// residual-certified low-rank corrections, O(n_S²·rank) per edited SCC and
+// batch, and falls back to an exact solve when a residual or a decision
+// margin is not safely above its error bound (directed_fast.go describes the
+// algorithm and the policy; FastStats and Fallbacks count). It then also
+// keeps, per SCC, sparse factorizations of the shifted Laplacians and n_S²
+// floats of residual workspace, and solves a symmetric SCC initially by a
+// Cholesky factorization.
 //
 // The read-only methods (R, X, MaxPair, MinEdge, RAfterAdd, Drift, SCC) may
-// run concurrently with each other, not with Add, Remove or Refresh.
+// run concurrently with each other, not with Add, Remove or Refresh; in the
+// fast mode RAfterAdd and MinRAfterAdd use the SCC's solver workspace and must
+// not run concurrently either.
 type Directed struct {
 	g     *linalg.Graph
 	n     int
@@ -58,6 +69,7 @@ type Directed struct {
 	dist   *Distances // nil unless Options.PerHop
 	batch  bool       // between Begin and Commit
 	dirty  []int      // SCCs edited in the batch, to solve at Commit
+	fast   *dirFast   // nil unless Options.FastDirected (directed_fast.go)
 }
 
 // dirSCC is one strongly connected component.
@@ -65,6 +77,7 @@ type dirSCC struct {
 	members []int         // global ids, ascending
 	x       *mat.SymDense // X_S; both triangles of its raw data are set; nil for one node
 	track   maxTracker    // running maxima of its pairs in row-major order (global ids)
+	fast    *fastSCC      // low-rank state with Options.FastDirected, else nil
 }
 
 // NewDirected builds the engine for a copy of the directed graph g: it labels
@@ -104,6 +117,9 @@ func NewDirected(g *linalg.Graph, opt Options) (*Directed, error) {
 	}
 	if opt.PerHop {
 		e.dist = NewDistances(e.g)
+	}
+	if opt.FastDirected {
+		e.fast = &dirFast{pend: map[int][]dirEdit{}}
 	}
 	if err := e.Refresh(); err != nil {
 		return nil, err
@@ -217,7 +233,9 @@ func rowMajorLess(p, q Pair) bool {
 // arc, the result is the current R_ab.
 //
 // Otherwise the SCC S of the arc is solved again, exactly, with the arc
-// included, on a copy of its M: O(n_S³) time and O(n_S²) memory. Unlike the
+// included, on a copy of its M: O(n_S³) time and O(n_S²) memory; in the fast
+// mode a low-rank solve gives it instead (fastRAfterAdd: no O(n_S²) work,
+// accurate to the certified bound that MinRAfterAdd uses). Unlike the
 // undirected case (SPEC §2.1) there is no O(1) formula: the arc changes M by
 // the non-symmetric rank-one term u wᵀ, u = Π e_x, w = e_x − e_y, so the
 // Lyapunov operator Y ↦ M Y + Y Mᵀ changes by Y ↦ u wᵀY + Y w uᵀ, a correction
@@ -235,6 +253,11 @@ func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {
 	}
 	if a == b {
 		return 0, true
+	}
+	if e.fast != nil && e.sccs[s].fast != nil {
+		if r, _, err := e.fastRAfterAdd(s, a, b, x, y); err == nil {
+			return r, true
+		}
 	}
 	X, err := e.solveX(s, x, y)
 	if err != nil {
@@ -261,6 +284,7 @@ func (e *Directed) Add(u, v int) error {
 		return &EditError{"add", u, v, ErrAcrossSCC}
 	}
 	e.edit(u, v, true)
+	e.noteEdit(u, v, true)
 	if e.batch {
 		e.markDirty(e.comp[u])
 		return nil
@@ -297,6 +321,7 @@ func (e *Directed) Remove(u, v int) error {
 		return &EditError{"remove", u, v, ErrSplitsSCC}
 	}
 	e.edit(u, v, false)
+	e.noteEdit(u, v, false)
 	if e.batch {
 		e.markDirty(e.comp[u])
 		return nil
@@ -314,11 +339,16 @@ func (e *Directed) Remove(u, v int) error {
 // MaxPair and RAfterAdd still describe the graph before the batch.
 func (e *Directed) Begin() { e.batch = true }
 
-// Commit solves every SCC edited since Begin (O(n_S³) each), finds the new
-// maximum and ends the batch. If a solve fails, the batch's arcs stay in the
-// graph and the error is returned; Refresh then restores a consistent state.
+// Commit solves every SCC edited since Begin (O(n_S³) each; in the fast mode
+// one low-rank update per SCC for all its edits, then the checks), finds the
+// new maximum and ends the batch. If a solve fails, the batch's arcs stay in
+// the graph and the error is returned; Refresh then restores a consistent
+// state.
 func (e *Directed) Commit() error {
 	e.batch = false
+	if e.fast != nil {
+		return e.fastCommit()
+	}
 	for _, s := range e.dirty {
 		if err := e.solveSCC(s); err != nil {
 			e.dirty = e.dirty[:0]
@@ -390,7 +420,11 @@ func (e *Directed) Refresh() error {
 					return
 				}
 				s := order[k]
-				xs[s], errs[s] = e.solveX(s, -1, -1)
+				if e.fast != nil {
+					xs[s], errs[s] = e.exactX(s)
+				} else {
+					xs[s], errs[s] = e.solveX(s, -1, -1)
+				}
 			}
 		})
 	}
@@ -405,14 +439,20 @@ func (e *Directed) Refresh() error {
 		e.sccs[s].scan(e.dist)
 	}
 	e.mergeMax()
+	if e.fast != nil {
+		return e.fastInit()
+	}
 	return nil
 }
 
 // solveSCC is the per-SCC solver step of every edit: it recomputes X_S of SCC
 // s exactly from the current graph (solveX, O(n_S³)), rescans the SCC's pairs
 // (O(n_S²)) and merges the maximum over the SCCs. On error X_S is left as it
-// was. A faster update would replace this method.
+// was. In the fast mode it is fastSolveSCC (low-rank update and checks).
 func (e *Directed) solveSCC(s int) error {
+	if e.fast != nil {
+		return e.fastSolveSCC(s)
+	}
 	X, err := e.solveX(s, -1, -1)
 	if err != nil {
 		return err

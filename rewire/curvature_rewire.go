@@ -101,14 +101,7 @@ func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *
 			res.StoppedEarly = fmt.Sprintf("iteration %d changed nothing: no edge has a candidate addition and no edge could be removed without splitting its component", it)
 			break
 		}
-		for _, e := range edits {
-			if e.Op == "add" {
-				res.Added++
-			} else {
-				res.Removed++
-			}
-		}
-		res.Log = append(res.Log, edits...)
+		res.record(edits)
 		if cfg.OnIteration != nil {
 			cfg.OnIteration(it, s.g, edits)
 		}

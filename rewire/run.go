@@ -70,6 +70,10 @@ type Result struct {
 	Removed      int    // edges removed
 	StoppedEarly string // why the run stopped before B, or ""
 	Seconds      float64
+	// Fallbacks counts the exact solves the fast directed engine made
+	// because a residual or a decision margin was not safely above its
+	// error bound (incremental.Directed.Fallbacks); 0 for other engines.
+	Fallbacks int
 }
 
 // Run rewires (a copy of) g with the operator of SPEC §3 for B iterations:
@@ -159,21 +163,29 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 			res.StoppedEarly = fmt.Sprintf("iteration %d changed nothing: %s", it, why)
 			break
 		}
-		for _, e := range edits {
-			if e.Op == "add" {
-				res.Added++
-			} else {
-				res.Removed++
-			}
-		}
-		res.Log = append(res.Log, edits...)
+		res.record(edits)
 		if cfg.OnIteration != nil {
 			cfg.OnIteration(it, G, edits)
 		}
 	}
 	res.Graph = eng.Graph().Clone()
+	if f, ok := eng.(interface{ Fallbacks() int }); ok {
+		res.Fallbacks = f.Fallbacks()
+	}
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
+}
+
+// record appends an iteration's edits to the log and counts them.
+func (r *Result) record(edits []Edit) {
+	for _, e := range edits {
+		if e.Op == "add" {
+			r.Added++
+		} else {
+			r.Removed++
+		}
+	}
+	r.Log = append(r.Log, edits...)
 }
 
 func edit(g *linalg.Graph, it int, op string, p incremental.Pair) Edit {
@@ -189,7 +201,9 @@ func newEngine(g *linalg.Graph, cfg Config) (engine, error) {
 	if cfg.Engine == Exact {
 		return newExactEngine(g, hop, cfg.WithinComponents)
 	}
-	opt := incremental.Options{Workers: cfg.Workers, WithinComponents: cfg.WithinComponents, PerHop: hop}
+	// Directed graphs use the fast (low-rank, residual-certified) mode; the
+	// exact engine is the oracle.
+	opt := incremental.Options{Workers: cfg.Workers, WithinComponents: cfg.WithinComponents, PerHop: hop, FastDirected: true}
 	if g.Directed() {
 		e, err := incremental.NewDirected(g, opt)
 		return directedEngine{e}, err
@@ -223,6 +237,19 @@ func chooseAdditions(eng engine, g *linalg.Graph) ([]incremental.Pair, error) {
 // smallest when added alone, ties by smallest n; candidates are not edges,
 // not self-loops and (directed) inside a's SCC.
 func bestNeighbour(eng engine, g *linalg.Graph, a, b, u, v int) (incremental.Pair, bool) {
+	// An engine that certifies this choice itself (the fast directed one)
+	// makes it with the same tie rule.
+	if m, ok := eng.(interface {
+		MinRAfterAdd(a, b, x int, ys []int) (incremental.Pair, bool)
+	}); ok {
+		var ys []int
+		for _, n := range g.Neighbours(b) {
+			if n != a && !g.HasEdge(a, n) && eng.SameBlock(a, n) {
+				ys = append(ys, n)
+			}
+		}
+		return m.MinRAfterAdd(u, v, a, ys)
+	}
 	var cand []incremental.Pair
 	for _, n := range g.Neighbours(b) {
 		if n == a || g.HasEdge(a, n) || !eng.SameBlock(a, n) {

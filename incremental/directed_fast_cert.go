@@ -1,0 +1,475 @@
+package incremental
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// fastResidual evaluates Res = M Y + Y Mᵀ − Π for SCC s (Y = X_S/2, M from
+// the solver's rows, which follow the graph) and returns
+// ρ = min(‖Res‖_F, max_a Σ_b |Res_ab|), an upper bound on ‖Res‖₂. With
+// P = L X (rows: d_a X_a − Σ_{a→k} X_k) and x = wᵀX,
+// Res_ab = (P_ab + P_ba + x_a + x_b)/2 − δ_ab + 1/n. O(nnz(L)·n + n²) time,
+// split by rows over Options.Workers goroutines; n² floats of workspace kept
+// per SCC.
+func (e *Directed) fastResidual(s int) (float64, error) {
+	c := &e.sccs[s]
+	f := c.fast
+	raw := c.x.RawSymmetric()
+	n, st := raw.N, raw.Stride
+	if len(f.res) != n*n {
+		f.res = make([]float64, n*n)
+	}
+	P := f.res
+	rows, w := f.solver.rows, f.solver.w
+	workers := max(1, min(e.opt.Workers, n/64))
+	wx := make([][]float64, workers)
+	parallelRows(workers, n, func(t, lo, hi int) {
+		acc := make([]float64, n)
+		for a := lo; a < hi; a++ {
+			pa := P[a*n : a*n+n]
+			xa := raw.Data[a*st : a*st+n]
+			floats.ScaleTo(pa, float64(len(rows[a])), xa)
+			for _, k := range rows[a] {
+				floats.Sub(pa, raw.Data[k*st:k*st+n])
+			}
+			if wa := w[a]; wa != 0 {
+				floats.AddScaled(acc, wa, xa)
+			}
+		}
+		wx[t] = acc
+	})
+	x := wx[0]
+	for t := 1; t < workers; t++ {
+		floats.Add(x, wx[t])
+	}
+	inv := 1 / float64(n)
+	fro := make([]float64, workers)
+	rs := make([][]float64, workers)
+	bad := make([]bool, workers)
+	// The upper triangle tile by tile, so that P_ba is read from a few rows
+	// kept in cache.
+	const tile = 64
+	nt := (n + tile - 1) / tile
+	parallelTriangle(workers, nt, func(t, lo, hi int) {
+		sum := make([]float64, n)
+		var f2 float64
+		for it := lo; it < hi; it++ {
+			a0, a1 := it*tile, min(it*tile+tile, n)
+			for b0 := a0; b0 < n; b0 += tile {
+				b1 := min(b0+tile, n)
+				for a := a0; a < a1; a++ {
+					pa := P[a*n : a*n+n]
+					xa := x[a] + 2*inv
+					for b := max(b0, a); b < b1; b++ {
+						v := (pa[b] + P[b*n+a] + xa + x[b]) / 2
+						if a == b {
+							v--
+							f2 += v * v
+							sum[a] += math.Abs(v)
+							continue
+						}
+						f2 += 2 * v * v
+						av := math.Abs(v)
+						sum[a] += av
+						sum[b] += av
+					}
+				}
+			}
+		}
+		if math.IsNaN(f2) || math.IsInf(f2, 0) {
+			bad[t] = true
+		}
+		fro[t], rs[t] = f2, sum
+	})
+	var f2 float64
+	for t := range workers {
+		if bad[t] {
+			return 0, errors.New("incremental: the residual of the fast update is not finite")
+		}
+		f2 += fro[t]
+		if t > 0 {
+			for a, v := range rs[t] {
+				rs[0][a] += v
+			}
+		}
+	}
+	return math.Min(math.Sqrt(f2), slices.Max(rs[0])), nil
+}
+
+// parallelRows runs body(t, lo, hi) on w goroutines over equal row ranges of
+// [0, n).
+func parallelRows(w, n int, body func(t, lo, hi int)) {
+	var wg sync.WaitGroup
+	for t := range w {
+		lo, hi := n*t/w, n*(t+1)/w
+		wg.Go(func() { body(t, lo, hi) })
+	}
+	wg.Wait()
+}
+
+// parallelTriangle runs body(t, lo, hi) on w goroutines over row ranges of
+// [0, n) holding about equal parts of the upper triangle.
+func parallelTriangle(w, n int, body func(t, lo, hi int)) {
+	bounds := make([]int, w+1)
+	total := float64(n) * float64(n+1) / 2
+	k := 1
+	var acc float64
+	for a := range n {
+		if k < w && acc >= total*float64(k)/float64(w) {
+			bounds[k] = a
+			k++
+		}
+		acc += float64(n - a)
+	}
+	for ; k <= w; k++ {
+		bounds[k] = n
+	}
+	var wg sync.WaitGroup
+	for t := range w {
+		wg.Go(func() { body(t, bounds[t], bounds[t+1]) })
+	}
+	wg.Wait()
+}
+
+// fastSolveSCC is solveSCC in the fast mode: the low-rank update of SCC s
+// with its pending edits, its scan, the merge of the maxima and the check of
+// the next decisions.
+func (e *Directed) fastSolveSCC(s int) error {
+	if err := e.fastUpdate(s); err != nil {
+		return err
+	}
+	done := e.fastTimer(&e.fast.stats.ScanSeconds)
+	e.sccs[s].scan(e.dist)
+	e.mergeMax()
+	done()
+	return e.fastCertify()
+}
+
+// fastCommit is Commit in the fast mode.
+func (e *Directed) fastCommit() error {
+	dirty := slices.Clone(e.dirty)
+	e.dirty = e.dirty[:0]
+	for _, s := range dirty {
+		if err := e.fastUpdate(s); err != nil {
+			return err
+		}
+		done := e.fastTimer(&e.fast.stats.ScanSeconds)
+		e.sccs[s].scan(e.dist)
+		done()
+	}
+	e.mergeMax()
+	return e.fastCertify()
+}
+
+// errOf is the error bound of a score r of SCC s (0 when exact).
+func (e *Directed) errOf(s int, r float64) float64 {
+	if f := e.sccs[s].fast; f != nil {
+		return f.bound(r)
+	}
+	return 0
+}
+
+// fastCertify checks that MaxPair and the removal order are decided by the
+// scores with margins above their error bounds, and solves exactly the SCCs
+// for which they are not (an exact SCC has bound 0, so two rounds suffice).
+func (e *Directed) fastCertify() error {
+	st := &e.fast.stats
+	defer e.fastTimer(&st.CertifySeconds)()
+	for range 3 {
+		bad := append(e.uncertainAdd(), e.uncertainRemove()...)
+		slices.Sort(bad)
+		bad = slices.Compact(bad)
+		bad = slices.DeleteFunc(bad, func(s int) bool { return e.sccs[s].fast == nil || e.sccs[s].fast.rho == 0 })
+		if len(bad) == 0 {
+			return nil
+		}
+		for _, s := range bad {
+			st.MarginFallbacks++
+			st.Fallbacks++
+			if err := e.fastExact(s); err != nil {
+				return err
+			}
+			e.sccs[s].scan(e.dist)
+		}
+		e.mergeMax()
+	}
+	return nil
+}
+
+// uncertainAdd returns the SCCs whose scores could change MaxPair's
+// decision within their error bounds (see the fast mode's description).
+// O(number of SCCs) plus, for each SCC whose maximum is near the threshold,
+// a row-major scan up to its first pair at or above it.
+func (e *Directed) uncertainAdd() []int {
+	if !e.has {
+		return nil
+	}
+	gbest, sb := math.Inf(-1), -1
+	for _, s := range e.big {
+		if b := e.sccs[s].track.best; b > gbest {
+			gbest, sb = b, s
+		}
+	}
+	th := gbest - tieTol(gbest)
+	errTh := e.errOf(sb, gbest)
+	var bad []int
+	for _, s := range e.big {
+		c := &e.sccs[s]
+		top := c.track.best
+		if math.IsInf(top, -1) {
+			continue
+		}
+		if top < th && th-top > e.errOf(s, top)+errTh {
+			continue
+		}
+		first, before, found := c.prefix(e.dist, th)
+		ok := true
+		if found && first.Score-th <= e.errOf(s, first.Score)+errTh {
+			ok = false
+		}
+		if !found && th-top <= e.errOf(s, top)+errTh {
+			ok = false
+		}
+		if !math.IsInf(before, -1) && th-before <= e.errOf(s, before)+errTh {
+			ok = false
+		}
+		if !ok {
+			bad = append(bad, s, sb)
+		}
+	}
+	return bad
+}
+
+// prefix scans the SCC's pairs in the scan's order (row-major; ordered pairs
+// with per-hop scores) and returns the first pair scoring at least th, the
+// greatest score before it (−Inf if none) and whether there is such a pair.
+func (c *dirSCC) prefix(dist *Distances, th float64) (Pair, float64, bool) {
+	raw := c.x.RawSymmetric()
+	n, st := raw.N, raw.Stride
+	before := math.Inf(-1)
+	for a := range n {
+		row := raw.Data[a*st : a*st+n]
+		i := c.members[a]
+		if dist == nil {
+			xa := row[a]
+			for b := a + 1; b < n; b++ {
+				s := xa + raw.Data[b*st+b] - 2*row[b]
+				if s >= th {
+					return Pair{i, c.members[b], s}, before, true
+				}
+				before = math.Max(before, s)
+			}
+			continue
+		}
+		drow := dist.Row(i)
+		for b := range n {
+			if b == a {
+				continue
+			}
+			j := c.members[b]
+			h := drow[j]
+			if h == Unreachable || h == 0 {
+				continue
+			}
+			r := row[a] + raw.Data[b*st+b] - 2*row[b]
+			s := r / float64(h)
+			if s >= th {
+				return Pair{i, j, s}, before, true
+			}
+			before = math.Max(before, s)
+		}
+	}
+	return Pair{}, before, false
+}
+
+// uncertainRemove returns the SCCs whose scores could change the removal
+// decision of SPEC §3 within their error bounds: it simulates the tie order
+// of the arcs inside SCCs (ascending resistance; the least remaining score m
+// sets th = m + tieTol(m); the first arc in row-major order among those at
+// or below th is next) up to the first arc whose removal keeps its SCC
+// strongly connected in the current graph, and flags every arc within the
+// error bounds of a threshold. O(m log m) plus one tarjan query per step.
+func (e *Directed) uncertainRemove() []int {
+	type arc struct {
+		p   Pair
+		s   int
+		err float64
+	}
+	var arcs []arc
+	anyErr, maxErr := false, 0.0
+	for u := range e.n {
+		s := e.comp[u]
+		c := &e.sccs[s]
+		for _, v := range e.g.Out(u) {
+			if e.comp[v] != s {
+				continue
+			}
+			r := c.r(e.local[u], e.local[v])
+			er := e.errOf(s, r)
+			anyErr = anyErr || er > 0
+			maxErr = math.Max(maxErr, er)
+			arcs = append(arcs, arc{Pair{u, v, r}, s, er})
+		}
+	}
+	if !anyErr {
+		return nil
+	}
+	slices.SortStableFunc(arcs, func(a, b arc) int { return cmp.Compare(a.p.Score, b.p.Score) })
+	removed := make([]bool, len(arcs))
+	var bad []int
+	for head := 0; ; {
+		for head < len(arcs) && removed[head] {
+			head++
+		}
+		if head == len(arcs) {
+			return bad
+		}
+		m := arcs[head].p.Score
+		th := m + tieTol(m)
+		errM := arcs[head].err
+		flag := func(k int) { bad = append(bad, arcs[k].s, arcs[head].s) }
+		pick := -1
+		k := head
+		for ; k < len(arcs) && arcs[k].p.Score <= th; k++ {
+			if removed[k] {
+				continue
+			}
+			if pick < 0 || rowMajorLess(arcs[k].p, arcs[pick].p) {
+				pick = k
+			}
+			if th-arcs[k].p.Score <= arcs[k].err+errM && arcs[k].err+errM > 0 {
+				flag(k)
+			}
+		}
+		for ; k < len(arcs) && arcs[k].p.Score-th <= maxErr+errM; k++ {
+			if !removed[k] && arcs[k].p.Score-th <= arcs[k].err+errM {
+				flag(k)
+			}
+		}
+		removed[pick] = true
+		if p := arcs[pick].p; !e.search.SplitsSCC(e.g, p.U, p.V) {
+			return bad
+		}
+	}
+}
+
+// fastRAfterAdd returns R_ab after adding the arc x→y (all four in SCC s, the
+// arc absent) by a low-rank solve, M_c Δ + Δ M_cᵀ = −(a gᵀ + g aᵀ) with
+// M_c = M + Π e_x (e_x − e_y)ᵀ, a = Π e_x, g = Y(e_x − e_y), and
+// R' = R_ab + 2 bᵀΔb: no O(n²) work. It also returns the error bound of R':
+// the residual of Y + Δ under M_c is the current residual plus the ADI
+// residual, so the bound is that of the fast mode with ρ + ‖ADI residual‖₂.
+// Cost: one single solve per shift (the candidate's Sherman–Morrison vector)
+// and an ADI iteration with two right-hand sides.
+func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
+	defer e.fastTimer(&e.fast.stats.CandidateSeconds)()
+	c := &e.sccs[s]
+	f := c.fast
+	if f.stale {
+		if err := e.fastRebuild(s); err != nil {
+			return 0, 0, err
+		}
+	}
+	n := len(c.members)
+	raw := c.x.RawSymmetric()
+	lx, ly := e.local[x], e.local[y]
+	W := make([]float64, n*2)
+	inv := 1 / float64(n)
+	for i := range n {
+		row := raw.Data[i*raw.Stride:]
+		W[i*2] = -inv
+		W[i*2+1] = (row[lx] - row[ly]) / 2
+	}
+	W[lx*2]++
+	S := []float64{0, -1, -1, 0}
+	f.solver.setCandidate(lx, ly)
+	lr, info, err := e.adi(f, W, 2, S, -1)
+	f.solver.setCandidate(-1, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	e.fast.stats.Candidates++
+	e.fast.stats.ADISteps += info.Steps
+	la, lb := e.local[a], e.local[b]
+	r := c.r(la, lb) + 2*lr.Quad([]int{la, lb}, []float64{1, -1})
+	rho := math.Min(f.rho+info.Residual, 0.5)
+	return r, boundSafety*rho/(1-rho)*math.Abs(r) + f.eta, nil
+}
+
+// MinRAfterAdd returns, among the arcs x→y for y in ys, the one whose
+// addition alone leaves R_ab least, with SPEC §3's tie rule for a minimum
+// (scores within 1e-9·max(1, |least|) of the least are equal; the first in
+// the order of ys wins), as Pair{x, y, R_ab after adding it}, and true; false
+// when ys is empty. Every y must make x→y a candidate: x ≠ y, no arc x→y, x
+// and y in one SCC; a and b must be in one SCC. It is SPEC §3's step 1,
+// second case, for one side.
+//
+// Without the fast mode it calls RAfterAdd for each candidate. In the fast
+// mode each candidate costs a low-rank solve (fastRAfterAdd) with an error
+// bound, and the choice is checked: when a candidate lies within the error
+// bounds of the tie threshold, the candidates concerned are solved exactly
+// (solveX, O(n_S³) each; counted in FastStats.CandidateExact) and the
+// choice is made again.
+func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
+	if len(ys) == 0 {
+		return Pair{}, false
+	}
+	rs := make([]float64, len(ys))
+	errs := make([]float64, len(ys))
+	s := e.comp[x]
+	fast := e.fast != nil && e.sccs[s].fast != nil && e.comp[a] == s && e.comp[b] == s && a != b
+	for q, y := range ys {
+		if fast && !e.g.HasEdge(x, y) && x != y {
+			r, er, err := e.fastRAfterAdd(s, a, b, x, y)
+			if err == nil {
+				rs[q], errs[q] = r, er
+				continue
+			}
+		}
+		rs[q], _ = e.RAfterAdd(a, b, x, y)
+	}
+	for {
+		best, kb := math.Inf(1), -1
+		for q, r := range rs {
+			if r < best {
+				best, kb = r, q
+			}
+		}
+		th := best + tieTol(best)
+		pick := -1
+		var unsure []int
+		for q, r := range rs {
+			if pick < 0 && r <= th {
+				pick = q
+			}
+			if m := errs[q] + errs[kb]; m > 0 && math.Abs(r-th) <= m {
+				unsure = append(unsure, q)
+			}
+		}
+		if len(unsure) == 0 {
+			return Pair{x, ys[pick], rs[pick]}, true
+		}
+		if errs[kb] > 0 {
+			unsure = append(unsure, kb)
+		}
+		for _, q := range unsure {
+			if errs[q] == 0 {
+				continue
+			}
+			X, err := e.solveX(s, x, ys[q])
+			if err != nil {
+				panic(fmt.Sprintf("incremental: MinRAfterAdd(%d, %d, %d, %d): %v", a, b, x, ys[q], err))
+			}
+			cc := dirSCC{x: X}
+			rs[q], errs[q] = cc.r(e.local[a], e.local[b]), 0
+			e.fast.stats.CandidateExact++
+		}
+	}
+}

@@ -1,0 +1,758 @@
+package linalg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// ErrADINotConverged is returned (wrapped) by SolveLyapunovADI when the
+// residual is still above the tolerance after the allowed number of steps.
+var ErrADINotConverged = errors.New("linalg: low-rank ADI did not reach its tolerance")
+
+// LowRankSym is the symmetric n×n matrix Z D Zᵀ, held by its factors: Z is
+// n×R (row-major, Z[i*R+c]) and D is R×R symmetric (row-major, both
+// triangles set). R may be 0 (the zero matrix).
+type LowRankSym struct {
+	N, R int
+	Z    []float64
+	D    []float64
+}
+
+// At returns entry (i, j) of Z D Zᵀ. O(R²).
+func (l *LowRankSym) At(i, j int) float64 {
+	r := l.R
+	zi, zj := l.Z[i*r:i*r+r], l.Z[j*r:j*r+r]
+	var s float64
+	for a, va := range zi {
+		if va == 0 {
+			continue
+		}
+		row := l.D[a*r : a*r+r]
+		var t float64
+		for b, vb := range zj {
+			t += row[b] * vb
+		}
+		s += va * t
+	}
+	return s
+}
+
+// Quad returns bᵀ Z D Zᵀ b for the n-vector b given by its nonzero entries
+// (idx[k], val[k]). O(R·len(idx) + R²).
+func (l *LowRankSym) Quad(idx []int, val []float64) float64 {
+	r := l.R
+	zb := make([]float64, r)
+	for k, i := range idx {
+		v := val[k]
+		for c, z := range l.Z[i*r : i*r+r] {
+			zb[c] += v * z
+		}
+	}
+	var s float64
+	for a, va := range zb {
+		row := l.D[a*r : a*r+r]
+		var t float64
+		for b, vb := range zb {
+			t += row[b] * vb
+		}
+		s += va * t
+	}
+	return s
+}
+
+// Norm2 returns the spectral norm ‖Z D Zᵀ‖₂: the largest |eigenvalue| of
+// G^{1/2} D G^{1/2}, G = ZᵀZ. It is accurate to rounding relative to the
+// result itself (no cancellation: the factors are those of the matrix whose
+// norm is taken). O(n·R² + R³).
+func (l *LowRankSym) Norm2() float64 {
+	if l.R == 0 {
+		return 0
+	}
+	r := l.R
+	g := make([]float64, r*r)
+	blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, r, r, l.N, 1, l.Z, r, l.Z, r, 0, g, r)
+	lam, vec, ok := symEig(r, g, true)
+	if !ok {
+		return math.Inf(1)
+	}
+	// H = Vᵀ D V scaled by sqrt(Λ) on both sides.
+	h := make([]float64, r*r)
+	t := make([]float64, r*r)
+	blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, r, r, r, 1, vec, r, l.D, r, 0, t, r)
+	blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, r, r, r, 1, t, r, vec, r, 0, h, r)
+	for a := range r {
+		sa := math.Sqrt(math.Max(lam[a], 0))
+		for b := range r {
+			h[a*r+b] *= sa * math.Sqrt(math.Max(lam[b], 0))
+		}
+	}
+	mu, _, ok := symEig(r, h, false)
+	if !ok {
+		return math.Inf(1)
+	}
+	return math.Max(math.Abs(mu[0]), math.Abs(mu[r-1]))
+}
+
+// symEig returns the eigenvalues (ascending) and, if vectors, the
+// eigenvectors (columns of the r×r row-major result) of the symmetric r×r
+// row-major matrix a (upper triangle read). a is not modified.
+func symEig(r int, a []float64, vectors bool) ([]float64, []float64, bool) {
+	c := make([]float64, r*r)
+	copy(c, a)
+	w := make([]float64, r)
+	job := lapack.EVNone
+	if vectors {
+		job = lapack.EVCompute
+	}
+	sym := blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: r, Data: c}
+	work := make([]float64, 1)
+	lapack64.Syev(job, sym, w, work, -1)
+	work = make([]float64, max(int(work[0]), 3*r))
+	ok := lapack64.Syev(job, sym, w, work, len(work))
+	return w, c, ok
+}
+
+// thinQR overwrites the n×k row-major a (n ≥ k) with the orthonormal factor
+// Q of a = QR and returns the k×k upper triangular R (row-major).
+// O(n·k²) (Householder, lapack64.Geqrf and Orgqr).
+func thinQR(n, k int, a []float64) []float64 {
+	if k == 0 {
+		return nil
+	}
+	g := blas64.General{Rows: n, Cols: k, Stride: k, Data: a}
+	tau := make([]float64, k)
+	work := make([]float64, 1)
+	lapack64.Geqrf(g, tau, work, -1)
+	lw := int(work[0])
+	lapack64.Orgqr(g, tau, work, -1)
+	work = make([]float64, max(lw, int(work[0]), n))
+	lapack64.Geqrf(g, tau, work, len(work))
+	r := make([]float64, k*k)
+	for i := range k {
+		copy(r[i*k+i:i*k+k], a[i*k+i:i*k+k])
+	}
+	lapack64.Orgqr(g, tau, work, len(work))
+	return r
+}
+
+// Compress returns an equivalent factorization of Z D Zᵀ with orthonormal
+// Z, diagonal D (eigenvalues, decreasing in magnitude) and the eigenvalues of
+// magnitude at most tol·max|eigenvalue| dropped; it also returns the largest
+// dropped magnitude (the spectral norm of what was dropped). The receiver is
+// not modified. Cost O(n·R² + R³): a thin QR of Z, the eigenvalues of the
+// R×R core R_Z D R_Zᵀ and a product n×R×R'.
+func (l *LowRankSym) Compress(tol float64) (*LowRankSym, float64) {
+	n, r := l.N, l.R
+	if r == 0 {
+		return &LowRankSym{N: n}, 0
+	}
+	k := min(r, n)
+	var q, rz []float64
+	if r <= n {
+		q = make([]float64, n*r)
+		copy(q, l.Z)
+		rz = thinQR(n, r, q)
+	} else {
+		// More columns than rows: the identity is an orthonormal basis, and
+		// the core is Z D Zᵀ itself.
+		q = make([]float64, n*n)
+		for i := range n {
+			q[i*n+i] = 1
+		}
+		rz = make([]float64, n*r)
+		copy(rz, l.Z)
+	}
+	// core = Rz D Rzᵀ (k×k), Rz k×r.
+	t := make([]float64, k*r)
+	core := make([]float64, k*k)
+	impl := blas64.Implementation()
+	impl.Dgemm(blas.NoTrans, blas.NoTrans, k, r, r, 1, rz, r, l.D, r, 0, t, r)
+	impl.Dgemm(blas.NoTrans, blas.Trans, k, k, r, 1, t, r, rz, r, 0, core, k)
+	for a := range k {
+		for b := a + 1; b < k; b++ {
+			v := 0.5 * (core[a*k+b] + core[b*k+a])
+			core[a*k+b], core[b*k+a] = v, v
+		}
+	}
+	lam, vec, ok := symEig(k, core, true)
+	if !ok {
+		return l, 0
+	}
+	big := math.Max(math.Abs(lam[0]), math.Abs(lam[k-1]))
+	// Keep the eigenpairs above the threshold, by decreasing magnitude.
+	var keep []int
+	dropped := 0.0
+	lo, hi := 0, k-1
+	for lo <= hi {
+		var c int
+		if math.Abs(lam[lo]) >= math.Abs(lam[hi]) {
+			c, lo = lo, lo+1
+		} else {
+			c, hi = hi, hi-1
+		}
+		if math.Abs(lam[c]) > tol*big {
+			keep = append(keep, c)
+		} else {
+			dropped = math.Max(dropped, math.Abs(lam[c]))
+		}
+	}
+	rk := len(keep)
+	u := make([]float64, k*rk)
+	d := make([]float64, rk*rk)
+	for c, e := range keep {
+		for a := range k {
+			u[a*rk+c] = vec[a*k+e]
+		}
+		d[c*rk+c] = lam[e]
+	}
+	z := make([]float64, n*rk)
+	if rk > 0 {
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, rk, k, 1, q, k, u, rk, 0, z, rk)
+	}
+	return &LowRankSym{N: n, R: rk, Z: z, D: d}, dropped
+}
+
+// AddToSym adds alpha·Z D Zᵀ to the symmetric n×n matrix x (row-major,
+// stride ld, both triangles set and kept so). It computes T = Z D once and the
+// upper block triangle of T Zᵀ by matrix products in row blocks, then mirrors
+// it: about n²·R multiply–adds (half of a full product) plus O(n·R²).
+func (l *LowRankSym) AddToSym(alpha float64, x []float64, ld int) {
+	n, r := l.N, l.R
+	if r == 0 || n == 0 {
+		return
+	}
+	impl := blas64.Implementation()
+	t := make([]float64, n*r)
+	impl.Dgemm(blas.NoTrans, blas.NoTrans, n, r, r, alpha, l.Z, r, l.D, r, 0, t, r)
+	// The upper triangle of T Zᵀ by recursive halving: the off-diagonal
+	// block of each split is one large matrix product, the diagonal blocks
+	// below symLeaf rows are computed whole.
+	var rec func(i0, m int)
+	rec = func(i0, m int) {
+		if m <= symLeaf {
+			impl.Dgemm(blas.NoTrans, blas.Trans, m, m, r, 1, t[i0*r:], r, l.Z[i0*r:], r, 1, x[i0*ld+i0:], ld)
+			return
+		}
+		h := m / 2
+		impl.Dgemm(blas.NoTrans, blas.Trans, h, m-h, r, 1, t[i0*r:], r, l.Z[(i0+h)*r:], r, 1, x[i0*ld+i0+h:], ld)
+		rec(i0, h)
+		rec(i0+h, m-h)
+	}
+	rec(0, n)
+	mirrorUpperParallel(n, x, ld)
+}
+
+// symLeaf is the order below which AddToSym computes diagonal blocks whole.
+const symLeaf = 192
+
+// mirrorUpperParallel is lyapMirrorUpper split by tile rows over GOMAXPROCS
+// goroutines, each with about the same share of the triangle.
+func mirrorUpperParallel(n int, a []float64, ld int) {
+	w := min(runtime.GOMAXPROCS(0), max(1, n/256))
+	if w <= 1 {
+		lyapMirrorUpper(n, a, ld)
+		return
+	}
+	nt := (n + lyapTile - 1) / lyapTile
+	bounds := make([]int, w+1)
+	total := float64(nt) * float64(nt+1) / 2
+	k, acc := 1, 0.0
+	for it := range nt {
+		if k < w && acc >= total*float64(k)/float64(w) {
+			bounds[k] = it
+			k++
+		}
+		acc += float64(nt - it)
+	}
+	for ; k <= w; k++ {
+		bounds[k] = nt
+	}
+	var wg sync.WaitGroup
+	for t := range w {
+		wg.Go(func() {
+			for it := bounds[t]; it < bounds[t+1]; it++ {
+				i0 := it * lyapTile
+				i1 := min(i0+lyapTile, n)
+				for j0 := i0; j0 < n; j0 += lyapTile {
+					j1 := min(j0+lyapTile, n)
+					for i := i0; i < i1; i++ {
+						for j := max(j0, i+1); j < j1; j++ {
+							a[j*ld+i] = a[i*ld+j]
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// ShiftedSolve overwrites the n×k row-major matrix b with (M + p_j I)⁻¹ b,
+// p_j the j-th shift given to SolveLyapunovADI, for a matrix M whose
+// eigenvalues have positive real parts.
+type ShiftedSolve func(j int, b []float64, k int) error
+
+// ADIOptions configure SolveLyapunovADI.
+type ADIOptions struct {
+	// Tol stops the iteration once the residual's spectral norm is at most
+	// Tol (absolute).
+	Tol float64
+	// MaxSteps bounds the number of shifted block solves; reaching it with
+	// the residual above Tol returns the iterate and ErrADINotConverged.
+	MaxSteps int
+	// Truncate ≥ 0 returns the solution compressed: orthonormal Z, diagonal D
+	// (eigenvalues by decreasing magnitude), eigenvalues of magnitude at most
+	// Truncate·max|eigenvalue| dropped. Truncate < 0 returns the raw ADI
+	// factors (Z = [V_1 … V_J], D block diagonal), cheaper when only a few
+	// entries or quadratic forms are needed.
+	Truncate float64
+}
+
+// ADIInfo describes a low-rank ADI solve.
+type ADIInfo struct {
+	Steps    int     // shifted block solves made
+	Residual float64 // ‖M Δ + Δ Mᵀ − W S Wᵀ‖₂ of the ADI iterate as the iteration tracks it (exact solves assumed)
+	RHSNorm  float64 // ‖W S Wᵀ‖₂
+	Dropped  float64 // largest |eigenvalue| dropped by the compression (Truncate ≥ 0)
+	Rank     int     // number of columns of the result
+}
+
+// SolveLyapunovADI returns a low-rank approximation Δ = Z D Zᵀ of the
+// solution of
+//
+//	M Δ + Δ Mᵀ = W S Wᵀ
+//
+// (W n×k row-major, S k×k symmetric, possibly indefinite) for a matrix M with
+// eigenvalues in the open right half-plane, known only through shifted solves.
+//
+// The method is the low-rank ADI iteration in LDLᵀ form (Li & White; Lang,
+// Mena & Saak): with the residual factor W_0 = W, each step j takes the next
+// shift p of the list (used cyclically, all real and positive), solves
+// V = (M + pI)⁻¹ W_{j−1}, appends V to Z and 2p·S to the block diagonal of D,
+// and sets W_j = W_{j−1} − 2p·V. The residual of the iterate is then exactly
+// W_j S W_jᵀ, whose norm costs O(n·k²); the iteration stops when it is at
+// most opt.Tol or after opt.MaxSteps steps (error ErrADINotConverged, with
+// the iterate reached). The right-hand side is first compressed to its
+// numerical rank (thin QR of W, eigenvalues of R S Rᵀ), so that S is diagonal
+// and k that rank.
+//
+// With opt.Truncate ≥ 0 the new blocks are orthogonalized against the basis
+// built so far (block classical Gram–Schmidt, twice, with matrix products, in
+// batches of 16 columns, by a second goroutine while the iteration goes on; a
+// column whose remainder is below 1e-14 of its norm adds no basis vector), so
+// that Z = Q·R with orthonormal Q; the core R D Rᵀ is then diagonalized and
+// truncated. Cost: Steps block solves with k
+// right-hand sides, O(n·q·k) per step for q basis vectors, and
+// O(q²·(k·Steps) + q³ + n·q·rank) at the end.
+//
+// Good shifts for a spectrum in [a, b] are WachspressShifts(a, b, J).
+func SolveLyapunovADI(n int, W []float64, k int, S []float64, shifts []float64, solve ShiftedSolve, opt ADIOptions) (*LowRankSym, ADIInfo, error) {
+	var info ADIInfo
+	if len(shifts) == 0 {
+		panic("linalg: SolveLyapunovADI without shifts")
+	}
+	for _, p := range shifts {
+		if !(p > 0) || math.IsInf(p, 0) {
+			panic(fmt.Sprintf("linalg: SolveLyapunovADI: shift %v is not positive", p))
+		}
+	}
+	w0, _ := (&LowRankSym{N: n, R: k, Z: W, D: S}).Compress(1e-15)
+	kk := w0.R
+	if kk > 0 {
+		info.RHSNorm = math.Max(math.Abs(w0.D[0]), math.Abs(w0.D[(kk-1)*kk+kk-1]))
+	}
+	if kk == 0 || info.RHSNorm <= opt.Tol {
+		return &LowRankSym{N: n}, info, nil
+	}
+	sd := make([]float64, kk) // S is diagonal after compression
+	for c := range kk {
+		sd[c] = w0.D[c*kk+c]
+	}
+	sdm := diagMatrix(sd)
+	w := w0.Z
+	var ob *orthoBasis
+	if opt.Truncate >= 0 {
+		ob = newOrthoBasis(n)
+	}
+	var blocks [][]float64
+	var dcol []float64 // the diagonal of D, one entry per column of Z
+	// Blocks wait in pending until orthoBatch columns have come, so that the
+	// orthogonalization's matrix products are not too thin; a second
+	// goroutine orthogonalizes them, in the order they came, while the
+	// iteration goes on (the recurrence does not depend on the basis).
+	var pending []float64
+	npend := 0
+	type batch struct {
+		v []float64
+		k int
+	}
+	var queue chan batch
+	var orthDone chan struct{}
+	if ob != nil {
+		queue, orthDone = make(chan batch, 64), make(chan struct{})
+		go func() {
+			for b := range queue {
+				ob.add(b.v, b.k)
+			}
+			close(orthDone)
+		}()
+	}
+	flush := func() {
+		if npend > 0 {
+			queue <- batch{pending, npend}
+		}
+		pending, npend = nil, 0
+	}
+	// stop hands over the last columns and waits for the orthogonalization.
+	stop := func() {
+		if queue != nil {
+			flush()
+			close(queue)
+			<-orthDone
+			queue = nil
+		}
+	}
+	defer stop()
+	res := info.RHSNorm
+	for step := 0; step < opt.MaxSteps && res > opt.Tol; step++ {
+		j := step % len(shifts)
+		p := shifts[j]
+		v := make([]float64, n*kk)
+		copy(v, w)
+		if err := solve(j, v, kk); err != nil {
+			return nil, info, err
+		}
+		for i, x := range v {
+			w[i] -= 2 * p * x
+		}
+		for c := range kk {
+			dcol = append(dcol, 2*p*sd[c])
+		}
+		if ob != nil {
+			pending = appendColumns(pending, npend, v, kk, n)
+			npend += kk
+			if npend >= orthoBatch {
+				flush()
+			}
+		} else {
+			blocks = append(blocks, v)
+		}
+		info.Steps++
+		res = (&LowRankSym{N: n, R: kk, Z: w, D: sdm}).Norm2()
+		if math.IsNaN(res) || math.IsInf(res, 0) {
+			return nil, info, fmt.Errorf("%w: the residual is not finite after %d steps", ErrADINotConverged, info.Steps)
+		}
+	}
+	info.Residual = res
+	var out *LowRankSym
+	if ob != nil {
+		stop()
+		out, info.Dropped = ob.result(dcol, opt.Truncate)
+	} else {
+		r := kk * len(blocks)
+		out = &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: diagMatrix(dcol)}
+		for b, v := range blocks {
+			for i := range n {
+				copy(out.Z[i*r+b*kk:i*r+b*kk+kk], v[i*kk:i*kk+kk])
+			}
+		}
+	}
+	info.Rank = out.R
+	if res > opt.Tol {
+		return out, info, fmt.Errorf("%w: residual %.3g > %.3g after %d steps", ErrADINotConverged, res, opt.Tol, info.Steps)
+	}
+	return out, info, nil
+}
+
+// orthoBasis builds an orthonormal basis Q of the columns appended to a
+// factor Z, and the coefficients R with Z = Q R.
+type orthoBasis struct {
+	n  int
+	qt []float64   // Qᵀ, q×n row-major: basis vector c is qt[c*n : c*n+n]
+	r  [][]float64 // column l of R: coefficients of Z's column l on the basis (prefix)
+}
+
+func newOrthoBasis(n int) *orthoBasis { return &orthoBasis{n: n} }
+
+func (o *orthoBasis) q() int { return len(o.qt) / o.n }
+
+// add appends the k columns of the n×k row-major v to Z. Block classical
+// Gram–Schmidt twice against the basis (matrix products), then modified
+// Gram–Schmidt, twice, inside the block.
+func (o *orthoBasis) add(v []float64, k int) {
+	n := o.n
+	impl := blas64.Implementation()
+	// Columns of v as contiguous vectors.
+	cols := make([]float64, k*n)
+	for i := range n {
+		for c := range k {
+			cols[c*n+i] = v[i*k+c]
+		}
+	}
+	norms := make([]float64, k)
+	for c := range k {
+		norms[c] = impl.Dnrm2(n, cols[c*n:], 1)
+	}
+	q0 := o.q()
+	coef := make([][]float64, k)
+	for c := range k {
+		coef[c] = make([]float64, q0, q0+k)
+	}
+	if q0 > 0 {
+		h := make([]float64, k*q0)
+		for range 2 {
+			// h = cols·Q (k×q0), cols −= h·Qᵀ.
+			impl.Dgemm(blas.NoTrans, blas.Trans, k, q0, n, 1, cols, n, o.qt, n, 0, h, q0)
+			impl.Dgemm(blas.NoTrans, blas.NoTrans, k, n, q0, -1, h, q0, o.qt, n, 1, cols, n)
+			for c := range k {
+				for b := range q0 {
+					coef[c][b] += h[c*q0+b]
+				}
+			}
+		}
+	}
+	for c := range k {
+		x := cols[c*n : c*n+n]
+		// Against the vectors of this block added so far.
+		for range 2 {
+			for b := q0; b < o.q(); b++ {
+				qb := o.qt[b*n : b*n+n]
+				d := impl.Ddot(n, qb, 1, x, 1)
+				impl.Daxpy(n, -d, qb, 1, x, 1)
+				coef[c] = growTo(coef[c], b+1)
+				coef[c][b] += d
+			}
+		}
+		nx := impl.Dnrm2(n, x, 1)
+		if nx > 1e-14*norms[c] && nx > 0 {
+			impl.Dscal(n, 1/nx, x, 1)
+			o.qt = append(o.qt, x...)
+			coef[c] = growTo(coef[c], o.q())
+			coef[c][o.q()-1] = nx
+		}
+		o.r = append(o.r, coef[c])
+	}
+}
+
+func growTo(s []float64, m int) []float64 {
+	for len(s) < m {
+		s = append(s, 0)
+	}
+	return s
+}
+
+// result returns Q·(eigenvectors) and the eigenvalues of the core R D Rᵀ (D
+// diagonal, d), those of magnitude at most tol·max dropped, and the largest
+// dropped magnitude.
+func (o *orthoBasis) result(d []float64, tol float64) (*LowRankSym, float64) {
+	n, q := o.n, o.q()
+	if q == 0 {
+		return &LowRankSym{N: n}, 0
+	}
+	core := make([]float64, q*q)
+	for l, col := range o.r {
+		dl := d[l]
+		for a, va := range col {
+			if va == 0 {
+				continue
+			}
+			f := dl * va
+			row := core[a*q : a*q+q]
+			for b, vb := range col {
+				row[b] += f * vb
+			}
+		}
+	}
+	lam, vec, ok := symEig(q, core, true)
+	if !ok {
+		// Keep the factors as they are: Z = Q, D = core.
+		z := make([]float64, n*q)
+		for c := range q {
+			for i := range n {
+				z[i*q+c] = o.qt[c*n+i]
+			}
+		}
+		return &LowRankSym{N: n, R: q, Z: z, D: core}, 0
+	}
+	big := math.Max(math.Abs(lam[0]), math.Abs(lam[q-1]))
+	var keep []int
+	dropped := 0.0
+	lo, hi := 0, q-1
+	for lo <= hi {
+		var c int
+		if math.Abs(lam[lo]) >= math.Abs(lam[hi]) {
+			c, lo = lo, lo+1
+		} else {
+			c, hi = hi, hi-1
+		}
+		if math.Abs(lam[c]) > tol*big {
+			keep = append(keep, c)
+		} else {
+			dropped = math.Max(dropped, math.Abs(lam[c]))
+		}
+	}
+	rk := len(keep)
+	u := make([]float64, q*rk)
+	dd := make([]float64, rk*rk)
+	for c, e := range keep {
+		for a := range q {
+			u[a*rk+c] = vec[a*q+e]
+		}
+		dd[c*rk+c] = lam[e]
+	}
+	z := make([]float64, n*rk)
+	if rk > 0 {
+		blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, n, rk, q, 1, o.qt, n, u, rk, 0, z, rk)
+	}
+	return &LowRankSym{N: n, R: rk, Z: z, D: dd}, dropped
+}
+
+// orthoBatch is the number of columns SolveLyapunovADI orthogonalizes at once.
+const orthoBatch = 16
+
+// appendColumns returns the n×(k+kv) row-major matrix [a v] for the n×k a
+// (row-major, possibly empty) and the n×kv v.
+func appendColumns(a []float64, k int, v []float64, kv, n int) []float64 {
+	out := make([]float64, n*(k+kv))
+	for i := range n {
+		copy(out[i*(k+kv):], a[i*k:i*k+k])
+		copy(out[i*(k+kv)+k:], v[i*kv:i*kv+kv])
+	}
+	return out
+}
+
+func diagMatrix(d []float64) []float64 {
+	k := len(d)
+	m := make([]float64, k*k)
+	for i, v := range d {
+		m[i*k+i] = v
+	}
+	return m
+}
+
+// WachspressShifts returns J ADI shifts for a matrix whose eigenvalues are
+// real and lie in [a, b] (0 < a ≤ b): Wachspress's optimal parameters
+// p_j = b·dn((2j−1)K/(2J), k), k² = 1 − (a/b)², K the complete elliptic
+// integral of the first kind, which minimise max over [a, b] of
+// Π_j |(λ − p_j)/(λ + p_j)|; ADIReduction gives that bound. They are returned
+// in an interleaved order (bit-reversed index), so that any first few of them
+// cover [a, b] evenly, which helps an iteration that stops early. O(J·log).
+func WachspressShifts(a, b float64, J int) []float64 {
+	if !(a > 0 && a <= b) || J < 1 {
+		panic(fmt.Sprintf("linalg: WachspressShifts(%v, %v, %d)", a, b, J))
+	}
+	p := make([]float64, J)
+	if a == b {
+		for j := range p {
+			p[j] = a
+		}
+		return p
+	}
+	kp := a / b
+	kk := ellipticK(kp)
+	for j := range J {
+		p[j] = b * jacobiDN((2*float64(j)+1)/(2*float64(J))*kk, kp)
+	}
+	// Bit-reversed order of the sorted shifts.
+	order := make([]int, 0, J)
+	bitsN := 0
+	for 1<<bitsN < J {
+		bitsN++
+	}
+	for x := range 1 << bitsN {
+		rev := 0
+		for q := range bitsN {
+			if x&(1<<q) != 0 {
+				rev |= 1 << (bitsN - 1 - q)
+			}
+		}
+		if rev < J {
+			order = append(order, rev)
+		}
+	}
+	out := make([]float64, J)
+	for i, o := range order {
+		out[i] = p[o]
+	}
+	return out
+}
+
+// ADIReduction returns max over λ ∈ [a, b] of Π_j ((λ − p_j)/(λ + p_j))², the
+// factor by which the ADI steps with shifts p reduce the residual of a
+// Lyapunov equation with a symmetric M whose spectrum lies in [a, b],
+// evaluated on a logarithmic grid of 2000 points plus the shifts' own
+// neighbourhoods. O(2000·len(p)).
+func ADIReduction(a, b float64, p []float64) float64 {
+	worst := 0.0
+	eval := func(l float64) {
+		f := 1.0
+		for _, q := range p {
+			r := (l - q) / (l + q)
+			f *= r * r
+		}
+		worst = math.Max(worst, f)
+	}
+	const m = 2000
+	for i := 0; i <= m; i++ {
+		eval(a * math.Pow(b/a, float64(i)/m))
+	}
+	return worst
+}
+
+// WachspressCount returns the least J ≤ 200 for which the Wachspress shifts
+// on [a, b] reduce the residual by at least the factor reduction
+// (ADIReduction), or 200.
+func WachspressCount(a, b, reduction float64) int {
+	for J := 1; J < 200; J++ {
+		if ADIReduction(a, b, WachspressShifts(a, b, J)) <= reduction {
+			return J
+		}
+	}
+	return 200
+}
+
+// agm runs the arithmetic–geometric mean of (1, kp) and returns the a_i and
+// c_i of the descending Landen sequence (Abramowitz & Stegun 16.4).
+func agm(kp float64) (as, cs []float64) {
+	a, b := 1.0, kp
+	c := math.Sqrt(math.Max(0, (1-kp)*(1+kp)))
+	as, cs = []float64{a}, []float64{c}
+	for i := 0; i < 60 && math.Abs(c) > 1e-17*a; i++ {
+		a, b, c = (a+b)/2, math.Sqrt(a*b), (a-b)/2
+		as, cs = append(as, a), append(cs, c)
+	}
+	return as, cs
+}
+
+// ellipticK returns K(k) for the complementary modulus kp = sqrt(1 − k²),
+// π/(2·AGM(1, kp)).
+func ellipticK(kp float64) float64 {
+	as, _ := agm(kp)
+	return math.Pi / (2 * as[len(as)-1])
+}
+
+// jacobiDN returns the Jacobi elliptic function dn(u, k), k² = 1 − kp², by
+// the descending Landen (AGM) method, accurate for kp near 0 because kp is
+// given directly.
+func jacobiDN(u, kp float64) float64 {
+	as, cs := agm(kp)
+	nn := len(as) - 1
+	phi := math.Ldexp(as[nn]*u, nn)
+	prev := phi
+	for i := nn; i >= 1; i-- {
+		prev = phi
+		phi = (phi + math.Asin(cs[i]/as[i]*math.Sin(phi))) / 2
+	}
+	if nn == 0 {
+		return 1
+	}
+	return math.Cos(phi) / math.Cos(prev-phi)
+}
