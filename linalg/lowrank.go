@@ -186,33 +186,7 @@ func (l *LowRankSym) Compress(tol float64) (*LowRankSym, float64) {
 	if !ok {
 		return l, 0
 	}
-	big := math.Max(math.Abs(lam[0]), math.Abs(lam[k-1]))
-	// Keep the eigenpairs above the threshold, by decreasing magnitude.
-	var keep []int
-	dropped := 0.0
-	lo, hi := 0, k-1
-	for lo <= hi {
-		var c int
-		if math.Abs(lam[lo]) >= math.Abs(lam[hi]) {
-			c, lo = lo, lo+1
-		} else {
-			c, hi = hi, hi-1
-		}
-		if math.Abs(lam[c]) > tol*big {
-			keep = append(keep, c)
-		} else {
-			dropped = math.Max(dropped, math.Abs(lam[c]))
-		}
-	}
-	rk := len(keep)
-	u := make([]float64, k*rk)
-	d := make([]float64, rk*rk)
-	for c, e := range keep {
-		for a := range k {
-			u[a*rk+c] = vec[a*k+e]
-		}
-		d[c*rk+c] = lam[e]
-	}
+	u, d, rk, dropped := truncateEig(k, lam, vec, tol)
 	z := make([]float64, n*rk)
 	if rk > 0 {
 		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, rk, k, 1, q, k, u, rk, 0, z, rk)
@@ -582,32 +556,7 @@ func (o *orthoBasis) result(d []float64, tol float64) (*LowRankSym, float64) {
 		}
 		return &LowRankSym{N: n, R: q, Z: z, D: core}, 0
 	}
-	big := math.Max(math.Abs(lam[0]), math.Abs(lam[q-1]))
-	var keep []int
-	dropped := 0.0
-	lo, hi := 0, q-1
-	for lo <= hi {
-		var c int
-		if math.Abs(lam[lo]) >= math.Abs(lam[hi]) {
-			c, lo = lo, lo+1
-		} else {
-			c, hi = hi, hi-1
-		}
-		if math.Abs(lam[c]) > tol*big {
-			keep = append(keep, c)
-		} else {
-			dropped = math.Max(dropped, math.Abs(lam[c]))
-		}
-	}
-	rk := len(keep)
-	u := make([]float64, q*rk)
-	dd := make([]float64, rk*rk)
-	for c, e := range keep {
-		for a := range q {
-			u[a*rk+c] = vec[a*q+e]
-		}
-		dd[c*rk+c] = lam[e]
-	}
+	u, dd, rk, dropped := truncateEig(q, lam, vec, tol)
 	z := make([]float64, n*rk)
 	if rk > 0 {
 		blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, n, rk, q, 1, o.qt, n, u, rk, 0, z, rk)
@@ -755,4 +704,37 @@ func jacobiDN(u, kp float64) float64 {
 		return 1
 	}
 	return math.Cos(phi) / math.Cos(prev-phi)
+}
+
+// truncateEig keeps the eigenpairs (lam ascending, vec k×k row-major with
+// eigenvectors in columns) whose |λ| exceeds tol·max|λ|, by decreasing |λ|.
+// It returns U (k×rk, the kept eigenvectors as columns), D = diag(kept λ)
+// (rk×rk), rk, and the largest |λ| dropped. O(k·rk).
+func truncateEig(k int, lam, vec []float64, tol float64) (u, d []float64, rk int, dropped float64) {
+	big := math.Max(math.Abs(lam[0]), math.Abs(lam[k-1]))
+	var keep []int
+	lo, hi := 0, k-1
+	for lo <= hi {
+		var c int
+		if math.Abs(lam[lo]) >= math.Abs(lam[hi]) {
+			c, lo = lo, lo+1
+		} else {
+			c, hi = hi, hi-1
+		}
+		if math.Abs(lam[c]) > tol*big {
+			keep = append(keep, c)
+		} else {
+			dropped = math.Max(dropped, math.Abs(lam[c]))
+		}
+	}
+	rk = len(keep)
+	u = make([]float64, k*rk)
+	d = make([]float64, rk*rk)
+	for c, e := range keep {
+		for a := range k {
+			u[a*rk+c] = vec[a*k+e]
+		}
+		d[c*rk+c] = lam[e]
+	}
+	return u, d, rk, dropped
 }

@@ -457,17 +457,7 @@ func (s *qtSolver) sylvLeaf(a0, a1, c0, c1 int) error {
 		}
 		for L := c1 - 1; L >= c0; L-- {
 			lc0, lc1 := bs[L], bs[L+1]
-			for r := kr0; r < kr1; r++ {
-				xr := z[r*n+lc1 : r*n+ec1]
-				for c := lc0; c < lc1; c++ {
-					tc := t[c*n+lc1 : c*n+ec1]
-					var sum float64
-					for j, v := range xr {
-						sum += v * tc[j]
-					}
-					z[r*n+c] -= sum
-				}
-			}
+			subRowDots(z, t, n, kr0, kr1, lc0, lc1, ec1)
 			if err := s.solveSmall(kr0, kr1-kr0, lc0, lc1-lc0); err != nil {
 				return err
 			}
@@ -500,17 +490,7 @@ func (s *qtSolver) lyapLeaf(b0, b1 int) error {
 		for L := K; L >= b0; L-- {
 			lc0, lc1 := bs[L], bs[L+1]
 			nl := lc1 - lc0
-			for r := kr0; r < kr1; r++ {
-				xr := z[r*n+lc1 : r*n+e1]
-				for c := lc0; c < lc1; c++ {
-					tc := t[c*n+lc1 : c*n+e1]
-					var sum float64
-					for j, v := range xr {
-						sum += v * tc[j]
-					}
-					z[r*n+c] -= sum
-				}
-			}
+			subRowDots(z, t, n, kr0, kr1, lc0, lc1, e1)
 			if L != K {
 				if err := s.solveSmall(kr0, nk, lc0, nl); err != nil {
 					return err
@@ -542,4 +522,22 @@ func (s *qtSolver) lyapLeaf(b0, b1 int) error {
 		}
 	}
 	return nil
+}
+
+// subRowDots applies z[r][c] −= Σ_{j∈[c1,end)} z[r][j]·t[c][j] for rows r in
+// [r0, r1) and columns c in [c0, c1), with z and t row-major of stride n:
+// the contribution of already solved columns right of a diagonal block in
+// the quasi-triangular back-substitution, as dot products along rows.
+func subRowDots(z, t []float64, n, r0, r1, c0, c1, end int) {
+	for r := r0; r < r1; r++ {
+		xr := z[r*n+c1 : r*n+end]
+		for c := c0; c < c1; c++ {
+			tc := t[c*n+c1 : c*n+end]
+			var sum float64
+			for j, v := range xr {
+				sum += v * tc[j]
+			}
+			z[r*n+c] -= sum
+		}
+	}
 }

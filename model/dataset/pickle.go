@@ -581,13 +581,20 @@ func (u *unpickler) step(code byte) error {
 	return nil
 }
 
+// pop2 pops the top of the stack, then the item below it.
+func (u *unpickler) pop2() (top, below any, err error) {
+	if top, err = u.pop(); err != nil {
+		return nil, nil, err
+	}
+	if below, err = u.pop(); err != nil {
+		return nil, nil, err
+	}
+	return top, below, nil
+}
+
 // reduce implements REDUCE for the three allowed callables.
 func (u *unpickler) reduce() error {
-	a, err := u.pop()
-	if err != nil {
-		return err
-	}
-	f, err := u.pop()
+	a, f, err := u.pop2()
 	if err != nil {
 		return err
 	}
@@ -651,11 +658,7 @@ func (u *unpickler) reduce() error {
 
 // newObj implements NEWOBJ for csr_matrix.__new__(csr_matrix).
 func (u *unpickler) newObj() error {
-	a, err := u.pop()
-	if err != nil {
-		return err
-	}
-	c, err := u.pop()
+	a, c, err := u.pop2()
 	if err != nil {
 		return err
 	}
