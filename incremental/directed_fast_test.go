@@ -106,7 +106,7 @@ func TestFastDirectedRandomEdits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d := dirRel(dirMatrix(e), dirMatrix(fresh))
+				d := relMaxDiff(dirMatrix(e), dirMatrix(fresh))
 				t.Logf("edit %d: X off by %.3g (relative), drift %.3g, stats %+v", k, d, e.Drift(), e.FastStats())
 				if d > 1e-8 {
 					t.Fatalf("edit %d: X off by %.3g (relative)", k, d)
@@ -251,7 +251,7 @@ func TestFastDirectedFallbacks(t *testing.T) {
 				if got.U != want.U || got.V != want.V {
 					t.Fatalf("edit %d: MaxPair %v, exact %v", k, got, want)
 				}
-				if d := dirRel(dirMatrix(e), dirMatrix(fresh)); d > 1e-8 {
+				if d := relMaxDiff(dirMatrix(e), dirMatrix(fresh)); d > 1e-8 {
 					t.Fatalf("edit %d: X off by %.3g", k, d)
 				}
 			})
@@ -400,7 +400,7 @@ func TestShiftSolver(t *testing.T) {
 			if err := want.Solve(denseM(cur, p), mat.NewDense(n, 2, b)); err != nil {
 				t.Fatal(err)
 			}
-			if d := dirRel(mat.NewDense(n, 2, x), &want); d > 1e-9 {
+			if d := relMaxDiff(mat.NewDense(n, 2, x), &want); d > 1e-9 {
 				t.Fatalf("round %d shift %g cand %v: off by %.3g (%d rows changed)", round, p, cand, d, len(sv.changed))
 			}
 		}

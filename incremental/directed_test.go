@@ -92,19 +92,6 @@ func dirMatrix(e *Directed) *mat.Dense {
 	return X
 }
 
-// dirRel returns max|a − b| / max|b| over all entries.
-func dirRel(a, b mat.Matrix) float64 {
-	r, c := b.Dims()
-	d, s := 0.0, 1e-300
-	for i := range r {
-		for j := range c {
-			d = math.Max(d, math.Abs(a.At(i, j)-b.At(i, j)))
-			s = math.Max(s, math.Abs(b.At(i, j)))
-		}
-	}
-	return d / s
-}
-
 // dirBruteMax applies SPEC §3's tie rule to every ordered pair i ≠ j in one
 // SCC, with the scores R of the engine.
 func dirBruteMax(e *Directed) (Pair, bool) {
@@ -243,7 +230,7 @@ func TestDirectedSymmetricIsPinv(t *testing.T) {
 					P.Set(i, j, ue.Pinv(i, j))
 				}
 			}
-			d := dirRel(dirMatrix(e), P)
+			d := relMaxDiff(dirMatrix(e), P)
 			if d > 1e-10 {
 				t.Fatalf("X differs from L⁺ by %.3g (relative)", d)
 			}
@@ -281,7 +268,7 @@ func TestDirectedQForm(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d := dirRel(dirMatrix(e), qFormX(t, g))
+				d := relMaxDiff(dirMatrix(e), qFormX(t, g))
 				if d > 1e-10 {
 					t.Fatalf("X differs from the Q form by %.3g (relative)", d)
 				}
@@ -439,7 +426,7 @@ func TestDirectedRandomEdits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := dirRel(dirMatrix(e), dirMatrix(fresh)); d > 1e-8 {
+			if d := relMaxDiff(dirMatrix(e), dirMatrix(fresh)); d > 1e-8 {
 				t.Fatalf("edit %d: X off by %.3g (relative)", edits, d)
 			}
 			comp, _ := tarjan.SCC(mirror)
@@ -506,7 +493,7 @@ func TestDirectedRefusals(t *testing.T) {
 			t.Errorf("%s(%d,%d): %v, want %v", tc.op, tc.u, tc.v, err, tc.want)
 		}
 	}
-	if dirRel(dirMatrix(e), before) != 0 || !e.Graph().Equal(g) {
+	if relMaxDiff(dirMatrix(e), before) != 0 || !e.Graph().Equal(g) {
 		t.Fatal("a refused edit changed the engine")
 	}
 	if p, _ := e.MaxPair(); p != bp {
@@ -519,7 +506,7 @@ func TestDirectedRefusals(t *testing.T) {
 	if err := e.Add(4, 5); err != nil {
 		t.Fatal(err)
 	}
-	if dirRel(dirMatrix(e), before) > 1e-12 {
+	if relMaxDiff(dirMatrix(e), before) > 1e-12 {
 		t.Fatal("remove then add did not restore X")
 	}
 }
@@ -720,7 +707,7 @@ func TestDirectedDrift(t *testing.T) {
 	if err := e.Refresh(); err != nil {
 		t.Fatal(err)
 	}
-	if d := e.Drift(); d > 1e-13 || dirRel(dirMatrix(e), before) != 0 {
+	if d := e.Drift(); d > 1e-13 || relMaxDiff(dirMatrix(e), before) != 0 {
 		t.Fatalf("Refresh did not repair X (drift %.3g)", d)
 	}
 }
