@@ -39,6 +39,7 @@ func engineMatrix(e *Undirected) *mat.SymDense {
 	return P
 }
 
+// relMaxDiff returns max|a − b| / max|b| over all entries.
 func relMaxDiff(a, b mat.Matrix) float64 {
 	r, c := b.Dims()
 	d, m := 0.0, 1e-300
