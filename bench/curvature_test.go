@@ -34,7 +34,7 @@ func BenchmarkCurvatureCora(b *testing.B) {
 func BenchmarkCurvatureRewireCora(b *testing.B) {
 	g := cora(b)
 	for b.Loop() {
-		r, err := rewire.RunCurvature(g, rewire.Config{Method: rewire.Curvature, Budget: 0.1}, rewire.DefaultAlpha)
+		r, err := rewire.Run(g, rewire.Config{Method: rewire.Curvature, Budget: 0.1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
-	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
 )
@@ -124,26 +124,16 @@ func summarizeCurvature(ks []rewire.EdgeKappa) *CurvatureOut {
 }
 
 // leastCurved returns the n pairs of least score in the order of SPEC §3's
-// tie rule. It reorders ps.
+// ranking (rank.Each, ascending). It reorders ps.
 func leastCurved(ps []incremental.Pair, n int) []rewire.EdgeKappa {
 	out := []rewire.EdgeKappa{}
-	for len(out) < n && len(ps) > 0 {
-		m := math.Inf(1)
-		for _, p := range ps {
-			m = math.Min(m, p.Score)
+	rank.Each(ps, rank.Ascending, false, func(p incremental.Pair) bool {
+		if len(out) == n {
+			return false
 		}
-		th := m + 1e-9*math.Max(1, math.Abs(m))
-		pick := -1
-		for k, p := range ps {
-			if p.Score <= th && (pick < 0 || p.U < ps[pick].U || (p.U == ps[pick].U && p.V < ps[pick].V)) {
-				pick = k
-			}
-		}
-		p := ps[pick]
 		out = append(out, rewire.EdgeKappa{U: p.U, V: p.V, Kappa: p.Score})
-		ps[pick] = ps[len(ps)-1]
-		ps = ps[:len(ps)-1]
-	}
+		return len(out) < n
+	})
 	return out
 }
 
@@ -217,14 +207,4 @@ func printCurvature(w io.Writer, out *CurvatureOut) error {
 	fmt.Fprintf(&b, "seconds  %.3f\n", out.Seconds)
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// runRewiring runs cfg's method on gr: rewire.RunCurvature for the curvature
-// baseline, with laziness alpha, and rewire.Run for the resistance operators
-// (which ignore alpha).
-func runRewiring(gr *linalg.Graph, cfg rewire.Config, alpha float64) (*rewire.Result, error) {
-	if cfg.Method == rewire.Curvature {
-		return rewire.RunCurvature(gr, cfg, alpha)
-	}
-	return rewire.Run(gr, cfg)
 }

@@ -258,7 +258,8 @@ func diagnoseDataset(g *Globals, spec DiagnoseSpec, d *dataset.Dataset, kind gnn
 		if m != MethodNone {
 			b.describe(fmt.Sprintf("%s: rewiring %s", d.Name, m))
 			cfg := rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Workers: g.Workers()}
-			res, err := runRewiring(gr, cfg, spec.Alpha)
+			cfg.Alpha = &spec.Alpha
+			res, err := rewire.Run(gr, cfg)
 			if err != nil {
 				return fmt.Errorf("diagnose %s: rewire %s: %w", d.Name, m, err)
 			}

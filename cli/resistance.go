@@ -68,12 +68,6 @@ type ResistanceOut struct {
 	Seconds    float64 `json:"seconds"`
 }
 
-// resistanceEngine is what the command needs of either engine.
-type resistanceEngine interface {
-	MaxPair() (incremental.Pair, bool)
-	MinEdge(accept func(u, v int) bool) (incremental.Pair, bool)
-}
-
 // Run computes the resistances.
 func (c *ResistanceCmd) Run(g *Globals) error {
 	if c.WithinComponents && c.Directed {
@@ -97,26 +91,20 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	}
 	t0 := time.Now()
 	opt := incremental.Options{Workers: g.Workers(), WithinComponents: c.WithinComponents}
-	var eng resistanceEngine
-	var r func(i, j int) (float64, bool)
+	var eng incremental.Engine
 	if gr.Directed() {
-		e, err := incremental.NewDirected(gr, opt)
-		if err != nil {
-			return err
-		}
-		eng, r = e, e.R
+		eng, err = incremental.NewDirected(gr, opt)
 	} else {
-		e, err := incremental.NewUndirected(gr, opt)
-		if err != nil {
-			return err
+		eng, err = incremental.NewUndirected(gr, opt)
+	}
+	if err != nil {
+		return err
+	}
+	r := func(i, j int) (float64, bool) {
+		if c.WithinComponents && !eng.SameBlock(i, j) {
+			return 0, false
 		}
-		eng = e
-		r = func(i, j int) (float64, bool) {
-			if c.WithinComponents && e.Component(i) != e.Component(j) {
-				return 0, false
-			}
-			return e.R(i, j), true
-		}
+		return eng.Resistance(i, j)
 	}
 	_, count := tarjan.SCC(gr) // the connected components when undirected
 	out := ResistanceOut{Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}

@@ -42,10 +42,21 @@ type RewireSummary struct {
 	Budget     float64 `json:"budget"` // r as given
 	E0         int     `json:"e0"`     // E0 of the input graph in its form
 	Iterations int     `json:"iterations"`
-	Added      int     `json:"added"`
-	Removed    int     `json:"removed"`
+	Added      int     `json:"added"`       // additions made (operations)
+	Removed    int     `json:"removed"`     // removals made (operations)
 	AddedPct   float64 `json:"added_pct"`   // 100·added/e0
 	RemovedPct float64 `json:"removed_pct"` // 100·removed/e0
+	// AddedNet and RemovedNet are the net change of the edge set, |E_T ∖ E_0|
+	// and |E_0 ∖ E_T| (an edge added and later removed counts in neither).
+	AddedNet      int     `json:"added_net"`
+	RemovedNet    int     `json:"removed_net"`
+	AddedNetPct   float64 `json:"added_net_pct"`   // 100·added_net/e0
+	RemovedNetPct float64 `json:"removed_net_pct"` // 100·removed_net/e0
+	// PassedOver counts the pairs passed over because they gave no edge.
+	PassedOver int `json:"passed_over"`
+	// Version is the rewiring code version of the method and form
+	// (rewire.CodeVersion).
+	Version string `json:"version"`
 	// StoppedEarly is null when the run made its B iterations, else why not.
 	StoppedEarly *string `json:"stopped_early"`
 	Engine       string  `json:"engine"`
@@ -59,7 +70,7 @@ func rewireConfig(method string, budget float64, within, directed bool, engine s
 	if err != nil {
 		return rewire.Config{}, usagef("--method: %v", err)
 	}
-	cfg := rewire.Config{Method: m, Budget: budget, WithinComponents: within, Engine: strings.ToLower(engine), MaxIterations: maxIter}
+	cfg := rewire.Config{Method: m, Budget: budget, WithinComponents: within, Engine: rewire.EngineKind(strings.ToLower(engine)), MaxIterations: maxIter}
 	if cfg.Engine == "" {
 		cfg.Engine = rewire.Incremental
 	}
@@ -131,7 +142,8 @@ func (c *RewireCmd) Run(g *Globals) error {
 	cfg.Workers = g.Workers()
 	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
-	res, err := runRewiring(gr, cfg, c.Alpha)
+	cfg.Alpha = &c.Alpha
+	res, err := rewire.Run(gr, cfg)
 	bar.finish()
 	if err != nil {
 		return fmt.Errorf("rewire %s: %w", name, err)
@@ -152,7 +164,7 @@ func (c *RewireCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))
 		}
 	}
-	s := summarize(name, gr.Directed(), cfg, res.E0, res.Iterations, res.Added, res.Removed, res.StoppedEarly, res.Seconds)
+	s := summarize(name, gr.Directed(), cfg, res, res.Seconds)
 	if c.JSON {
 		return writeJSON(g.Stdout, s)
 	}
@@ -169,23 +181,25 @@ func iterationsAllowed(cfg rewire.Config, e0 int) int {
 	return b
 }
 
-func summarize(name string, directed bool, cfg rewire.Config, e0, iterations, added, removed int, stopped string, seconds float64) RewireSummary {
+func summarize(name string, directed bool, cfg rewire.Config, res *rewire.Result, seconds float64) RewireSummary {
 	s := RewireSummary{
-		Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, E0: e0,
-		Iterations: iterations, Added: added, Removed: removed,
-		Engine: cfg.Engine, Seconds: seconds,
+		Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, E0: res.E0,
+		Iterations: res.Iterations, Added: res.Added, Removed: res.Removed,
+		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
+		Version: rewire.CodeVersion(cfg.Method, directed), Engine: string(cfg.Engine), Seconds: seconds,
 	}
 	if directed {
 		s.Form = "directed"
 	}
 	if s.Engine == "" {
-		s.Engine = rewire.Incremental
+		s.Engine = string(rewire.Incremental)
 	}
-	if e0 > 0 {
-		s.AddedPct = 100 * float64(added) / float64(e0)
-		s.RemovedPct = 100 * float64(removed) / float64(e0)
+	if e := float64(res.E0); e > 0 {
+		s.AddedPct, s.RemovedPct = 100*float64(res.Added)/e, 100*float64(res.Removed)/e
+		s.AddedNetPct, s.RemovedNetPct = 100*float64(res.AddedNet)/e, 100*float64(res.RemovedNet)/e
 	}
-	if stopped != "" {
+	if res.StoppedEarly != "" {
+		stopped := res.StoppedEarly
 		s.StoppedEarly = &stopped
 	}
 	return s

@@ -193,7 +193,8 @@ func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, alpha float64, b
 		done++
 		b.add(1)
 	}
-	res, err := runRewiring(gr, cfg, alpha)
+	cfg.Alpha = &alpha
+	res, err := rewire.Run(gr, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s with %s: %w", name, cfg.Method, err)
 	}
@@ -201,14 +202,14 @@ func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, alpha float64, b
 	b.add(bmax - done) // stopped early: the bar skips what is left
 	var out []RewireSummary
 	for _, r := range budgets {
-		p := res.Prefix(rewire.Budget(r, gr.E0()))
+		p := res.Prefix(gr, rewire.Budget(r, gr.E0()))
 		secs := at[p.Budget]
 		if p.StoppedEarly != "" {
 			secs = total
 		}
 		c := cfg
 		c.Budget = r
-		out = append(out, summarize(name, gr.Directed(), c, res.E0, p.Iterations, p.Added, p.Removed, p.StoppedEarly, secs))
+		out = append(out, summarize(name, gr.Directed(), c, p, secs))
 	}
 	return out, nil
 }

@@ -77,7 +77,7 @@ func TestSweepTinyEndToEnd(t *testing.T) {
 	checkOnce(t, recs)
 	for _, r := range recs {
 		if r.Dataset != "bottleneck" || r.Form != "undirected" || r.Model != "gcn" || r.Epochs != 20 || r.E0 != 368 ||
-			r.TestAcc < 0 || r.TestAcc > 1 || r.BestEpoch < 1 || r.BestEpoch > 20 || r.Version != sweep.CodeVersion {
+			r.TestAcc < 0 || r.TestAcc > 1 || r.BestEpoch < 1 || r.BestEpoch > 20 || r.Version != sweep.CodeVersion(r.Method, r.Form) {
 			t.Errorf("bad record %+v", r)
 		}
 		switch r.Method {

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -70,13 +71,18 @@ type Directed struct {
 	batch  bool       // between Begin and Commit
 	dirty  []int      // SCCs edited in the batch, to solve at Commit
 	fast   *dirFast   // nil unless Options.FastDirected (directed_fast.go)
+
+	skip    []Pair // pairs MaxPair leaves out (Skip)
+	rescan  []int  // SCCs whose skipped pairs changed, to scan again
+	crossed bool   // arcs between SCCs were added since the last repartition
+	merges  int    // SCC merges made (directed_merge.go)
 }
 
 // dirSCC is one strongly connected component.
 type dirSCC struct {
 	members []int         // global ids, ascending
 	x       *mat.SymDense // X_S; both triangles of its raw data are set; nil for one node
-	track   maxTracker    // running maxima of its pairs in row-major order (global ids)
+	track   rank.Max      // the ranking's leaders among its pairs (global ids)
 	fast    *fastSCC      // low-rank state with Options.FastDirected, else nil
 }
 
@@ -163,66 +169,73 @@ func (e *Directed) R(i, j int) (float64, bool) {
 	return e.sccs[s].r(e.local[i], e.local[j]), true
 }
 
-// MaxPair returns the most resistant admissible ordered pair (i, j) — i ≠ j,
-// both in one SCC — with SPEC §3's tie rule over the whole graph: the global
-// maximum is found, scores within 1e-9·max(1, |max|) of it are equal, and the
-// first of them in row-major order of the global ids (smallest i, then
-// smallest j) wins. Since R is symmetric the winner always has i < j. Existing
-// arcs are admissible. It returns false when no SCC has two nodes. O(1): the
+// MaxPair returns the first pair of SPEC §3's descending ranking (package
+// rank) of the admissible ordered pairs (i, j) — i ≠ j, both in one SCC —
+// over the whole graph, the pairs of Skip left out: scored by R_ij, or by
+// R_ij/d(i→j) with R_ij as second key with Options.PerHop. Since R is
+// symmetric, the unkeyed winner always has i < j. Existing arcs are
+// admissible. It returns false when no admissible pair is left. O(1): the
 // pair was found after the last edit (a scan of the edited SCC's pairs,
 // O(n_S²), and a merge over the SCCs).
 func (e *Directed) MaxPair() (Pair, bool) { return e.best, e.has }
 
-// MinEdge returns the arc u→v inside an SCC of least resistance R_uv for
-// which accept returns true (accept nil: any), with the tie rule of SPEC §3
-// applied among the arcs not yet rejected: the least score among them, scores
-// within 1e-9·max(1, |least|) of it equal, the first in row-major order (u,
-// then v) wins. Arcs between SCCs have no score and are never returned. It
-// returns false when there is no such arc or accept rejects them all. Cost
-// O(m log m) to sort the arcs once, plus, per rejected candidate, the size of
-// its tie group.
-func (e *Directed) MinEdge(accept func(u, v int) bool) (Pair, bool) {
-	var arcs []Pair
-	for u := range e.n {
-		s := e.comp[u]
-		for _, v := range e.g.Out(u) {
-			if e.comp[v] == s {
-				arcs = append(arcs, Pair{u, v, e.sccs[s].r(e.local[u], e.local[v])})
-			}
+// Skip sets the pairs MaxPair leaves out ("the next pair after these"). The
+// SCCs holding a pair that enters or leaves the set are scanned again
+// (O(n_S²) each) — outside a batch at once, inside one at Commit — and, in
+// the fast mode, the decision is certified again.
+func (e *Directed) Skip(pairs []Pair) {
+	if slices.Equal(pairs, e.skip) {
+		return
+	}
+	changed := map[int]bool{}
+	for _, p := range append(slices.Clone(e.skip), pairs...) {
+		in, was := slices.Contains(pairs, p), slices.Contains(e.skip, p)
+		if in != was {
+			changed[e.comp[p.U]] = true
 		}
 	}
-	// The arcs were listed in row-major order, which a stable sort keeps among
-	// equal scores.
-	slices.SortStableFunc(arcs, func(a, b Pair) int { return cmp.Compare(a.Score, b.Score) })
-	var rejected []bool
-	first := 0
-	for {
-		for first < len(arcs) && rejected != nil && rejected[first] {
-			first++
+	e.skip = append(e.skip[:0], pairs...)
+	for s := range changed {
+		if !slices.Contains(e.rescan, s) {
+			e.rescan = append(e.rescan, s)
 		}
-		if first == len(arcs) {
-			return Pair{}, false
-		}
-		th := arcs[first].Score + tieTol(arcs[first].Score)
-		k := first
-		for i := first + 1; i < len(arcs) && arcs[i].Score <= th; i++ {
-			if (rejected == nil || !rejected[i]) && rowMajorLess(arcs[i], arcs[k]) {
-				k = i
+	}
+	if !e.batch {
+		if err := e.rescanSkipped(); err != nil {
+			// Only the fast mode's exact fallback can fail; Refresh
+			// restores a consistent state.
+			if err := e.Refresh(); err != nil {
+				panic(fmt.Sprintf("incremental: Skip: %v", err))
 			}
 		}
-		if accept == nil || accept(arcs[k].U, arcs[k].V) {
-			return arcs[k], true
-		}
-		if rejected == nil {
-			rejected = make([]bool, len(arcs))
-		}
-		rejected[k] = true
 	}
 }
 
-// rowMajorLess reports whether pair p comes before q in row-major order.
-func rowMajorLess(p, q Pair) bool {
-	return p.U < q.U || (p.U == q.U && p.V < q.V)
+// rescanSkipped scans again the SCCs whose skipped pairs changed, merges the
+// maxima and, in the fast mode, certifies the decision.
+func (e *Directed) rescanSkipped() error {
+	for _, s := range e.rescan {
+		if len(e.sccs[s].members) >= 2 {
+			e.sccs[s].track.Exclude = e.skip
+			e.sccs[s].scan(e.dist)
+		}
+	}
+	e.rescan = e.rescan[:0]
+	e.mergeMax()
+	if e.fast != nil {
+		return e.fastCertify()
+	}
+	return nil
+}
+
+// MinEdge returns the first arc u→v inside an SCC of SPEC §3's ascending
+// ranking by resistance R_uv for which accept returns true (accept nil:
+// any). Arcs between SCCs have no score and are never returned. It returns
+// false when there is no such arc or accept rejects them all. O(m) per
+// rejected candidate (rank.Each).
+func (e *Directed) MinEdge(accept func(u, v int) bool) (Pair, bool) {
+	return minEdge(e.g, func(u, v int) float64 { return e.sccs[e.comp[u]].r(e.local[u], e.local[v]) },
+		func(u, v int) bool { return e.comp[u] == e.comp[v] }, accept)
 }
 
 // RAfterAdd returns the resistance between a and b that adding the single arc
@@ -268,11 +281,12 @@ func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {
 }
 
 // Add inserts the arc u→v and solves its SCC again (O(n_S³), see solveSCC),
-// then finds the new maximum (O(n_S²) plus a merge over the SCCs). The arc
-// must join two nodes of one SCC (so the partition is unchanged). A refused
-// edit (*EditError: ErrNodeRange, ErrSelfLoop, ErrEdgeExists, ErrAcrossSCC,
-// checked in this order) changes nothing; so does a failed solve, whose error
-// is returned as is.
+// then finds the new maximum (O(n_S²) plus a merge over the SCCs). An arc
+// between two SCCs changes no resistance unless it closes a cycle: then the
+// SCCs on the cycle merge, and the merged SCC is solved exactly
+// (directed_merge.go). A refused edit (*EditError: ErrNodeRange,
+// ErrSelfLoop, ErrEdgeExists, checked in this order) changes nothing; so
+// does a failed solve, whose error is returned as is.
 func (e *Directed) Add(u, v int) error {
 	if err := checkIDs("add", e.n, u, v); err != nil {
 		return err
@@ -281,7 +295,8 @@ func (e *Directed) Add(u, v int) error {
 		return &EditError{"add", u, v, ErrEdgeExists}
 	}
 	if e.comp[u] != e.comp[v] {
-		return &EditError{"add", u, v, ErrAcrossSCC}
+		e.edit(u, v, true)
+		return e.addAcross()
 	}
 	e.edit(u, v, true)
 	e.noteEdit(u, v, true)
@@ -346,6 +361,16 @@ func (e *Directed) Begin() { e.batch = true }
 // state.
 func (e *Directed) Commit() error {
 	e.batch = false
+	if err := e.repartition(); err != nil {
+		return err
+	}
+	e.skipExclude()
+	for _, s := range e.rescan {
+		if len(e.sccs[s].members) >= 2 {
+			e.markDirty(s)
+		}
+	}
+	e.rescan = e.rescan[:0]
 	if e.fast != nil {
 		return e.fastCommit()
 	}
@@ -356,6 +381,7 @@ func (e *Directed) Commit() error {
 		}
 	}
 	e.dirty = e.dirty[:0]
+	e.mergeMax()
 	return nil
 }
 
@@ -436,6 +462,7 @@ func (e *Directed) Refresh() error {
 	}
 	for _, s := range e.big {
 		e.sccs[s].x = xs[s]
+		e.sccs[s].track.Exclude = e.skip
 		e.sccs[s].scan(e.dist)
 	}
 	e.mergeMax()
@@ -542,19 +569,32 @@ func (c *dirSCC) r(a, b int) float64 {
 	return d[a*raw.Stride+a] + d[b*raw.Stride+b] - 2*d[a*raw.Stride+b]
 }
 
-// scan feeds the pairs a < b of the SCC, in row-major order, to its tracker.
-// Members are ascending, so local row-major order is global row-major order
-// restricted to the SCC. O(n_S²).
+// scan feeds the SCC's pairs to its tracker (scanInto).
+func (c *dirSCC) scan(dist *Distances) {
+	c.track.Keyed = dist != nil
+	c.scanInto(&c.track, dist)
+}
+
+// skipExclude points every SCC's tracker at the skipped pairs.
+func (e *Directed) skipExclude() {
+	for _, s := range e.big {
+		e.sccs[s].track.Exclude = e.skip
+	}
+}
+
+// scanInto resets t and feeds it the pairs a < b of the SCC, in row-major
+// order. Members are ascending, so local row-major order is global
+// row-major order restricted to the SCC. O(n_S²).
 //
 // With per-hop distances (dist ≠ nil) the score R_ij/d(i→j) is not
 // symmetric, so every ordered pair (a, b), b ≠ a, is scored in row-major
-// order. Distances between two nodes of one SCC only depend on the arcs
-// inside it (a path leaving the SCC cannot come back), so an edit elsewhere
-// never changes this SCC's scores.
-func (c *dirSCC) scan(dist *Distances) {
-	c.track.reset()
+// order, with R_ij as the second key. Distances between two nodes of one SCC
+// only depend on the arcs inside it (a path leaving the SCC cannot come
+// back), so an edit elsewhere never changes this SCC's scores.
+func (c *dirSCC) scanInto(t *rank.Max, dist *Distances) {
+	t.Reset()
 	if dist != nil {
-		c.scanPerHop(dist)
+		c.scanPerHop(t, dist)
 		return
 	}
 	raw := c.x.RawSymmetric()
@@ -568,14 +608,14 @@ func (c *dirSCC) scan(dist *Distances) {
 		xa := row[a]
 		i := c.members[a]
 		for b := a + 1; b < n; b++ {
-			if s := xa + diag[b] - 2*row[b]; s > c.track.best {
-				c.track.offer(i, c.members[b], s)
+			if s := xa + diag[b] - 2*row[b]; s > t.Floor() {
+				t.Offer(Pair{U: i, V: c.members[b], Score: s})
 			}
 		}
 	}
 }
 
-func (c *dirSCC) scanPerHop(dist *Distances) {
+func (c *dirSCC) scanPerHop(t *rank.Max, dist *Distances) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	for a := range n {
@@ -593,37 +633,23 @@ func (c *dirSCC) scanPerHop(dist *Distances) {
 			}
 			// X is symmetric: X_jj is on row b, X_ij = row[b].
 			r := row[a] + raw.Data[b*st+b] - 2*row[b]
-			if s := r / float64(h); s > c.track.best {
-				c.track.offer(i, j, s)
+			if s := r / float64(h); s > t.Floor() {
+				t.Offer(Pair{U: i, V: j, Score: s, Key: r})
 			}
 		}
 	}
 }
 
-// mergeMax applies the tie rule over all SCCs: the global maximum sets the
-// threshold, each SCC's first pair at or above it is among its tracker's
-// records (the threshold is at least the SCC's own tie threshold, as
-// s − tieTol(s) grows with s), and the first of those in global row-major
-// order wins. O(number of SCCs with two or more nodes).
+// mergeMax applies the ranking over all SCCs (rank.Merge of their
+// trackers). O(number of SCCs with two or more nodes + their kept pairs).
 func (e *Directed) mergeMax() {
-	best := math.Inf(-1)
+	ts := make([]*rank.Max, 0, len(e.big))
 	for _, s := range e.big {
-		best = math.Max(best, e.sccs[s].track.best)
+		ts = append(ts, &e.sccs[s].track)
 	}
 	e.best, e.has = Pair{}, false
-	if math.IsInf(best, -1) {
-		return
-	}
-	th := best - tieTol(best)
-	for _, s := range e.big {
-		for _, r := range e.sccs[s].track.records {
-			if r.Score >= th {
-				if !e.has || rowMajorLess(r, e.best) {
-					e.best, e.has = r, true
-				}
-				break
-			}
-		}
+	if len(ts) > 0 {
+		e.best, e.has = rank.Merge(ts)
 	}
 }
 

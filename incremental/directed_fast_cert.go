@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"slices"
 	"sync"
@@ -161,7 +162,7 @@ func (e *Directed) fastCertify() error {
 	st := &e.fast.stats
 	defer e.fastTimer(&st.CertifySeconds)()
 	for range 3 {
-		bad := append(e.uncertainAdd(), e.uncertainRemove()...)
+		bad := append(e.uncertainAdd(e.skip), e.uncertainRemove()...)
 		slices.Sort(bad)
 		bad = slices.Compact(bad)
 		bad = slices.DeleteFunc(bad, func(s int) bool { return e.sccs[s].fast == nil || e.sccs[s].fast.rho == 0 })
@@ -181,68 +182,93 @@ func (e *Directed) fastCertify() error {
 	return nil
 }
 
-// uncertainAdd returns the SCCs whose scores could change MaxPair's
-// decision within their error bounds (see the fast mode's description).
-// O(number of SCCs) plus, for each SCC whose maximum is near the threshold,
-// a row-major scan up to its first pair at or above it.
-func (e *Directed) uncertainAdd() []int {
-	if !e.has {
-		return nil
-	}
+// uncertainAdd returns the SCCs whose scores could change the decision of
+// MaxPair(skip) within their error bounds (see the fast mode's description):
+// every pair whose membership of the top tie window, or (per hop) of the
+// second key's window, is not decided by a margin above the error bounds of
+// its score and of the maximum flags its SCC and the maximum's. The
+// row-major choice inside the windows is exact. O(number of SCCs) plus a
+// pass over the pairs of each SCC whose maximum is near the threshold.
+func (e *Directed) uncertainAdd(skip []Pair) []int {
+	keyed := e.dist != nil
+	tops := make(map[int]float64, len(e.big))
 	gbest, sb := math.Inf(-1), -1
 	for _, s := range e.big {
-		if b := e.sccs[s].track.best; b > gbest {
-			gbest, sb = b, s
+		top := e.sccs[s].track.Best()
+		if len(skip) > 0 {
+			t := &rank.Max{Keyed: keyed, Exclude: skip}
+			e.sccs[s].scanInto(t, e.dist)
+			top = t.Best()
+		}
+		tops[s] = top
+		if top > gbest {
+			gbest, sb = top, s
 		}
 	}
-	th := gbest - tieTol(gbest)
+	if sb < 0 {
+		return nil
+	}
+	th := gbest - rank.Tol(gbest)
 	errTh := e.errOf(sb, gbest)
+	type near struct {
+		p Pair
+		s int
+	}
 	var bad []int
+	var window []near
 	for _, s := range e.big {
-		c := &e.sccs[s]
-		top := c.track.best
-		if math.IsInf(top, -1) {
+		top := tops[s]
+		errTop := e.errOf(s, top)
+		if math.IsInf(top, -1) || (top < th && th-top > errTop+errTh) {
 			continue
 		}
-		if top < th && th-top > e.errOf(s, top)+errTh {
-			continue
+		lo := th - errTop - errTh
+		e.sccs[s].pairsAbove(e.dist, lo, func(p Pair) {
+			if slices.ContainsFunc(skip, func(q Pair) bool { return rank.Same(p, q) }) {
+				return
+			}
+			ep := e.errOf(s, max(p.Score, p.Key))
+			if m := ep + errTh; m > 0 && math.Abs(p.Score-th) <= m {
+				bad = append(bad, s, sb)
+			}
+			if p.Score >= th {
+				window = append(window, near{p, s})
+			}
+		})
+	}
+	if !keyed || len(window) == 0 {
+		return bad
+	}
+	k, sk := math.Inf(-1), -1
+	for _, w := range window {
+		if w.p.Key > k {
+			k, sk = w.p.Key, w.s
 		}
-		first, before, found := c.prefix(e.dist, th)
-		ok := true
-		if found && first.Score-th <= e.errOf(s, first.Score)+errTh {
-			ok = false
-		}
-		if !found && th-top <= e.errOf(s, top)+errTh {
-			ok = false
-		}
-		if !math.IsInf(before, -1) && th-before <= e.errOf(s, before)+errTh {
-			ok = false
-		}
-		if !ok {
-			bad = append(bad, s, sb)
+	}
+	kth, errK := k-rank.Tol(k), e.errOf(sk, k)
+	for _, w := range window {
+		if m := e.errOf(w.s, w.p.Key) + errK; m > 0 && math.Abs(w.p.Key-kth) <= m {
+			bad = append(bad, w.s, sk)
 		}
 	}
 	return bad
 }
 
-// prefix scans the SCC's pairs in the scan's order (row-major; ordered pairs
-// with per-hop scores) and returns the first pair scoring at least th, the
-// greatest score before it (−Inf if none) and whether there is such a pair.
-func (c *dirSCC) prefix(dist *Distances, th float64) (Pair, float64, bool) {
+// pairsAbove calls f, in the scan's order (row-major; ordered pairs with
+// per-hop scores, R as Key), for every pair of the SCC scoring at least lo.
+// O(n_S²).
+func (c *dirSCC) pairsAbove(dist *Distances, lo float64, f func(Pair)) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
-	before := math.Inf(-1)
 	for a := range n {
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		if dist == nil {
 			xa := row[a]
 			for b := a + 1; b < n; b++ {
-				s := xa + raw.Data[b*st+b] - 2*row[b]
-				if s >= th {
-					return Pair{i, c.members[b], s}, before, true
+				if s := xa + raw.Data[b*st+b] - 2*row[b]; s >= lo {
+					f(Pair{U: i, V: c.members[b], Score: s})
 				}
-				before = math.Max(before, s)
 			}
 			continue
 		}
@@ -257,20 +283,17 @@ func (c *dirSCC) prefix(dist *Distances, th float64) (Pair, float64, bool) {
 				continue
 			}
 			r := row[a] + raw.Data[b*st+b] - 2*row[b]
-			s := r / float64(h)
-			if s >= th {
-				return Pair{i, j, s}, before, true
+			if s := r / float64(h); s >= lo {
+				f(Pair{U: i, V: j, Score: s, Key: r})
 			}
-			before = math.Max(before, s)
 		}
 	}
-	return Pair{}, before, false
 }
 
 // uncertainRemove returns the SCCs whose scores could change the removal
 // decision of SPEC §3 within their error bounds: it simulates the tie order
 // of the arcs inside SCCs (ascending resistance; the least remaining score m
-// sets th = m + tieTol(m); the first arc in row-major order among those at
+// sets th = m + rank.Tol(m); the first arc in row-major order among those at
 // or below th is next) up to the first arc whose removal keeps its SCC
 // strongly connected in the current graph, and flags every arc within the
 // error bounds of a threshold. O(m log m) plus one tarjan query per step.
@@ -293,7 +316,7 @@ func (e *Directed) uncertainRemove() []int {
 			er := e.errOf(s, r)
 			anyErr = anyErr || er > 0
 			maxErr = math.Max(maxErr, er)
-			arcs = append(arcs, arc{Pair{u, v, r}, s, er})
+			arcs = append(arcs, arc{Pair{U: u, V: v, Score: r}, s, er})
 		}
 	}
 	if !anyErr {
@@ -310,7 +333,7 @@ func (e *Directed) uncertainRemove() []int {
 			return bad
 		}
 		m := arcs[head].p.Score
-		th := m + tieTol(m)
+		th := m + rank.Tol(m)
 		errM := arcs[head].err
 		flag := func(k int) { bad = append(bad, arcs[k].s, arcs[head].s) }
 		pick := -1
@@ -319,7 +342,7 @@ func (e *Directed) uncertainRemove() []int {
 			if removed[k] {
 				continue
 			}
-			if pick < 0 || rowMajorLess(arcs[k].p, arcs[pick].p) {
+			if pick < 0 || rank.RowMajorLess(arcs[k].p, arcs[pick].p) {
 				pick = k
 			}
 			if th-arcs[k].p.Score <= arcs[k].err+errM && arcs[k].err+errM > 0 {
@@ -420,7 +443,7 @@ func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
 				best, kb = r, q
 			}
 		}
-		th := best + tieTol(best)
+		th := best + rank.Tol(best)
 		pick := -1
 		var unsure []int
 		for q, r := range rs {
@@ -432,7 +455,7 @@ func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
 			}
 		}
 		if len(unsure) == 0 {
-			return Pair{x, ys[pick], rs[pick]}, true
+			return Pair{U: x, V: ys[pick], Score: rs[pick]}, true
 		}
 		if errs[kb] > 0 {
 			unsure = append(unsure, kb)

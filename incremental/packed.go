@@ -1,6 +1,9 @@
 package incremental
 
-import "math"
+import (
+	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/linalg"
+)
 
 // packed is a symmetric n×n matrix stored as its upper triangle, row by row:
 // row i holds columns i..n-1 contiguously, so a row-major scan of the pairs
@@ -47,68 +50,28 @@ func (p *packed) column(dst []float64, j int) {
 	copy(dst[j:], p.row(j))
 }
 
-// tieTol is SPEC §3's tolerance: two scores are equal when they differ by at
-// most 1e-9·max(1, |best|).
-func tieTol(best float64) float64 { return 1e-9 * math.Max(1, math.Abs(best)) }
+// Pair is a node pair with its score (a resistance, or a resistance per
+// hop) and, for per-hop scores, its resistance as the ranking's second key.
+type Pair = rank.Pair
 
-// Pair is a node pair with its score (a resistance, or a resistance per hop).
-type Pair struct {
-	U, V  int
-	Score float64
-}
-
-// maxTracker finds the first pair in row-major order whose score is within
-// tieTol of the maximum, in one streaming pass over pairs given in row-major
-// order. It keeps only the running maxima ("records") that are still within
-// the tolerance of the current maximum; the first record at or above the
-// final threshold is the answer, and a later-merged tracker never holds an
-// earlier pair. Amortised O(1) per pair, no allocation after warm-up.
-type maxTracker struct {
-	best    float64
-	records []Pair
-}
-
-func (t *maxTracker) reset() {
-	t.best = math.Inf(-1)
-	t.records = t.records[:0]
-}
-
-// offer records a new running maximum s at (i, j). Callers pre-filter in
-// their hot loop, possibly on a rearranged sum; a value not above the current
-// maximum after rounding is ignored, so records stay strictly increasing.
-func (t *maxTracker) offer(i, j int, s float64) {
-	if !(s > t.best) {
-		return
-	}
-	t.best = s
-	th := s - tieTol(s)
-	k := 0
-	for k < len(t.records) && t.records[k].Score < th {
-		k++
-	}
-	if k > 0 {
-		t.records = append(t.records[:0], t.records[k:]...)
-	}
-	t.records = append(t.records, Pair{i, j, s})
-}
-
-// mergeMax returns the tie-ruled maximum over trackers that saw consecutive,
-// ordered ranges of pairs, and false when none saw a pair.
-func mergeMax(ts []maxTracker) (Pair, bool) {
-	best := math.Inf(-1)
-	for i := range ts {
-		best = math.Max(best, ts[i].best)
-	}
-	if math.IsInf(best, -1) {
-		return Pair{}, false
-	}
-	th := best - tieTol(best)
-	for i := range ts {
-		for _, r := range ts[i].records {
-			if r.Score >= th {
-				return r, true
-			}
+// minEdge returns the first edge {u,v} (directed: arc u→v) of g with
+// scored(u, v), in SPEC §3's ascending ranking by r(u, v), that accept
+// (nil: any) takes, and false when there is none. O(m) per rejection.
+func minEdge(g *linalg.Graph, r func(u, v int) float64, scored, accept func(u, v int) bool) (Pair, bool) {
+	var es []Pair
+	for _, ed := range g.Edges() {
+		if scored(ed.U, ed.V) {
+			es = append(es, Pair{U: ed.U, V: ed.V, Score: r(ed.U, ed.V)})
 		}
 	}
-	panic("incremental: maximum lost by the trackers")
+	var pick Pair
+	found := false
+	rank.Each(es, rank.Ascending, false, func(p Pair) bool {
+		if accept == nil || accept(p.U, p.V) {
+			pick, found = p, true
+			return false
+		}
+		return true
+	})
+	return pick, found
 }

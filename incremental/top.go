@@ -3,18 +3,19 @@ package incremental
 import (
 	"container/heap"
 	"math"
-	"slices"
+
+	"github.com/ohmgnn/ohm/incremental/rank"
 )
 
 // Top returns the k admissible pairs of greatest score, best first, ranked by
 // SPEC §3's tie rule: repeatedly, the best remaining score b is taken, scores
-// within tieTol(b) of it count as equal, and the first of those in row-major
+// within rank.Tol(b) of it count as equal, and the first of those in row-major
 // order comes next. score reports a pair's score and whether it is
 // admissible; pairs are visited in row-major order over i ≠ j (ordered) or
 // i < j (unordered).
 //
 // Two passes: the first finds the k-th greatest score s_k and the maximum;
-// every pair the ranking can pick scores at least s_k − tieTol(max), and the
+// every pair the ranking can pick scores at least s_k − rank.Tol(max), and the
 // second pass collects exactly those. O(n² log k) plus the ranking of the
 // collected pairs (k of them unless many tie).
 func Top(n, k int, ordered bool, score func(i, j int) (float64, bool)) []Pair {
@@ -42,37 +43,27 @@ func Top(n, k int, ordered bool, score func(i, j int) (float64, bool)) []Pair {
 	each(func(i, j int, s float64) {
 		best = math.Max(best, s)
 		if h.Len() < k {
-			heap.Push(h, Pair{i, j, s})
+			heap.Push(h, Pair{U: i, V: j, Score: s})
 		} else if s > (*h)[0].Score {
-			(*h)[0] = Pair{i, j, s}
+			(*h)[0] = Pair{U: i, V: j, Score: s}
 			heap.Fix(h, 0)
 		}
 	})
 	if h.Len() == 0 {
 		return nil
 	}
-	th := (*h)[0].Score - tieTol(best)
+	th := (*h)[0].Score - rank.Tol(best)
 	var cand []Pair // row-major, so "first among equals" is the first index
 	each(func(i, j int, s float64) {
 		if s >= th {
-			cand = append(cand, Pair{i, j, s})
+			cand = append(cand, Pair{U: i, V: j, Score: s})
 		}
 	})
 	out := make([]Pair, 0, min(k, len(cand)))
-	for len(out) < k && len(cand) > 0 {
-		b := math.Inf(-1)
-		for _, c := range cand {
-			b = math.Max(b, c.Score)
-		}
-		tb := b - tieTol(b)
-		for q, c := range cand {
-			if c.Score >= tb {
-				out = append(out, c)
-				cand = slices.Delete(cand, q, q+1)
-				break
-			}
-		}
-	}
+	rank.Each(cand, rank.Descending, false, func(p Pair) bool {
+		out = append(out, p)
+		return len(out) < k
+	})
 	return out
 }
 

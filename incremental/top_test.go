@@ -1,6 +1,7 @@
 package incremental
 
 import (
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -30,7 +31,7 @@ func TestTopAgainstSort(t *testing.T) {
 			for j := range n {
 				if i != j && (ordered || i < j) {
 					if v, ok := score(i, j); ok {
-						all = append(all, Pair{i, j, v})
+						all = append(all, Pair{U: i, V: j, Score: v})
 					}
 				}
 			}
@@ -42,7 +43,7 @@ func TestTopAgainstSort(t *testing.T) {
 				best = math.Max(best, p.Score)
 			}
 			for q, p := range all {
-				if p.Score >= best-tieTol(best) {
+				if p.Score >= best-rank.Tol(best) {
 					want = append(want, p)
 					all = slices.Delete(all, q, q+1)
 					break

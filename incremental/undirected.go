@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -66,14 +68,19 @@ type Undirected struct {
 	scratch []float64           // merge: row means
 	members []int               // merge: nodes of the merged component
 	bounds  []int               // row ranges of the workers
-	track   []maxTracker
-	tasks   []func() // tasks[t] runs worker t's pass and marks wg done
+	track   []rank.Max
+	tracks  []*rank.Max // pointers to track, for rank.Merge
+	tasks   []func()    // tasks[t] runs worker t's pass and marks wg done
 	wg      sync.WaitGroup
 	best    Pair
 	has     bool
-	search  *tarjan.Searcher
-	edits   int
-	dist    *Distances // nil unless Options.PerHop
+	skip    []Pair // pairs MaxPair leaves out (Skip)
+	// skipStale: Skip changed the set inside a batch; Commit rescans if no
+	// pass follows.
+	skipStale bool
+	search    *tarjan.Searcher
+	edits     int
+	dist      *Distances // nil unless Options.PerHop
 }
 
 // NewUndirected builds the engine for a copy of g (undirected) with an exact
@@ -128,7 +135,12 @@ func (e *Undirected) split() {
 	for ; k <= w; k++ {
 		e.bounds[k] = e.n
 	}
-	e.track = make([]maxTracker, w)
+	e.track = make([]rank.Max, w)
+	e.tracks = make([]*rank.Max, w)
+	for t := range w {
+		e.track[t].Keyed = e.opt.PerHop
+		e.tracks[t] = &e.track[t]
+	}
 	e.tasks = make([]func(), w)
 	for t := range w {
 		e.tasks[t] = func() {
@@ -168,53 +180,38 @@ func (e *Undirected) R(i, j int) float64 {
 // Pinv returns entry (i, j) of L⁺. O(1).
 func (e *Undirected) Pinv(i, j int) float64 { return e.p.at(i, j) }
 
-// MaxPair returns the admissible pair i<j of greatest score — R_ij, or
-// R_ij/d(i,j) with Options.PerHop — of the current graph with SPEC §3's tie
-// rule (scores within 1e-9·max(1,|best|) of the maximum are
-// equal; the first in row-major order wins), and false when there is no
-// admissible pair. Existing edges are admissible. O(1): it was found by the
-// pass of the last edit.
+// MaxPair returns the first pair of SPEC §3's descending ranking (package
+// rank) of the admissible pairs i<j, the pairs of Skip left out: scored by
+// R_ij, or by R_ij/d(i,j) with R_ij as second key with Options.PerHop; false
+// when no admissible pair is left. Existing edges are admissible. O(1): the
+// pass of the last edit (or Skip) found it.
 func (e *Undirected) MaxPair() (Pair, bool) { return e.best, e.has }
 
-// MinEdge returns the existing edge of least resistance for which accept
-// returns true (accept nil: any), with the tie rule of SPEC §3 applied among
-// the edges not yet rejected, and false when accept rejects them all. O(m) per
-// rejected candidate.
-func (e *Undirected) MinEdge(accept func(u, v int) bool) (Pair, bool) {
-	var rejected map[linalg.Edge]bool
-	for {
-		best := math.Inf(1)
-		for u := range e.n {
-			for _, v := range e.g.Out(u) {
-				if u < v && !rejected[linalg.Edge{U: u, V: v}] {
-					best = math.Min(best, e.R(u, v))
-				}
-			}
-		}
-		if math.IsInf(best, 1) {
-			return Pair{}, false
-		}
-		th := best + tieTol(best)
-		var pick Pair
-	scan:
-		for u := range e.n {
-			for _, v := range e.g.Out(u) {
-				if u < v && !rejected[linalg.Edge{U: u, V: v}] {
-					if r := e.R(u, v); r <= th {
-						pick = Pair{u, v, r}
-						break scan
-					}
-				}
-			}
-		}
-		if accept == nil || accept(pick.U, pick.V) {
-			return pick, true
-		}
-		if rejected == nil {
-			rejected = make(map[linalg.Edge]bool)
-		}
-		rejected[linalg.Edge{U: pick.U, V: pick.V}] = true
+// Skip sets the pairs MaxPair leaves out ("the next pair after these"):
+// outside a batch at once, by a rescan of the stored triangle (O(n²), no
+// change to L⁺) when the set differs from the one of the last pass; inside a
+// batch from the fused pass of Commit on. The set is checked only for pairs
+// that reach the running maximum.
+func (e *Undirected) Skip(pairs []Pair) {
+	if slices.Equal(pairs, e.skip) {
+		return
 	}
+	e.skip = append(e.skip[:0], pairs...)
+	for t := range e.track {
+		e.track[t].Exclude = e.skip
+	}
+	if e.batch {
+		e.skipStale = true
+		return
+	}
+	e.scan()
+}
+
+// MinEdge returns the first existing edge of SPEC §3's ascending ranking by
+// resistance for which accept returns true (accept nil: any), and false when
+// accept rejects them all. O(m) per rejected candidate (rank.Each).
+func (e *Undirected) MinEdge(accept func(u, v int) bool) (Pair, bool) {
+	return minEdge(e.g, e.R, func(int, int) bool { return true }, accept)
 }
 
 // RAfterAdd returns the resistance between a and b that adding the single
@@ -269,7 +266,13 @@ func (e *Undirected) Begin() { e.batch = true }
 // the earlier vectors), scans for the next maximum and ends the batch.
 func (e *Undirected) Commit() error {
 	e.batch = false
-	return e.flush()
+	if err := e.flush(); err != nil {
+		return err
+	}
+	if e.skipStale {
+		e.scan()
+	}
+	return nil
 }
 
 // Add inserts the edge {u,v} and updates L⁺: Sherman–Morrison inside a
@@ -420,7 +423,8 @@ func (e *Undirected) run() {
 	}
 	e.tasks[0]()
 	e.wg.Wait()
-	e.best, e.has = mergeMax(e.track)
+	e.best, e.has = rank.Merge(e.tracks)
+	e.skipStale = false
 }
 
 // pass is worker t's share of the fused update-and-scan: for each of its rows
@@ -429,7 +433,7 @@ func (e *Undirected) run() {
 // new values, in row-major order, in the same sweep over the row.
 func (e *Undirected) pass(t int) {
 	tr := &e.track[t]
-	tr.reset()
+	tr.Reset()
 	n, k := e.n, e.k
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		row := e.p.row(i)
@@ -488,9 +492,9 @@ func updateRow(row []float64, a []float64, xs [][]float64) {
 
 // updateScanRow is the hot loop: row[k] −= a·xs[k] and the score
 // ds[0] + ds[k] − 2·row[k] of pair (i, i+k) offered to tr, four at a time.
-func updateScanRow(tr *maxTracker, i int, row, ds, xs []float64, a float64) {
+func updateScanRow(tr *rank.Max, i int, row, ds, xs []float64, a float64) {
 	ds, xs = ds[:len(row)], xs[:len(row)]
-	thr := tr.best - ds[0] // score > best ⇔ ds[k] − 2v > best − d_i
+	thr := tr.Floor() - ds[0] // score > floor ⇔ ds[k] − 2v > floor − d_i
 	k := 1
 	for ; k+4 <= len(row); k += 4 {
 		v0 := row[k] - a*xs[k]
@@ -507,8 +511,8 @@ func updateScanRow(tr *maxTracker, i int, row, ds, xs []float64, a float64) {
 		v := row[k] - a*xs[k]
 		row[k] = v
 		if s := ds[k] - 2*v; s > thr {
-			tr.offer(i, i+k, ds[0]+s)
-			thr = tr.best - ds[0]
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: ds[0] + s})
+			thr = tr.Floor() - ds[0]
 		}
 	}
 }
@@ -522,8 +526,9 @@ var invHop = func() (t [1024]float64) {
 }()
 
 // scanRowHop scores the pairs (i, i+k) of an updated row per hop:
-// (ds[0] + ds[k] − 2·row[k]) / hs[k], skipping Unreachable.
-func scanRowHop(tr *maxTracker, i int, row, ds []float64, hs []uint16) {
+// (ds[0] + ds[k] − 2·row[k]) / hs[k], skipping Unreachable, with the
+// resistance as the ranking's second key.
+func scanRowHop(tr *rank.Max, i int, row, ds []float64, hs []uint16) {
 	ds, hs = ds[:len(row)], hs[:len(row)]
 	di := ds[0]
 	for k := 1; k < len(row); k++ {
@@ -537,16 +542,17 @@ func scanRowHop(tr *maxTracker, i int, row, ds []float64, hs []uint16) {
 		} else {
 			w = 1 / float64(h)
 		}
-		if s := (di + ds[k] - 2*row[k]) * w; s > tr.best {
-			tr.offer(i, i+k, s)
+		r := di + ds[k] - 2*row[k]
+		if s := r * w; s > tr.Floor() {
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: s, Key: r})
 		}
 	}
 }
 
 // scanRow scores a row that the update leaves unchanged.
-func scanRow(tr *maxTracker, i int, row, ds []float64) {
+func scanRow(tr *rank.Max, i int, row, ds []float64) {
 	ds = ds[:len(row)]
-	thr := tr.best - ds[0]
+	thr := tr.Floor() - ds[0]
 	k := 1
 	for ; k+4 <= len(row); k += 4 {
 		s0, s1, s2, s3 := ds[k]-2*row[k], ds[k+1]-2*row[k+1], ds[k+2]-2*row[k+2], ds[k+3]-2*row[k+3]
@@ -556,32 +562,32 @@ func scanRow(tr *maxTracker, i int, row, ds []float64) {
 	}
 	for ; k < len(row); k++ {
 		if s := ds[k] - 2*row[k]; s > thr {
-			tr.offer(i, i+k, ds[0]+s)
-			thr = tr.best - ds[0]
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: ds[0] + s})
+			thr = tr.Floor() - ds[0]
 		}
 	}
 }
 
 // offer4 offers, in order, those of four consecutive partial scores that
 // beat the running threshold, and returns the new threshold.
-func offer4(tr *maxTracker, i, k int, di, thr, s0, s1, s2, s3 float64) float64 {
+func offer4(tr *rank.Max, i, k int, di, thr, s0, s1, s2, s3 float64) float64 {
 	for q, s := range [4]float64{s0, s1, s2, s3} {
 		if s > thr {
-			tr.offer(i, i+k+q, di+s)
-			thr = tr.best - di
+			tr.Offer(rank.Pair{U: i, V: i + k + q, Score: di + s})
+			thr = tr.Floor() - di
 		}
 	}
 	return thr
 }
 
 // scanRowWithin scores the pairs of an updated row inside i's component.
-func (e *Undirected) scanRowWithin(tr *maxTracker, i int, row, ds []float64) {
+func (e *Undirected) scanRowWithin(tr *rank.Max, i int, row, ds []float64) {
 	ds = ds[:len(row)]
 	di, ci := ds[0], e.comp[i]
 	cs := e.comp[i:e.n][:len(row)]
 	for k := 1; k < len(row); k++ {
-		if s := di + ds[k] - 2*row[k]; s > tr.best && cs[k] == ci {
-			tr.offer(i, i+k, s)
+		if s := di + ds[k] - 2*row[k]; s > tr.Floor() && cs[k] == ci {
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
 		}
 	}
 }

@@ -67,7 +67,7 @@ func bruteMax(P *mat.SymDense, comp []int, within bool) (Pair, bool) {
 				if pass == 0 {
 					best = math.Max(best, s)
 				} else if s >= th {
-					return Pair{i, j, s}, true
+					return Pair{U: i, V: j, Score: s}, true
 				}
 			}
 		}
@@ -205,8 +205,8 @@ func TestTieRule(t *testing.T) {
 		g    *linalg.Graph
 		want Pair
 	}{
-		{k, Pair{0, 1, 2.0 / 9}},
-		{c, Pair{0, 5, 2.5}},
+		{k, Pair{U: 0, V: 1, Score: 2.0 / 9}},
+		{c, Pair{U: 0, V: 5, Score: 2.5}},
 	} {
 		for _, w := range []int{1, 2, 4} {
 			e, err := NewUndirected(tc.g, Options{Workers: w})

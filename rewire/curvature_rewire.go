@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -20,10 +21,11 @@ import (
 // are evaluated.
 const MaxCurvatureCandidates = 256
 
-// RunCurvature rewires (a copy of) g with the curvature baseline of SPEC §3
-// for B = floor(cfg.Budget·E0) iterations, α the laziness of the measures
-// (DefaultAlpha when the caller has no other). It fills the same Result, log
-// and summary fields as Run. One iteration:
+// runCurvature is Run for the curvature baseline of SPEC §3: B =
+// floor(cfg.Budget·E0) iterations, α the laziness of the measures
+// (*cfg.Alpha, DefaultAlpha when nil), afterEdit a hook called after every edit
+// (tests; nil elsewhere). It fills the same Result, log and summary fields as
+// the resistance operators. One iteration:
 //
 //  1. Addition: the underlying edges (u,v), u < v, in ascending κ (ties by
 //     the rule of SPEC §3); for the first that has candidates — pairs (i,j),
@@ -51,14 +53,9 @@ const MaxCurvatureCandidates = 256
 // changes nothing stops the run. Each iteration costs the ranking (O(m)),
 // at most 256 curvature evaluations of (u,v) and the recomputation of the
 // edges near the two edits, spread over cfg.Workers goroutines.
-func RunCurvature(g *linalg.Graph, cfg Config, alpha float64) (*Result, error) {
-	return runCurvature(g, cfg, alpha, nil)
-}
-
-// runCurvature is RunCurvature with a hook called after every edit (tests).
 func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *curvatureState)) (*Result, error) {
 	if cfg.Method != Curvature {
-		return nil, fmt.Errorf("RunCurvature runs method %s, not %q", Curvature, cfg.Method)
+		return nil, fmt.Errorf("runCurvature runs method %s, not %q", Curvature, cfg.Method)
 	}
 	if err := cfg.Validate(g.Directed()); err != nil {
 		return nil, err
@@ -107,6 +104,7 @@ func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *
 		}
 	}
 	res.Graph = s.g.Clone()
+	res.AddedNet, res.RemovedNet = NetChange(g, res.Graph)
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
 }
@@ -188,7 +186,7 @@ func (s *curvatureState) ranked(sign float64, skip incremental.Pair) []increment
 func (s *curvatureState) chooseAddition() (incremental.Pair, bool) {
 	var best incremental.Pair
 	found := false
-	tieOrder(s.ranked(1, incremental.Pair{U: -1}), func(e incremental.Pair) bool {
+	rank.Each(s.ranked(1, incremental.Pair{U: -1}), rank.Ascending, false, func(e incremental.Pair) bool {
 		cands := s.candidates(e.U, e.V)
 		if len(cands) == 0 {
 			return true
@@ -221,10 +219,10 @@ func (s *curvatureState) candidates(u, v int) []incremental.Pair {
 		}
 	}
 	slices.SortFunc(cs, func(a, b incremental.Pair) int {
-		if rowMajorLess(a, b) {
+		if rank.RowMajorLess(a, b) {
 			return -1
 		}
-		if rowMajorLess(b, a) {
+		if rank.RowMajorLess(b, a) {
 			return 1
 		}
 		return 0
@@ -280,18 +278,7 @@ func (s *curvatureState) bestCandidate(u, v int, cs []incremental.Pair) incremen
 	for w := range s.views {
 		s.views[w].ea = -1 // back to the plain graph
 	}
-	best := math.Inf(-1)
-	for _, c := range cs {
-		best = math.Max(best, c.Score)
-	}
-	th := best - 1e-9*math.Max(1, math.Abs(best))
-	pick := -1
-	for k, c := range cs {
-		if c.Score >= th && (pick < 0 || rowMajorLess(c, cs[pick])) {
-			pick = k
-		}
-	}
-	return cs[pick]
+	return cs[rank.First(cs, rank.Descending, false)]
 }
 
 // parallel runs f(worker, k) for k in [0, n) on the state's workers, each
@@ -333,7 +320,7 @@ func (s *curvatureState) parallel(n int, f func(w, k int)) {
 func (s *curvatureState) chooseRemoval(added incremental.Pair) (incremental.Pair, bool) {
 	var out incremental.Pair
 	found := false
-	tieOrder(s.ranked(-1, added), func(e incremental.Pair) bool {
+	rank.Each(s.ranked(-1, added), rank.Ascending, false, func(e incremental.Pair) bool {
 		x, y, kappa := e.U, e.V, -e.Score
 		if !s.g.Directed() {
 			if s.search.IsBridge(s.g, x, y) {

@@ -81,12 +81,12 @@ func TestCurvatureHandBuilt(t *testing.T) {
 		// SCC: nothing at all.
 		{"directed C4", cycleGraph(t, 4, true), 0.5, 1, "", nil, "iteration 1 changed nothing"},
 	} {
-		for _, engine := range []string{Incremental, Exact} {
-			r, err := RunCurvature(tc.g, Config{Method: Curvature, Budget: tc.budget, Engine: engine}, tc.alpha)
+		for _, engine := range []EngineKind{Incremental, Exact} {
+			r, err := Run(tc.g, Config{Method: Curvature, Budget: tc.budget, Engine: engine, Alpha: &tc.alpha})
 			if err != nil {
 				t.Fatal(err)
 			}
-			label := tc.name + "/" + engine
+			label := tc.name + "/" + string(engine)
 			if got := fmtLog(r.Log); got != tc.want {
 				t.Errorf("%s: log\n%s\nwant\n%s", label, got, tc.want)
 				continue
@@ -117,7 +117,7 @@ func TestCurvatureConfig(t *testing.T) {
 		{Config{Method: Curvature, Budget: 2}, 0.5, "budget 2 outside (0, 1]"},
 		{Config{Method: Curvature, Budget: 0.5, Engine: "fast"}, 0.5, "unknown engine"},
 	} {
-		if _, err := RunCurvature(g, tc.cfg, tc.alpha); err == nil || !strings.Contains(err.Error(), tc.msg) {
+		if _, err := runCurvature(g, tc.cfg, tc.alpha, nil); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%+v α=%v: %v, want %q", tc.cfg, tc.alpha, err, tc.msg)
 		}
 	}
@@ -155,7 +155,7 @@ func TestCurvatureIncrementalEqualsFullWebKB(t *testing.T) {
 				if alpha != 0.5 {
 					continue
 				}
-				ex, err := RunCurvature(g, Config{Method: Curvature, Budget: 0.1, Engine: Exact}, alpha)
+				ex, err := Run(g, Config{Method: Curvature, Budget: 0.1, Engine: Exact, Alpha: &alpha})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -222,7 +222,7 @@ func TestCurvatureThreads(t *testing.T) {
 	g := load(t, "cornell", false)
 	var logs [][]Edit
 	for _, w := range []int{1, 2, 2} {
-		r, err := RunCurvature(g, Config{Method: Curvature, Budget: 0.1, Workers: w}, DefaultAlpha)
+		r, err := Run(g, Config{Method: Curvature, Budget: 0.1, Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}

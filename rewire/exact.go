@@ -2,11 +2,12 @@ package rewire
 
 import (
 	"fmt"
-	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -22,6 +23,7 @@ type exactEngine struct {
 	hop    bool
 	within bool
 
+	skip  []incremental.Pair // left out of MaxPair (Skip)
 	fresh bool
 	block []int         // component (undirected) or SCC (directed) per node
 	X     *mat.SymDense // L⁺ or X, 0 across blocks
@@ -140,13 +142,6 @@ func allPairsBFS(g *linalg.Graph) [][]int {
 	return d
 }
 
-func (e *exactEngine) R(i, j int) float64 {
-	if err := e.refresh(); err != nil {
-		panic(err)
-	}
-	return linalg.Resistance(e.X, i, j)
-}
-
 func (e *exactEngine) SameBlock(i, j int) bool {
 	if err := e.refresh(); err != nil {
 		panic(err)
@@ -171,48 +166,80 @@ func (e *exactEngine) score(i, j int) (float64, bool) {
 	return r / float64(e.dist[i][j]), true
 }
 
+// Skip sets the pairs MaxPair leaves out.
+func (e *exactEngine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
+
+// MaxPair ranks every admissible pair (rank.Each over the full list, the
+// pairs of Skip left out): O(n²) per call after the recomputation.
 func (e *exactEngine) MaxPair() (incremental.Pair, bool) {
+	skip := e.skip
 	if err := e.refresh(); err != nil {
 		panic(err)
 	}
 	n := e.g.N()
-	pairs := func(f func(i, j int)) {
-		for i := range n {
-			for j := range n {
-				if i != j && (e.g.Directed() || i < j) {
-					f(i, j)
-				}
+	var ps []incremental.Pair
+	for i := range n {
+		for j := range n {
+			if i == j || (!e.g.Directed() && j < i) {
+				continue
+			}
+			if s, ok := e.score(i, j); ok && !slices.ContainsFunc(skip, func(q incremental.Pair) bool { return q.U == i && q.V == j }) {
+				ps = append(ps, incremental.Pair{U: i, V: j, Score: s, Key: linalg.Resistance(e.X, i, j)})
 			}
 		}
 	}
-	best := math.Inf(-1)
-	pairs(func(i, j int) {
-		if s, ok := e.score(i, j); ok {
-			best = math.Max(best, s)
-		}
-	})
-	if math.IsInf(best, -1) {
-		return incremental.Pair{}, false
-	}
-	th := best - 1e-9*math.Max(1, math.Abs(best))
-	var p incremental.Pair
+	var best incremental.Pair
 	found := false
-	pairs(func(i, j int) {
-		if s, ok := e.score(i, j); ok && !found && s >= th {
-			p, found = incremental.Pair{U: i, V: j, Score: s}, true
-		}
+	rank.Each(ps, rank.Descending, e.hop, func(p incremental.Pair) bool {
+		best, found = p, true
+		return false
 	})
-	return p, true
+	return best, found
 }
 
-func (e *exactEngine) RAfterAdd(a, b, x, y int) float64 {
+// MinEdge ranks the edges (arcs inside SCCs) by resistance, ascending.
+func (e *exactEngine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
+	var es []incremental.Pair
+	for _, ed := range e.g.Edges() {
+		if r, ok := e.Resistance(ed.U, ed.V); ok {
+			es = append(es, incremental.Pair{U: ed.U, V: ed.V, Score: r})
+		}
+	}
+	var pick incremental.Pair
+	found := false
+	rank.Each(es, rank.Ascending, false, func(p incremental.Pair) bool {
+		if accept == nil || accept(p.U, p.V) {
+			pick, found = p, true
+			return false
+		}
+		return true
+	})
+	return pick, found
+}
+
+// Resistance is R_ij from the fresh matrix; false across SCCs (directed).
+func (e *exactEngine) Resistance(i, j int) (float64, bool) {
+	if err := e.refresh(); err != nil {
+		panic(err)
+	}
+	if e.g.Directed() && e.block[i] != e.block[j] {
+		return 0, false
+	}
+	return linalg.Resistance(e.X, i, j), true
+}
+
+// ResistanceAfterAdd recomputes everything with the edge (arc) added.
+func (e *exactEngine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 	h := e.g.Clone()
 	h.AddEdge(x, y)
-	_, X, err := exactMatrix(h)
+	block, X, err := exactMatrix(h)
 	if err != nil {
 		panic(err)
 	}
-	return linalg.Resistance(X, a, b)
+	if h.Directed() && block[a] != block[b] {
+		return 0, false
+	}
+	return linalg.Resistance(X, a, b), true
 }
 
 // Begin and Commit do nothing: the exact engine recomputes lazily anyway.

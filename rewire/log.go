@@ -21,9 +21,12 @@ type Edit struct {
 // depends only on the graph before it. Log is the prefix of r.Log, Added and
 // Removed count it, Budget is b, Iterations min(b, r.Iterations), and
 // StoppedEarly is r's reason when r stopped within those b iterations. Graph
-// is r.Graph when the prefix is the whole run, else nil (Replay the Log onto
-// the input graph); Seconds and Fallbacks are zero. O(len(r.Log)).
-func (r *Result) Prefix(b int) *Result {
+// is g0, the input of r, with the prefix of the log replayed (r.Graph when
+// the prefix is the whole run), and AddedNet and RemovedNet its net change;
+// Seconds and Fallbacks are zero. This is the one place where a run rewired
+// once at the largest budget is cut for the smaller ones (ohm stats and the
+// sweeps). O(len(r.Log) + m).
+func (r *Result) Prefix(g0 *linalg.Graph, b int) *Result {
 	p := &Result{E0: r.E0, Budget: b, Iterations: min(b, r.Iterations)}
 	if r.StoppedEarly != "" && r.Iterations <= b {
 		p.StoppedEarly = r.StoppedEarly
@@ -33,9 +36,13 @@ func (r *Result) Prefix(b int) *Result {
 		k++
 	}
 	p.record(r.Log[:k:k])
-	if k == len(r.Log) && p.Iterations == r.Iterations {
+	if k == len(r.Log) && p.Iterations == r.Iterations && r.Graph != nil {
 		p.Graph = r.Graph
+	} else {
+		p.Graph = g0.Clone()
+		Replay(p.Graph, p.Log)
 	}
+	p.AddedNet, p.RemovedNet = NetChange(g0, p.Graph)
 	return p
 }
 

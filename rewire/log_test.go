@@ -33,7 +33,7 @@ func TestPrefix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := full.Prefix(b)
+			got := full.Prefix(g0, b)
 			name := fmt.Sprintf("%s b=%d", m, b)
 			sameLog(t, name, got.Log, want.Log)
 			if got.Iterations != want.Iterations || got.Added != want.Added || got.Removed != want.Removed ||
@@ -47,8 +47,9 @@ func TestPrefix(t *testing.T) {
 			if !g.Equal(want.Graph) {
 				t.Errorf("%s: replayed prefix differs from the run's graph", name)
 			}
-			if (got.Graph != nil) != (b >= full.Iterations) {
-				t.Errorf("%s: Graph set %v, run made %d iterations", name, got.Graph != nil, full.Iterations)
+			if !got.Graph.Equal(want.Graph) || got.AddedNet != want.AddedNet || got.RemovedNet != want.RemovedNet {
+				t.Errorf("%s: prefix graph or net change (+%d −%d) differs from the run's (+%d −%d)", name,
+					got.AddedNet, got.RemovedNet, want.AddedNet, want.RemovedNet)
 			}
 		}
 	}

@@ -3,19 +3,21 @@ package rewire
 import (
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// Engine names.
+// EngineKind names a resistance engine.
+type EngineKind string
+
+// The engines.
 const (
-	Incremental = "incremental" // rank-one updates (default)
-	Exact       = "exact"       // recompute everything every iteration
+	Incremental EngineKind = "incremental" // rank-one updates (default)
+	Exact       EngineKind = "exact"       // recompute everything every iteration
 )
 
 // Config is one rewiring run.
@@ -26,7 +28,10 @@ type Config struct {
 	// WithinComponents restricts undirected pairs to one component.
 	WithinComponents bool
 	// Engine is Incremental (default when empty) or Exact.
-	Engine string
+	Engine EngineKind
+	// Alpha is the curvature baseline's laziness α (SPEC §3); nil means
+	// DefaultAlpha. Other methods ignore it.
+	Alpha *float64
 	// Workers for the O(n²) passes; 0: GOMAXPROCS.
 	Workers int
 	// MaxIterations, when positive, stops the run after that many
@@ -51,6 +56,11 @@ func (c *Config) Validate(directed bool) error {
 	if c.WithinComponents && directed {
 		return errors.New("within-components applies to undirected graphs; directed pairs always lie in one SCC")
 	}
+	if c.Method == Curvature && c.Alpha != nil {
+		if err := ValidateAlpha(*c.Alpha); err != nil {
+			return err
+		}
+	}
 	switch c.Engine {
 	case "", Incremental, Exact:
 	default:
@@ -61,13 +71,21 @@ func (c *Config) Validate(directed bool) error {
 
 // Result is what a run did.
 type Result struct {
-	Graph        *linalg.Graph // the rewired graph, same form as the input
-	Log          []Edit
-	E0           int    // edge count of SPEC §1 of the input
-	Budget       int    // B, the iterations allowed
-	Iterations   int    // iterations made
-	Added        int    // edges added
-	Removed      int    // edges removed
+	Graph      *linalg.Graph // the rewired graph, same form as the input
+	Log        []Edit
+	E0         int // edge count of SPEC §1 of the input
+	Budget     int // B, the iterations allowed
+	Iterations int // iterations made
+	Added      int // edge additions made (operations)
+	Removed    int // edge removals made (operations)
+	// AddedNet and RemovedNet are the net change of the edge set, |E_T ∖ E_0|
+	// and |E_0 ∖ E_T| (SPEC §3): an edge added and later removed counts in
+	// Added and Removed, in neither of these.
+	AddedNet, RemovedNet int
+	// PassedOver counts the pairs the additions passed over because they
+	// gave no edge to add (SPEC §3, step 1: an isolated edge, a complete SCC
+	// without outside neighbours).
+	PassedOver   int
 	StoppedEarly string // why the run stopped before B, or ""
 	Seconds      float64
 	// Fallbacks counts the exact solves the fast directed engine made
@@ -99,7 +117,11 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if cfg.Method == Curvature {
-		return nil, errors.New("rewire.Run runs the resistance operators; the curvature baseline needs its α: use RunCurvature")
+		alpha := DefaultAlpha
+		if cfg.Alpha != nil {
+			alpha = *cfg.Alpha
+		}
+		return runCurvature(g, cfg, alpha, nil)
 	}
 	t0 := time.Now()
 	eng, err := newEngine(g, cfg)
@@ -109,6 +131,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0())}
 	search := tarjan.NewSearcher(g.N())
 	var edits []Edit
+	var skip []incremental.Pair // pairs known to give nothing
 	for it := 1; it <= res.Budget; it++ {
 		if cfg.MaxIterations > 0 && it > cfg.MaxIterations {
 			res.StoppedEarly = fmt.Sprintf("stopped after %d iterations (max iterations)", cfg.MaxIterations)
@@ -119,10 +142,9 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		if cfg.Method.Removes() {
 			ranked = rankEdges(eng, G)
 		}
-		adds, err := chooseAdditions(eng, G)
-		if err != nil {
-			return nil, err
-		}
+		adds, skip2, passed := chooseAdditions(eng, G, skip)
+		skip = skip2
+		res.PassedOver += passed
 		edits = edits[:0]
 		eng.Begin()
 		for _, a := range adds {
@@ -132,7 +154,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 			edits = append(edits, edit(G, it, "add", a))
 		}
 		if cfg.Method.Removes() {
-			tieOrder(ranked, func(r incremental.Pair) bool {
+			rank.Each(ranked, rank.Ascending, false, func(r incremental.Pair) bool {
 				var keeps bool
 				if G.Directed() {
 					keeps = !search.SplitsSCC(G, r.U, r.V)
@@ -151,6 +173,8 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 				return nil, fmt.Errorf("iteration %d: %w", it, err)
 			}
 		}
+		skip = keepSkipped(G, skip)
+		eng.Skip(skip)
 		if err := eng.Commit(); err != nil {
 			return nil, fmt.Errorf("iteration %d: %w", it, err)
 		}
@@ -169,6 +193,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		}
 	}
 	res.Graph = eng.Graph().Clone()
+	res.AddedNet, res.RemovedNet = NetChange(g, res.Graph)
 	if f, ok := eng.(interface{ Fallbacks() int }); ok {
 		res.Fallbacks = f.Fallbacks()
 	}
@@ -196,7 +221,7 @@ func edit(g *linalg.Graph, it int, op string, p incremental.Pair) Edit {
 	return Edit{Iteration: it, Op: op, U: u, V: v, Score: p.Score}
 }
 
-func newEngine(g *linalg.Graph, cfg Config) (engine, error) {
+func newEngine(g *linalg.Graph, cfg Config) (incremental.Engine, error) {
 	hop := cfg.Method.PerHop()
 	if cfg.Engine == Exact {
 		return newExactEngine(g, hop, cfg.WithinComponents)
@@ -205,159 +230,148 @@ func newEngine(g *linalg.Graph, cfg Config) (engine, error) {
 	// exact engine is the oracle.
 	opt := incremental.Options{Workers: cfg.Workers, WithinComponents: cfg.WithinComponents, PerHop: hop, FastDirected: true}
 	if g.Directed() {
-		e, err := incremental.NewDirected(g, opt)
-		return directedEngine{e}, err
+		return incremental.NewDirected(g, opt)
 	}
-	e, err := incremental.NewUndirected(g, opt)
-	return undirectedEngine{e}, err
+	return incremental.NewUndirected(g, opt)
 }
 
-// chooseAdditions returns the edges step 1 adds to G(t), each with its score.
-func chooseAdditions(eng engine, g *linalg.Graph) ([]incremental.Pair, error) {
-	best, ok := eng.MaxPair()
-	if !ok {
-		return nil, nil
+// chooseAdditions returns the edges step 1 adds to G(t), each with its
+// score: the admissible pairs are taken best first until one gives an edge
+// to add. skip holds the pairs known to give nothing (those passed over in
+// earlier iterations that still give nothing, see keepSkipped): each pair
+// newly passed over joins it, and the engine ranks the rest (Skip, then
+// MaxPair: "the next pair after these"). It returns the grown skip list and
+// how many pairs this iteration passed over.
+func chooseAdditions(eng incremental.Engine, g *linalg.Graph, skip []incremental.Pair) ([]incremental.Pair, []incremental.Pair, int) {
+	passed := 0
+	for {
+		best, ok := eng.MaxPair()
+		if !ok {
+			return nil, skip, passed
+		}
+		if adds := additionsFor(eng, g, best); len(adds) > 0 {
+			return adds, skip, passed
+		}
+		skip = append(skip, incremental.Pair{U: best.U, V: best.V})
+		passed++
+		eng.Skip(skip)
 	}
+}
+
+// keepSkipped returns the pairs of skip that still give nothing in g: an
+// edge (arc) whose two sides have no candidate, every neighbour n of one end
+// other than the other end being already joined to it. O(Σ degrees).
+func keepSkipped(g *linalg.Graph, skip []incremental.Pair) []incremental.Pair {
+	out := skip[:0]
+	for _, p := range skip {
+		if givesNothing(g, p.U, p.V) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func givesNothing(g *linalg.Graph, u, v int) bool {
+	if !g.HasEdge(u, v) {
+		return false
+	}
+	for _, side := range [2][2]int{{u, v}, {v, u}} {
+		a, b := side[0], side[1]
+		for _, n := range g.Neighbours(b) {
+			if n != a && !g.HasEdge(a, n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// additionsFor returns what the pair (u*, v*) = best gives: itself when it
+// is not an edge, else case 2 of SPEC §3 — (u*, n_v) with n_v ∈ N(v*), then
+// (v*, n_u) with n_u ∈ N(u*) — possibly nothing.
+func additionsFor(eng incremental.Engine, g *linalg.Graph, best incremental.Pair) []incremental.Pair {
 	u, v := best.U, best.V
 	if !g.HasEdge(u, v) {
-		return []incremental.Pair{best}, nil
+		return []incremental.Pair{best}
 	}
 	var adds []incremental.Pair
-	// Case 2: (u*, n_v) with n_v ∈ N(v*), then (v*, n_u) with n_u ∈ N(u*).
 	for _, side := range [2][2]int{{u, v}, {v, u}} {
 		a, b := side[0], side[1]
 		if p, ok := bestNeighbour(eng, g, a, b, u, v); ok {
 			adds = append(adds, p)
 		}
 	}
-	return adds, nil
+	return adds
 }
 
-// bestNeighbour returns the edge (a, n) with n ∈ N(b) that leaves R_{u*v*}
-// smallest when added alone, ties by smallest n; candidates are not edges,
-// not self-loops and (directed) inside a's SCC.
-func bestNeighbour(eng engine, g *linalg.Graph, a, b, u, v int) (incremental.Pair, bool) {
+// bestNeighbour returns the edge (a, n) with n ∈ N(b) (directed: in- and
+// out-neighbours in the whole graph; the arc a→n) that is not an edge and
+// not a self-loop and leaves R_{u*v*} smallest when added alone, ties by
+// smallest n (rank.Ascending: the row-major order of (a, n)). Directed:
+// candidates inside the SCC of a come first; only when there are none, the
+// arc leaving the SCC to the smallest n (its effect on R_{u*v*} would need a
+// solve per candidate; SPEC §3).
+func bestNeighbour(eng incremental.Engine, g *linalg.Graph, a, b, u, v int) (incremental.Pair, bool) {
+	var inside, outside []int
+	for _, n := range g.Neighbours(b) {
+		if n == a || g.HasEdge(a, n) {
+			continue
+		}
+		if !g.Directed() || eng.SameBlock(a, n) {
+			inside = append(inside, n)
+		} else {
+			outside = append(outside, n)
+		}
+	}
+	if len(inside) == 0 {
+		if len(outside) == 0 {
+			return incremental.Pair{}, false
+		}
+		// Neighbours are ascending: the first is the smallest id. Its score
+		// is R_{u*v*} as it stands.
+		r, _ := eng.Resistance(u, v)
+		return incremental.Pair{U: a, V: outside[0], Score: r}, true
+	}
 	// An engine that certifies this choice itself (the fast directed one)
-	// makes it with the same tie rule.
+	// makes it with the same rule.
 	if m, ok := eng.(interface {
 		MinRAfterAdd(a, b, x int, ys []int) (incremental.Pair, bool)
 	}); ok {
-		var ys []int
-		for _, n := range g.Neighbours(b) {
-			if n != a && !g.HasEdge(a, n) && eng.SameBlock(a, n) {
-				ys = append(ys, n)
-			}
-		}
-		return m.MinRAfterAdd(u, v, a, ys)
+		return m.MinRAfterAdd(u, v, a, inside)
 	}
-	var cand []incremental.Pair
-	for _, n := range g.Neighbours(b) {
-		if n == a || g.HasEdge(a, n) || !eng.SameBlock(a, n) {
-			continue
-		}
-		cand = append(cand, incremental.Pair{U: a, V: n, Score: eng.RAfterAdd(u, v, a, n)})
+	cand := make([]incremental.Pair, len(inside))
+	for k, n := range inside {
+		r, _ := eng.ResistanceAfterAdd(u, v, a, n)
+		cand[k] = incremental.Pair{U: a, V: n, Score: r}
 	}
-	if len(cand) == 0 {
-		return incremental.Pair{}, false
-	}
-	best := math.Inf(1)
-	for _, c := range cand {
-		best = math.Min(best, c.Score)
-	}
-	th := best + 1e-9*math.Max(1, math.Abs(best))
-	for _, c := range cand { // Neighbours are ascending: the first is the smallest id
-		if c.Score <= th {
-			return c, true
-		}
-	}
-	panic("unreachable")
+	return cand[rank.First(cand, rank.Ascending, false)], true
 }
 
 // rankEdges returns the removal candidates of G(t) — every edge (directed:
-// every arc inside an SCC) — with their resistances, in row-major order;
-// tieOrder visits them in the order of SPEC §3's tie rule. O(m).
-func rankEdges(eng engine, g *linalg.Graph) []incremental.Pair {
+// every arc inside an SCC) — with their resistances, in row-major order, for
+// rank.Each to visit in the ascending order of SPEC §3. O(m).
+func rankEdges(eng incremental.Engine, g *linalg.Graph) []incremental.Pair {
 	var es []incremental.Pair
 	for _, e := range g.Edges() {
-		if g.Directed() && !eng.SameBlock(e.U, e.V) {
-			continue
+		if r, ok := eng.Resistance(e.U, e.V); ok && (!g.Directed() || eng.SameBlock(e.U, e.V)) {
+			es = append(es, incremental.Pair{U: e.U, V: e.V, Score: r})
 		}
-		es = append(es, incremental.Pair{U: e.U, V: e.V, Score: eng.R(e.U, e.V)})
 	}
 	return es
 }
 
-// tieOrder visits es in ascending score with SPEC §3's tie rule applied as a
-// ranking: the least remaining score m is taken, scores within
-// 1e-9·max(1,|m|) of it are equal, and the first of those in row-major order
-// comes next. It stops when visit returns false. The first candidates are
-// found by linear scans, O(m) each — an edge of G(t) with R < 1 is never a
-// bridge, so the first is nearly always taken — and after 16 rejections the
-// rest is sorted once. It reorders es.
-func tieOrder(es []incremental.Pair, visit func(incremental.Pair) bool) {
-	for rejected := 0; len(es) > 0; rejected++ {
-		if rejected == 16 {
-			sortedTieOrder(es, visit)
-			return
-		}
-		m := math.Inf(1)
-		for _, e := range es {
-			m = math.Min(m, e.Score)
-		}
-		th := m + 1e-9*math.Max(1, math.Abs(m))
-		pick := -1
-		for k, e := range es {
-			if e.Score <= th && (pick < 0 || rowMajorLess(e, es[pick])) {
-				pick = k
-			}
-		}
-		p := es[pick]
-		es[pick] = es[len(es)-1]
-		es = es[:len(es)-1]
-		if !visit(p) {
-			return
+// NetChange returns |E_T ∖ E_0| and |E_0 ∖ E_T| for the graphs g0 and gT of
+// one form (edges, or arcs when directed; self-loops are never rewired). O(m).
+func NetChange(g0, gT *linalg.Graph) (added, removed int) {
+	for _, e := range gT.Edges() {
+		if !g0.HasEdge(e.U, e.V) {
+			added++
 		}
 	}
-}
-
-// sortedTieOrder is tieOrder after one sort by (score, row-major): each step
-// costs the size of its tie window.
-func sortedTieOrder(es []incremental.Pair, visit func(incremental.Pair) bool) {
-	slices.SortFunc(es, func(a, b incremental.Pair) int {
-		switch {
-		case a.Score < b.Score:
-			return -1
-		case a.Score > b.Score:
-			return 1
-		case rowMajorLess(a, b):
-			return -1
-		case rowMajorLess(b, a):
-			return 1
-		}
-		return 0
-	})
-	for head := 0; head < len(es); head++ {
-		m := es[head].Score
-		th := m + 1e-9*math.Max(1, math.Abs(m))
-		pick := head
-		for k := head + 1; k < len(es) && es[k].Score <= th; k++ {
-			if rowMajorLess(es[k], es[pick]) {
-				pick = k
-			}
-		}
-		// Move the pick to the head, keeping the others in order.
-		p := es[pick]
-		copy(es[head+1:pick+1], es[head:pick])
-		es[head] = p
-		if !visit(p) {
-			return
+	for _, e := range g0.Edges() {
+		if !gT.HasEdge(e.U, e.V) {
+			removed++
 		}
 	}
-}
-
-func rowMajorLess(a, b incremental.Pair) bool {
-	if a.U != b.U {
-		return a.U < b.U
-	}
-	return a.V < b.V
+	return added, removed
 }

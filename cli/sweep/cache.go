@@ -12,13 +12,14 @@ import (
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/rewire"
 )
 
-// CodeVersion names the version of the rewiring code. It is part of every
-// cache key and of every record: bump it whenever a change to package rewire
-// (or incremental) can change a decision, so that cached graphs made by the
-// old code are not reused.
-const CodeVersion = "rewire-1"
+// CodeVersion is the version of the rewiring code (rewire.CodeVersion) of
+// method m in form: part of every cache key, record and resume key.
+func CodeVersion(m, form string) string {
+	return rewire.CodeVersion(rewire.Method(m), form == Directed)
+}
 
 // CacheDir returns the cache folder of a results file: "<results>.cache".
 func CacheDir(results string) string { return results + ".cache" }
@@ -53,6 +54,8 @@ type Rewired struct {
 	Iterations   int           `json:"iterations"`
 	Added        int           `json:"added"`
 	Removed      int           `json:"removed"`
+	AddedNet     int           `json:"added_net"`
+	RemovedNet   int           `json:"removed_net"`
 	StoppedEarly string        `json:"stopped_early,omitempty"`
 	Seconds      float64       `json:"seconds"`
 }

@@ -36,6 +36,8 @@ type Record struct {
 	Iterations   int     `json:"iterations"`              // rewiring iterations made
 	Added        int     `json:"added"`                   // edges added by the rewiring
 	Removed      int     `json:"removed"`                 // edges removed by the rewiring
+	AddedNet     int     `json:"added_net"`               // |E_T ∖ E_0|
+	RemovedNet   int     `json:"removed_net"`             // |E_0 ∖ E_T|
 	StoppedEarly string  `json:"stopped_early,omitempty"` // why the rewiring stopped before B
 	RewireSecs   float64 `json:"rewire_seconds"`          // rewiring time (of the run that made the graph, cached or not)
 	TrainSecs    float64 `json:"train_seconds"`           // training time of this run
@@ -44,7 +46,9 @@ type Record struct {
 }
 
 // Key identifies a run: the inputs that make two runs the same. Epochs and
-// the synthetic datasets' options are part of it; α only for curvature.
+// the synthetic datasets' options are part of it; α only for curvature; the
+// rewiring code version too, so that a run of older rewiring code is never
+// counted as done.
 type Key struct {
 	Dataset, Form, Method string
 	Budget, Alpha         float64
@@ -55,13 +59,14 @@ type Key struct {
 	Split                 int
 	SynthSeed             uint64
 	Heterophilic          bool
+	Version               string // rewiring code version (CodeVersion)
 }
 
 // Key returns the record's key.
 func (r *Record) Key() Key {
 	k := Key{Dataset: r.Dataset, Form: r.Form, Method: r.Method, Budget: r.Budget, Model: r.Model,
 		PairNorm: r.PairNorm, Layers: r.Layers, Epochs: r.Epochs, Seed: r.Seed, Split: r.Split,
-		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic}
+		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic, Version: r.Version}
 	if r.Method == "curvature" {
 		k.Alpha = r.Alpha
 	}

@@ -183,7 +183,7 @@ feed:
 					Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: spec.Epochs,
 					Seed: r.seed, Split: r.split, SynthSeed: spec.SynthSeed, Heterophilic: spec.Heterophilic,
 					E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed,
-					StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion}
+					StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
 				if gr.method == string(rewire.Curvature) {
 					rec.Alpha = alpha
 				}
@@ -246,7 +246,7 @@ func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([
 									for s := range spec.Seeds {
 										key := Key{Dataset: d.Name, Form: form, Method: m, Budget: b, Model: model,
 											PairNorm: pn, Layers: l, Epochs: spec.Epochs, Seed: uint64(s), Split: k,
-											SynthSeed: synthSeed, Heterophilic: hetero}
+											SynthSeed: synthSeed, Heterophilic: hetero, Version: CodeVersion(m, form)}
 										if m == string(rewire.Curvature) {
 											key.Alpha = alpha
 										}
@@ -289,7 +289,7 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 		return out, nil
 	}
 	key := func(b float64) GraphKey {
-		k := GraphKey{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b, Version: CodeVersion}
+		k := GraphKey{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b, Version: CodeVersion(gr.method, gr.form)}
 		if dataset.IsBuiltin(gr.d.Name) {
 			k.SynthSeed, k.Heterophilic = spec.SynthSeed, spec.Heterophilic
 		}
@@ -312,35 +312,24 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 	}
 	bmax := slices.Max(missing)
 	note("rewiring %s (%s) with %s, budget %g", gr.d.Name, gr.form, gr.method, bmax)
-	cfg := rewire.Config{Method: rewire.Method(gr.method), Budget: bmax, Workers: workers}
+	cfg := rewire.Config{Method: rewire.Method(gr.method), Budget: bmax, Workers: workers, Alpha: &alpha}
 	at := map[int]float64{}
 	t0 := time.Now()
 	cfg.OnIteration = func(it int, _ *linalg.Graph, _ []rewire.Edit) { at[it] = time.Since(t0).Seconds() }
-	var res *rewire.Result
-	var err error
-	if cfg.Method == rewire.Curvature {
-		res, err = rewire.RunCurvature(g0, cfg, alpha)
-	} else {
-		res, err = rewire.Run(g0, cfg)
-	}
+	res, err := rewire.Run(g0, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
 	}
 	total := time.Since(t0).Seconds()
 	sum.Rewired++
 	for _, b := range missing {
-		p := res.Prefix(rewire.Budget(b, res.E0))
+		p := res.Prefix(g0, rewire.Budget(b, res.E0))
 		secs := at[p.Budget]
 		if p.StoppedEarly != "" {
 			secs = total
 		}
-		g := g0.Clone()
-		rewire.Replay(g, p.Log)
-		if b == bmax && !g.Equal(res.Graph) {
-			return nil, fmt.Errorf("rewire %s (%s) with %s: replaying the edit log does not give the rewired graph", gr.d.Name, gr.form, gr.method)
-		}
-		r := &Rewired{Graph: g, Key: key(b), E0: res.E0, Iterations: p.Iterations, Added: p.Added, Removed: p.Removed,
-			StoppedEarly: p.StoppedEarly, Seconds: secs}
+		r := &Rewired{Graph: p.Graph, Key: key(b), E0: res.E0, Iterations: p.Iterations, Added: p.Added, Removed: p.Removed,
+			AddedNet: p.AddedNet, RemovedNet: p.RemovedNet, StoppedEarly: p.StoppedEarly, Seconds: secs}
 		if err := c.store(r); err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}

@@ -1,0 +1,67 @@
+package incremental
+
+import "github.com/ohmgnn/ohm/linalg"
+
+// Engine is the resistance state a rewiring operator reads and edits (SPEC
+// §3): Undirected and Directed implement it here, the exact from-scratch
+// oracle in package rewire. Decisions are read from the graph G(t) between
+// iterations; Begin and Commit bracket one iteration's edits.
+type Engine interface {
+	// Graph is the current graph; callers read it, never edit it.
+	Graph() *linalg.Graph
+	// MaxPair is the first admissible pair of SPEC §3's descending ranking
+	// by the engine's score (R, or R per hop with R as second key), the
+	// pairs of the last Skip left out ("the next pair after these"); false
+	// when none is left.
+	MaxPair() (Pair, bool)
+	// Skip sets the pairs MaxPair leaves out until the next Skip: outside a
+	// batch at once, inside one from Commit on (the pass that follows the
+	// edits uses them).
+	Skip(pairs []Pair)
+	// MinEdge is the first edge (directed: arc inside an SCC) of the
+	// ascending ranking by R that accept (nil: any) takes.
+	MinEdge(accept func(u, v int) bool) (Pair, bool)
+	// Resistance is R_ij, and false where the engine gives no resistance
+	// (directed: across SCCs).
+	Resistance(i, j int) (float64, bool)
+	// ResistanceAfterAdd is R_ab once the edge {x,y} (arc x→y) alone is
+	// added, and false where there is no such value.
+	ResistanceAfterAdd(a, b, x, y int) (float64, bool)
+	// SameBlock reports whether i and j share a component (undirected) or
+	// a strongly connected component (directed).
+	SameBlock(i, j int) bool
+	// Begin and Commit bracket one iteration's edits: the graph changes at
+	// each Add and Remove, the numeric state at Commit.
+	Begin()
+	Commit() error
+	// Add and Remove edit the graph; a refused edit returns an *EditError
+	// and changes nothing.
+	Add(u, v int) error
+	Remove(u, v int) error
+}
+
+var (
+	_ Engine = (*Undirected)(nil)
+	_ Engine = (*Directed)(nil)
+)
+
+// Resistance is R(i, j), always defined (across components it is the
+// paper's L⁺_ii + L⁺_jj). O(1).
+func (e *Undirected) Resistance(i, j int) (float64, bool) { return e.R(i, j), true }
+
+// ResistanceAfterAdd is RAfterAdd. O(1).
+func (e *Undirected) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
+	return e.RAfterAdd(a, b, x, y), true
+}
+
+// SameBlock reports whether i and j are in one connected component. O(1).
+func (e *Undirected) SameBlock(i, j int) bool { return e.comp[i] == e.comp[j] }
+
+// Resistance is R. O(1).
+func (e *Directed) Resistance(i, j int) (float64, bool) { return e.R(i, j) }
+
+// ResistanceAfterAdd is RAfterAdd.
+func (e *Directed) ResistanceAfterAdd(a, b, x, y int) (float64, bool) { return e.RAfterAdd(a, b, x, y) }
+
+// SameBlock reports whether i and j are in one SCC. O(1).
+func (e *Directed) SameBlock(i, j int) bool { return e.comp[i] == e.comp[j] }

@@ -1,0 +1,25 @@
+package rewire
+
+// CodeVersion returns the version of the rewiring code that makes the
+// decisions of method m on a graph of the given form ("none", the original
+// graph, included). Every cached graph and every result of a sweep carries
+// it, and a result of another version is never reused, counted as done or
+// mixed into a report (SPEC §6). Bump the version of exactly the methods and
+// forms whose decisions a change can alter:
+//
+//   - rewire-1: the first code; still the version of none, curvature (both
+//     forms) and undirected err and res, whose decisions the changes since
+//     have not altered (checked by comparing their edit logs on the four
+//     datasets at 15 %).
+//   - rewire-2: per-hop ties go to the larger R; pairs that give no edge
+//     are passed over for the next; directed case 2 may leave the SCC and
+//     merge SCCs (err-hop and res-hop in both forms, err and res directed).
+func CodeVersion(m Method, directed bool) string {
+	switch {
+	case m.PerHop():
+		return "rewire-2"
+	case directed && (m == ERR || m == Res):
+		return "rewire-2"
+	}
+	return "rewire-1"
+}
