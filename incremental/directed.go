@@ -83,6 +83,7 @@ type dirSCC struct {
 	members []int         // global ids, ascending
 	x       *mat.SymDense // X_S; both triangles of its raw data are set; nil for one node
 	track   rank.Max      // the ranking's leaders among its pairs (global ids)
+	mirror  rank.Max      // unkeyed: the pairs (j, i) whose (i, j) is skipped
 	fast    *fastSCC      // low-rank state with Options.FastDirected, else nil
 }
 
@@ -573,6 +574,37 @@ func (c *dirSCC) r(a, b int) float64 {
 func (c *dirSCC) scan(dist *Distances) {
 	c.track.Keyed = dist != nil
 	c.scanInto(&c.track, dist)
+	c.scanMirrors(&c.mirror, c.track.Exclude, dist)
+}
+
+// scanMirrors feeds t the ordered pairs (j, i), i < j, of the SCC whose
+// mirror (i, j) is in skip and which are not in skip themselves: without
+// per-hop distances the scan scores only i < j, since R is symmetric and
+// (i, j) comes first in row-major order; (j, i) can only be ranked first
+// once (i, j) is skipped. Its score is that of (i, j). O(len(skip)·log).
+func (c *dirSCC) scanMirrors(t *rank.Max, skip []Pair, dist *Distances) {
+	t.Reset()
+	if dist != nil {
+		return
+	}
+	var ms []Pair
+	for _, p := range skip {
+		a, ok1 := slices.BinarySearch(c.members, p.U)
+		b, ok2 := slices.BinarySearch(c.members, p.V)
+		if !ok1 || !ok2 || a >= b || slices.Contains(skip, Pair{U: p.V, V: p.U}) {
+			continue
+		}
+		ms = append(ms, Pair{U: p.V, V: p.U, Score: c.r(a, b)})
+	}
+	slices.SortFunc(ms, func(p, q Pair) int {
+		if rank.RowMajorLess(p, q) {
+			return -1
+		}
+		return 1
+	})
+	for _, m := range ms {
+		t.Offer(m)
+	}
 }
 
 // skipExclude points every SCC's tracker at the skipped pairs.
@@ -646,6 +678,9 @@ func (e *Directed) mergeMax() {
 	ts := make([]*rank.Max, 0, len(e.big))
 	for _, s := range e.big {
 		ts = append(ts, &e.sccs[s].track)
+		if e.dist == nil && len(e.skip) > 0 {
+			ts = append(ts, &e.sccs[s].mirror)
+		}
 	}
 	e.best, e.has = Pair{}, false
 	if len(ts) > 0 {

@@ -224,7 +224,10 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 		}
 		lo := th - errTop - errTh
 		e.sccs[s].pairsAbove(e.dist, lo, func(p Pair) {
-			if slices.ContainsFunc(skip, func(q Pair) bool { return rank.Same(p, q) }) {
+			skipped := func(p Pair) bool { return slices.ContainsFunc(skip, func(q Pair) bool { return rank.Same(p, q) }) }
+			// Unkeyed, a skipped (i, j) stands for its mirror (j, i),
+			// which has its score and is ranked once (i, j) is skipped.
+			if skipped(p) && (keyed || skipped(Pair{U: p.V, V: p.U})) {
 				return
 			}
 			ep := e.errOf(s, max(p.Score, p.Key))

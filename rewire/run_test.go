@@ -212,3 +212,69 @@ func sameLog(t *testing.T, name string, a, b []Edit) {
 }
 
 // TestTieOrder: the linear-scan phase and the sorted phase agree with the
+
+// TestPassedOverAndMerges: one hand-built graph per rule of SPEC §3's
+// addition step, on both engines.
+func TestPassedOverAndMerges(t *testing.T) {
+	// An isolated edge {0,1} (R/d = 1) beside a 4-cycle 2-3-4-5 (edges 3/4):
+	// the edge ranks first but gives nothing and is passed over; the next
+	// pair, the cycle edge (2,3), gives (2,4) and (3,5).
+	isolated := mustGraph(t, 6, false, [2]int{0, 1}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{5, 2})
+	// Directed: SCC A = the 2-cycle 0⇄1 (R = 1), SCC B = the complete
+	// digraph on {2,3,4} (R = 2/3), and the arc 2→0. (0,1) ranks first; 0's
+	// side has no candidate, 1's side has none inside A, so it takes the arc
+	// leaving A to the smallest id, 1→2, which closes 1→2→0→1: A and B
+	// merge, and the next iteration ranks a pair of the merged SCC.
+	merging := mustGraph(t, 5, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{2, 3}, [2]int{3, 2}, [2]int{2, 4},
+		[2]int{4, 2}, [2]int{3, 4}, [2]int{4, 3}, [2]int{2, 0})
+	// The complete digraph on three nodes: every pair is an arc with no
+	// candidate on either side, so nothing can be added.
+	k3 := mustGraph(t, 3, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{0, 2}, [2]int{2, 0}, [2]int{1, 2}, [2]int{2, 1})
+	for _, tc := range []struct {
+		name    string
+		g       *linalg.Graph
+		cfg     Config
+		want    string
+		passed  int
+		stopped string
+	}{
+		{"isolated-edge", isolated, Config{Method: ResHop, Budget: 0.2}, "1 add 2 4\n1 add 3 5\n", 1, ""},
+		{"isolated-edge-res", isolated, Config{Method: Res, Budget: 0.2}, "", -1, ""},
+		{"merge", merging, Config{Method: Res, Budget: 0.25}, "1 add 1 2\n", -1, ""},
+		{"nothing", k3, Config{Method: Res, Budget: 0.2}, "", 6, "iteration 1 changed nothing: no pair could be added"},
+	} {
+		for _, engine := range []EngineKind{Incremental, Exact} {
+			cfg := tc.cfg
+			cfg.Engine = engine
+			merges := 0
+			cfg.OnIteration = checkInvariants(t, tc.g, false, &merges)
+			res, err := Run(tc.g, cfg)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", tc.name, engine, err)
+			}
+			got := fmtLog(res.Log)
+			if tc.want != "" && !strings.HasPrefix(got, tc.want) {
+				t.Errorf("%s/%s: log\n%s\nwant it to start with\n%s", tc.name, engine, got, tc.want)
+			}
+			if tc.passed >= 0 && res.PassedOver != tc.passed {
+				t.Errorf("%s/%s: %d pairs passed over, want %d", tc.name, engine, res.PassedOver, tc.passed)
+			}
+			if res.StoppedEarly != tc.stopped {
+				t.Errorf("%s/%s: stopped %q, want %q", tc.name, engine, res.StoppedEarly, tc.stopped)
+			}
+			if tc.name == "merge" {
+				_, before := tarjan.SCC(tc.g)
+				_, after := tarjan.SCC(res.Graph)
+				if merges != 1 || after != before-1 || res.Iterations != 2 || len(res.Log) < 2 {
+					t.Fatalf("%s/%s: %d merges, SCCs %d → %d, log\n%s", tc.name, engine, merges, before, after, got)
+				}
+				// The second iteration's pair lies in the merged SCC and
+				// joins nodes of the two old ones.
+				e := res.Log[1]
+				if (e.U <= 1) == (e.V <= 1) {
+					t.Errorf("%s/%s: second edit %v does not join the merged SCCs", tc.name, engine, e)
+				}
+			}
+		}
+	}
+}
