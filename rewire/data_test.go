@@ -70,22 +70,22 @@ func TestEnginesAgreePlanetoid(t *testing.T) {
 		g := load(t, name, false)
 		for _, m := range []Method{ResHop, ERRHop} {
 			t.Run(name+"/"+string(m), func(t *testing.T) {
-			t.Parallel()
-			cfg := Config{Method: m, Budget: 0.15, MaxIterations: 30, Workers: 1}
-			inc, err := Run(g, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.Engine = Exact
-			ex, err := Run(g, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if inc.Iterations != 30 || ex.Iterations != 30 || inc.Added < 30 {
-				t.Fatalf("iterations %d, %d; %d added", inc.Iterations, ex.Iterations, inc.Added)
-			}
-			sameLog(t, name+"/"+string(m), inc.Log, ex.Log)
-		})
+				t.Parallel()
+				cfg := Config{Method: m, Budget: 0.15, MaxIterations: 30, Workers: 1}
+				inc, err := Run(g, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Engine = Exact
+				ex, err := Run(g, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if inc.Iterations != 30 || ex.Iterations != 30 || inc.Added < 30 {
+					t.Fatalf("iterations %d, %d; %d added", inc.Iterations, ex.Iterations, inc.Added)
+				}
+				sameLog(t, name+"/"+string(m), inc.Log, ex.Log)
+			})
 		}
 	}
 }
