@@ -244,7 +244,8 @@ func writeStatsTable(w io.Writer, ds []*statsDataset, p *statsPlan, directed boo
 			fmt.Fprintf(&b, "| %s | %s |", m, strconv.FormatFloat(r, 'g', -1, 64))
 			for _, d := range ds {
 				s := d.sums[mi][bi]
-				fmt.Fprintf(&b, " %d (%.1f%%) | %d (%.1f%%) |", s.Added, s.AddedPct, s.Removed, s.RemovedPct)
+				fmt.Fprintf(&b, " %s | %s |", editCell(s.Added, s.AddedPct, s.AddedNet, s.AddedNetPct),
+					editCell(s.Removed, s.RemovedPct, s.RemovedNet, s.RemovedNetPct))
 				if s.StoppedEarly != nil {
 					notes = append(notes, fmt.Sprintf("%s %s %s: %s", d.name, m, strconv.FormatFloat(r, 'g', -1, 64), *s.StoppedEarly))
 				}
@@ -260,4 +261,10 @@ func writeStatsTable(w io.Writer, ds []*statsDataset, p *statsPlan, directed boo
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// editCell renders a realized-edits cell: the operations made and, after a
+// slash, the net change of the edge set, each with its percentage of E0.
+func editCell(ops int, opsPct float64, net int, netPct float64) string {
+	return fmt.Sprintf("%d (%.1f%%) / %d (%.1f%%)", ops, opsPct, net, netPct)
 }

@@ -50,8 +50,8 @@ func TestStatsTable(t *testing.T) {
 			for di, d := range []string{"bottleneck", "sbm"} {
 				s, _ := rewireJSON(t, "--dataset", d, "--method", m, "--budget", b)
 				want := []string{
-					fmt.Sprintf("%d (%.1f%%)", s.Added, s.AddedPct),
-					fmt.Sprintf("%d (%.1f%%)", s.Removed, s.RemovedPct),
+					fmt.Sprintf("%d (%.1f%%) / %d (%.1f%%)", s.Added, s.AddedPct, s.AddedNet, s.AddedNetPct),
+					fmt.Sprintf("%d (%.1f%%) / %d (%.1f%%)", s.Removed, s.RemovedPct, s.RemovedNet, s.RemovedNetPct),
 				}
 				if got := row[2+2*di : 4+2*di]; !slices.Equal(got, want) {
 					t.Errorf("%s %s %s: cells %q, rewire gives %q", d, m, b, got, want)
