@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/ohmgnn/ohm/cli/report"
 	"github.com/ohmgnn/ohm/cli/sweep"
@@ -19,9 +21,15 @@ type ReportCmd struct {
 
 // Run reads the results (a truncated last line is ignored) and writes the report.
 func (c *ReportCmd) Run(g *Globals) error {
-	recs, err := sweep.ReadResults(c.Results)
+	all, err := sweep.ReadResults(c.Results)
 	if err != nil {
 		return err
+	}
+	// Results of older rewiring code never mix into a report: they are left
+	// out, and the message names their versions.
+	recs, stale := sweep.CurrentRecords(all)
+	for _, k := range slices.Sorted(maps.Keys(stale)) {
+		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of older rewiring code: %s (rerun ohm sweep on the same results file to redo them)\n", stale[k], k)
 	}
 	var diag *diagnose.Diagnostics
 	if c.Diagnostics != "" {
@@ -30,6 +38,9 @@ func (c *ReportCmd) Run(g *Globals) error {
 		}
 	}
 	if len(recs) == 0 && diag == nil {
+		if len(all) > 0 {
+			return fmt.Errorf("%s holds no results of the current rewiring code (%d runs of older code)", c.Results, len(all))
+		}
 		return fmt.Errorf("%s holds no results", c.Results)
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {

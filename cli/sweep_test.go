@@ -310,3 +310,53 @@ func TestReportAndDemo(t *testing.T) {
 		t.Errorf("resume: exit %d: %s", code, errs)
 	}
 }
+
+// TestSweepVersionBump: records of older rewiring code (here: res-hop runs
+// rewritten to carry the version before the per-hop tie rule) do not count
+// as done — a resumed sweep runs them again with the current code — and the
+// report leaves them out, saying so.
+func TestSweepVersionBump(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.jsonl")
+	args := []string{"--quiet", "sweep", "--results", results, "--datasets", "bottleneck", "--methods", "none,res,res-hop",
+		"--budgets", "0.1", "--depths", "1", "--seeds", "2", "--pairnorm", "no", "--epochs", "5"}
+	if code, _, errs := run(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs := readLines(t, results)
+	if len(recs) != 6 {
+		t.Fatalf("%d records, want 6", len(recs))
+	}
+	// Pretend the res-hop runs were made by the older code.
+	var b bytes.Buffer
+	old := 0
+	for _, r := range recs {
+		if r.Method == "res-hop" {
+			r.Version = "rewire-1"
+			old++
+		}
+		line, _ := json.Marshal(r)
+		b.Write(append(line, '\n'))
+	}
+	if old != 2 || sweep.CodeVersion("res-hop", "undirected") == "rewire-1" {
+		t.Fatalf("%d res-hop runs; version %s", old, sweep.CodeVersion("res-hop", "undirected"))
+	}
+	if err := os.WriteFile(results, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, args...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	recs = readLines(t, results)
+	if len(recs) != 8 {
+		t.Fatalf("after the resume %d records, want 8 (the 2 old res-hop runs redone)", len(recs))
+	}
+	cur, stale := sweep.CurrentRecords(recs)
+	if len(cur) != 6 || len(stale) != 1 {
+		t.Fatalf("current %d, stale %v", len(cur), stale)
+	}
+	code, out, errs := run(t, "report", results, "--out", filepath.Join(dir, "report"))
+	if code != 0 || !strings.Contains(errs, "left out 2 runs of older rewiring code: res-hop (undirected) rewire-1") || !strings.Contains(out, "6 runs") {
+		t.Fatalf("report: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -203,3 +203,19 @@ func (r *Results) Close() error {
 	r.unlock()
 	return r.f.Close()
 }
+
+// CurrentRecords splits recs into the records made by the current rewiring
+// code (Version equal to CodeVersion of their method and form) and the
+// others, counted by "method (form) version" for the message that names
+// them: reports never mix versions (SPEC §6). O(len(recs)).
+func CurrentRecords(recs []Record) (current []Record, stale map[string]int) {
+	stale = map[string]int{}
+	for _, r := range recs {
+		if r.Version == CodeVersion(r.Method, r.Form) {
+			current = append(current, r)
+			continue
+		}
+		stale[fmt.Sprintf("%s (%s) %s, now %s", r.Method, r.Form, r.Version, CodeVersion(r.Method, r.Form))]++
+	}
+	return current, stale
+}
