@@ -452,6 +452,10 @@ func (e *Undirected) pass(t int) {
 		case e.dist != nil:
 			// Per hop: pairs without a path (other components) score
 			// nothing, so WithinComponents changes nothing here.
+			if nz == 1 {
+				updateScanRowHop(tr, i, row, ds, e.dist.Row(i)[i:n], xs[0], a[0])
+				break
+			}
 			updateRow(row, a[:nz], xs[:nz])
 			scanRowHop(tr, i, row, ds, e.dist.Row(i)[i:n])
 		case e.opt.WithinComponents:
@@ -530,23 +534,46 @@ var invHop = func() (t [1024]float64) {
 // resistance as the ranking's second key.
 func scanRowHop(tr *rank.Max, i int, row, ds []float64, hs []uint16) {
 	ds, hs = ds[:len(row)], hs[:len(row)]
-	di := ds[0]
+	di, floor := ds[0], tr.Floor()
 	for k := 1; k < len(row); k++ {
 		h := hs[k]
 		if h == Unreachable {
 			continue
 		}
-		var w float64
-		if int(h) < len(invHop) {
-			w = invHop[h]
-		} else {
-			w = 1 / float64(h)
-		}
 		r := di + ds[k] - 2*row[k]
-		if s := r * w; s > tr.Floor() {
+		if s := r * hopWeight(h); s > floor {
 			tr.Offer(rank.Pair{U: i, V: i + k, Score: s, Key: r})
+			floor = tr.Floor()
 		}
 	}
+}
+
+// updateScanRowHop is scanRowHop fused with the rank-one update
+// row[k] −= a·xs[k]: one sweep over the row.
+func updateScanRowHop(tr *rank.Max, i int, row, ds []float64, hs []uint16, xs []float64, a float64) {
+	ds, hs, xs = ds[:len(row)], hs[:len(row)], xs[:len(row)]
+	di, floor := ds[0], tr.Floor()
+	for k := 1; k < len(row); k++ {
+		v := row[k] - a*xs[k]
+		row[k] = v
+		h := hs[k]
+		if h == Unreachable {
+			continue
+		}
+		r := di + ds[k] - 2*v
+		if s := r * hopWeight(h); s > floor {
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: s, Key: r})
+			floor = tr.Floor()
+		}
+	}
+}
+
+// hopWeight is 1/h, from a table for the hop counts most graphs have.
+func hopWeight(h uint16) float64 {
+	if int(h) < len(invHop) {
+		return invHop[h]
+	}
+	return 1 / float64(h)
 }
 
 // scanRow scores a row that the update leaves unchanged.
