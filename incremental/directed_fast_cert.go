@@ -409,8 +409,8 @@ func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 
 // MinRAfterAdd returns, among the arcs x→y for y in ys, the one whose
 // addition alone leaves R_ab least, with SPEC §3's tie rule for a minimum
-// (scores within 1e-9·max(1, |least|) of the least are equal; the first in
-// the order of ys wins), as Pair{x, y, R_ab after adding it}, and true; false
+// (rank.First, ascending: scores within rank.Tol of the least are equal; the
+// smallest y wins), as Pair{x, y, R_ab after adding it}, and true; false
 // when ys is empty. Every y must make x→y a candidate: x ≠ y, no arc x→y, x
 // and y in one SCC; a and b must be in one SCC. It is SPEC §3's step 1,
 // second case, for one side.
@@ -447,12 +447,13 @@ func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
 			}
 		}
 		th := best + rank.Tol(best)
-		pick := -1
+		cand := make([]Pair, len(rs))
+		for q, r := range rs {
+			cand[q] = Pair{U: x, V: ys[q], Score: r}
+		}
+		pick := rank.First(cand, rank.Ascending, false)
 		var unsure []int
 		for q, r := range rs {
-			if pick < 0 && r <= th {
-				pick = q
-			}
 			if m := errs[q] + errs[kb]; m > 0 && math.Abs(r-th) <= m {
 				unsure = append(unsure, q)
 			}
