@@ -38,16 +38,9 @@ func TestEnginesAgreeWebKB(t *testing.T) {
 			for _, m := range Methods {
 				label := fmt.Sprintf("%s/directed=%v/%s", name, directed, m)
 				merges := 0
-				inc, err := Run(g, Config{Method: m, Budget: 0.15, OnIteration: checkInvariants(t, g, false, &merges)})
-				if err != nil {
-					t.Fatal(err)
-				}
+				inc, ex := runBoth(t, g, Config{Method: m, Budget: 0.15, OnIteration: checkInvariants(t, g, false, &merges)})
 				t.Logf("%s: +%d −%d (net +%d −%d), %d passed over, %d SCC merges", label,
 					inc.Added, inc.Removed, inc.AddedNet, inc.RemovedNet, inc.PassedOver, merges)
-				ex, err := Run(g, Config{Method: m, Budget: 0.15, Engine: Exact})
-				if err != nil {
-					t.Fatal(err)
-				}
 				sameLog(t, label, inc.Log, ex.Log)
 				if inc.StoppedEarly != "" || inc.Iterations != inc.Budget {
 					t.Fatalf("%s: stopped after %d of %d iterations: %q", label, inc.Iterations, inc.Budget, inc.StoppedEarly)
@@ -71,16 +64,7 @@ func TestEnginesAgreePlanetoid(t *testing.T) {
 		for _, m := range []Method{ResHop, ERRHop} {
 			t.Run(name+"/"+string(m), func(t *testing.T) {
 				t.Parallel()
-				cfg := Config{Method: m, Budget: 0.15, MaxIterations: 30, Workers: 1}
-				inc, err := Run(g, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg.Engine = Exact
-				ex, err := Run(g, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				inc, ex := runBoth(t, g, Config{Method: m, Budget: 0.15, MaxIterations: 30, Workers: 1})
 				if inc.Iterations != 30 || ex.Iterations != 30 || inc.Added < 30 {
 					t.Fatalf("iterations %d, %d; %d added", inc.Iterations, ex.Iterations, inc.Added)
 				}

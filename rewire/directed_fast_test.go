@@ -123,16 +123,7 @@ func TestFastDirectedCoraLong(t *testing.T) {
 		t.Skip("set OHM_LONG=1 (about 20 exact 2485-node Lyapunov solves)")
 	}
 	g := load(t, "cora", true)
-	cfg := Config{Method: ERR, Budget: 0.15, MaxIterations: 20}
-	inc, err := Run(g, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Engine = Exact
-	ex, err := Run(g, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	inc, ex := runBoth(t, g, Config{Method: ERR, Budget: 0.15, MaxIterations: 20})
 	if inc.Iterations != 20 || ex.Iterations != 20 {
 		t.Fatalf("iterations %d, %d", inc.Iterations, ex.Iterations)
 	}

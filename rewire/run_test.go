@@ -198,6 +198,22 @@ func checkInvariants(t *testing.T, g0 *linalg.Graph, within bool, merges ...*int
 	}
 }
 
+// runBoth runs cfg with the incremental engine (cfg.OnIteration set, if
+// any) and with the exact one, failing the test on an error.
+func runBoth(t *testing.T, g *linalg.Graph, cfg Config) (inc, ex *Result) {
+	t.Helper()
+	inc, err := Run(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Engine, cfg.OnIteration = Exact, nil
+	ex, err = Run(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inc, ex
+}
+
 // sameLog asserts two logs make the same decisions, with scores equal to
 // 1e-9 relative.
 func sameLog(t *testing.T, name string, a, b []Edit) {
@@ -308,14 +324,7 @@ func TestEnginesAgreeDigraphs(t *testing.T) {
 		for _, m := range Methods {
 			merges := 0
 			label := fmt.Sprintf("seed %d/%s", seed, m)
-			inc, err := Run(g, Config{Method: m, Budget: 0.3, OnIteration: checkInvariants(t, g, false, &merges)})
-			if err != nil {
-				t.Fatal(label, err)
-			}
-			ex, err := Run(g, Config{Method: m, Budget: 0.3, Engine: Exact})
-			if err != nil {
-				t.Fatal(label, err)
-			}
+			inc, ex := runBoth(t, g, Config{Method: m, Budget: 0.3, OnIteration: checkInvariants(t, g, false, &merges)})
 			sameLog(t, label, inc.Log, ex.Log)
 			total += merges
 		}
