@@ -22,7 +22,7 @@ import (
 // RewireCmd is `ohm rewire`.
 type RewireCmd struct {
 	GraphFlags
-	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline)."`
+	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
 	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Engine           string  `help:"incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed) or exact (recompute L⁺ or X every iteration; same decisions, slower)." default:"incremental"`
@@ -31,6 +31,8 @@ type RewireCmd struct {
 	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in the README)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
+	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
+	FoSRX0           string  `name:"fosr-x0" type:"existingfile" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
 }
 
 // RewireSummary is the summary of one rewiring run, printed by `ohm rewire`
@@ -143,6 +145,12 @@ func (c *RewireCmd) Run(g *Globals) error {
 	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
 	cfg.Alpha = &c.Alpha
+	cfg.Seed = c.Seed
+	if c.FoSRX0 != "" {
+		if cfg.X0, err = graphio.ReadVector(c.FoSRX0, gr.N()); err != nil {
+			return fmt.Errorf("--fosr-x0: %w", err)
+		}
+	}
 	res, err := rewire.Run(gr, cfg)
 	bar.finish()
 	if err != nil {

@@ -31,6 +31,11 @@ type Options struct {
 	// DriftTolerance triggers an exact recomputation when the sampled
 	// residual of L·L⁺ = Π exceeds it (checked every 64 edits); 0 means 1e-9.
 	DriftTolerance float64
+	// GTR makes the undirected engine score pairs by the drop of the total
+	// effective resistance that adding them alone makes (gtr.go), keeping
+	// (L⁺)² exactly beside L⁺; admissible pairs are the non-edges inside one
+	// component. Only additions inside a component are allowed.
+	GTR bool
 	// FastDirected makes the directed engine keep X of every SCC up to date
 	// by residual-certified low-rank corrections (about O(n_S²·rank) per
 	// edited SCC and batch, rank ≈ 35 per edit on Cora) instead of solving
@@ -81,6 +86,7 @@ type Undirected struct {
 	search    *tarjan.Searcher
 	edits     int
 	dist      *Distances // nil unless Options.PerHop
+	gtr       *gtrState  // nil unless Options.GTR (gtr.go)
 }
 
 // NewUndirected builds the engine for a copy of g (undirected) with an exact
@@ -287,6 +293,9 @@ func (e *Undirected) Add(u, v int) error {
 	if e.g.HasEdge(u, v) {
 		return &EditError{"add", u, v, ErrEdgeExists}
 	}
+	if e.gtr != nil && e.comp[u] != e.comp[v] {
+		return &EditError{"add", u, v, errGTREdit}
+	}
 	if e.comp[u] != e.comp[v] {
 		if err := e.flush(); err != nil {
 			return err
@@ -311,6 +320,9 @@ func (e *Undirected) Remove(u, v int) error {
 	if !e.g.HasEdge(u, v) {
 		return &EditError{"remove", u, v, ErrNoEdge}
 	}
+	if e.gtr != nil {
+		return &EditError{"remove", u, v, errGTREdit}
+	}
 	if e.search.IsBridge(e.g, u, v) {
 		return &EditError{"remove", u, v, ErrBridge}
 	}
@@ -322,7 +334,7 @@ func (e *Undirected) Remove(u, v int) error {
 func (e *Undirected) stage(u, v int, add bool) error {
 	e.edit(u, v, add)
 	e.ops = append(e.ops, rankOp{u, v, add})
-	if e.batch && len(e.ops) < maxBatch {
+	if e.batch && len(e.ops) < maxBatch && e.gtr == nil {
 		return nil
 	}
 	return e.flush()
@@ -370,6 +382,9 @@ func (e *Undirected) flush() error {
 		}
 		e.d[i] = di
 	}
+	if e.gtr != nil {
+		e.prepareGTR(e.ops[0].u, e.ops[0].v)
+	}
 	e.k = k
 	e.run()
 	e.k = 0
@@ -409,6 +424,11 @@ func (e *Undirected) scan() {
 	for i := range e.n {
 		e.d[i] = e.p.at(i, i)
 	}
+	if e.gtr != nil {
+		for i := range e.n {
+			e.gtr.dS[i] = e.gtr.sq.at(i, i)
+		}
+	}
 	e.k = 0
 	e.run()
 }
@@ -432,6 +452,10 @@ func (e *Undirected) run() {
 // when every α_l x_l,i = 0), and each admissible pair i<j is scored with the
 // new values, in row-major order, in the same sweep over the row.
 func (e *Undirected) pass(t int) {
+	if e.gtr != nil {
+		e.gtrPass(t)
+		return
+	}
 	tr := &e.track[t]
 	tr.Reset()
 	n, k := e.n, e.k
@@ -647,6 +671,9 @@ func (e *Undirected) Refresh() error {
 	raw := P.RawSymmetric()
 	for i := range e.n {
 		copy(e.p.row(i), raw.Data[i*raw.Stride+i:i*raw.Stride+e.n])
+	}
+	if e.opt.GTR {
+		e.initGTR()
 	}
 	e.scan()
 	return nil

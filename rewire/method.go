@@ -17,14 +17,23 @@ const (
 	ResHop Method = "res-hop" // Resistance per hop (add only)
 )
 
-// Methods lists the resistance operators in the order reports use: the ones
-// Run drives. The curvature baseline is not among them (RunCurvature runs
-// it); code that loops over Methods means the four resistance operators.
+// The baselines beyond the paper (add only, undirected): greedy total
+// resistance rewiring and first-order spectral rewiring.
+const (
+	GTR  Method = "gtr"  // Black et al., ICML 2023 (gtr.go)
+	FoSR Method = "fosr" // Karhadkar et al., ICLR 2023 (fosr.go)
+)
+
+// Methods lists the resistance operators in the order reports use; code
+// that loops over Methods means the four resistance operators of SPEC §3.
 var Methods = []Method{Res, ResHop, ERR, ERRHop}
 
-// AllMethods lists every operator ParseMethod knows: Methods, then the
-// curvature baseline.
-var AllMethods = []Method{Res, ResHop, ERR, ERRHop, Curvature}
+// AllMethods lists every operator ParseMethod knows (and Run runs):
+// Methods, the curvature baseline, then GTR and FoSR.
+var AllMethods = []Method{Res, ResHop, ERR, ERRHop, Curvature, GTR, FoSR}
+
+// UndirectedOnly reports whether the method rewires undirected graphs only.
+func (m Method) UndirectedOnly() bool { return m == GTR || m == FoSR }
 
 // ParseMethod returns the method named s (any of AllMethods, case
 // insensitive), or an error listing the known ones.

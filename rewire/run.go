@@ -32,6 +32,11 @@ type Config struct {
 	// Alpha is the curvature baseline's laziness α (SPEC §3); nil means
 	// DefaultAlpha. Other methods ignore it.
 	Alpha *float64
+	// Seed draws FoSR's random start vector (uniform in [−1, 1)); X0, when
+	// not nil, is the start vector instead (one entry per node). Other
+	// methods ignore them.
+	Seed uint64
+	X0   []float64
 	// Workers for the O(n²) passes; 0: GOMAXPROCS.
 	Workers int
 	// MaxIterations, when positive, stops the run after that many
@@ -52,6 +57,12 @@ func (c *Config) Validate(directed bool) error {
 	}
 	if c.MaxIterations < 0 {
 		return fmt.Errorf("max iterations %d is negative", c.MaxIterations)
+	}
+	if c.Method.UndirectedOnly() && directed {
+		return fmt.Errorf("%s rewires undirected graphs; use the undirected form", c.Method)
+	}
+	if c.Method.UndirectedOnly() && c.Engine == Exact {
+		return fmt.Errorf("%s has no exact engine: its tests compare it with brute-force searches", c.Method)
 	}
 	if c.WithinComponents && directed {
 		return errors.New("within-components applies to undirected graphs; directed pairs always lie in one SCC")
@@ -94,14 +105,19 @@ type Result struct {
 	Fallbacks int
 }
 
-// Run rewires (a copy of) g with the operator of SPEC §3 for B iterations:
+// Run rewires (a copy of) g with cfg.Method for B = floor(r·E0) iterations
+// and returns the log, the counts and the rewired graph. The curvature
+// baseline and FoSR have their own loops (curvature_rewire.go, fosr.go);
+// the resistance operators of SPEC §3 and GTR share this one:
 //
-//  1. Addition: (u*, v*) is the argmax of the score over admissible pairs of
-//     G(t). If it is not an edge it is added. Otherwise, on each side, the
-//     neighbour n_v of v* (n_u of u*) whose edge (u*, n_v) ((v*, n_u)) —
-//     not already an edge, not a self-loop, and (directed) inside u*'s
-//     SCC — leaves R_{u*v*} smallest when added alone is added (ties:
-//     smallest id); one side or none when the other has no candidate.
+//  1. Addition: the admissible pairs of G(t) are taken in the engine's
+//     ranking (package rank) until one gives an edge: a pair that is not an
+//     edge is added; an edge (u*, v*) gives, on each side, the neighbour
+//     n_v of v* (n_u of u*) whose edge (u*, n_v) ((v*, n_u)) — not already
+//     an edge, not a self-loop — leaves R_{u*v*} smallest when added alone
+//     (ties: smallest id; directed: in- and out-neighbours, candidates
+//     inside the SCC first, else the arc leaving it to the smallest id); a
+//     pair with no candidate on either side is passed over (chooseAdditions).
 //  2. Removal (err, err-hop): the edges of G(t) in ascending resistance (a
 //     pair's score per hop equals its resistance when it is an edge), ties
 //     by the rule of SPEC §3; the first whose removal keeps its component
@@ -116,12 +132,15 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 	if err := cfg.Validate(g.Directed()); err != nil {
 		return nil, err
 	}
-	if cfg.Method == Curvature {
+	switch cfg.Method {
+	case Curvature:
 		alpha := DefaultAlpha
 		if cfg.Alpha != nil {
 			alpha = *cfg.Alpha
 		}
 		return runCurvature(g, cfg, alpha, nil)
+	case FoSR:
+		return runFoSR(g, cfg)
 	}
 	t0 := time.Now()
 	eng, err := newEngine(g, cfg)
@@ -228,7 +247,8 @@ func newEngine(g *linalg.Graph, cfg Config) (incremental.Engine, error) {
 	}
 	// Directed graphs use the fast (low-rank, residual-certified) mode; the
 	// exact engine is the oracle.
-	opt := incremental.Options{Workers: cfg.Workers, WithinComponents: cfg.WithinComponents, PerHop: hop, FastDirected: true}
+	opt := incremental.Options{Workers: cfg.Workers, WithinComponents: cfg.WithinComponents, PerHop: hop, FastDirected: true,
+		GTR: cfg.Method == GTR}
 	if g.Directed() {
 		return incremental.NewDirected(g, opt)
 	}

@@ -14,8 +14,13 @@ package rewire
 //   - rewire-2: per-hop ties go to the larger R; pairs that give no edge
 //     are passed over for the next; directed case 2 may leave the SCC and
 //     merge SCCs (err-hop and res-hop in both forms, err and res directed).
+//   - gtr-1, fosr-1: the first code of the GTR and FoSR baselines.
 func CodeVersion(m Method, directed bool) string {
 	switch {
+	case m == GTR:
+		return "gtr-1"
+	case m == FoSR:
+		return "fosr-1"
 	case m.PerHop():
 		return "rewire-2"
 	case directed && (m == ERR || m == Res):

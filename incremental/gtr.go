@@ -1,0 +1,155 @@
+package incremental
+
+import (
+	"errors"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// GTR mode (Options.GTR): the engine scores the pairs as the greedy total
+// resistance rewiring of Black et al. (ICML 2023) does — adding the edge
+// {i,j} inside a component lowers the total effective resistance
+// n·tr(L⁺) by n·B_ij/(1 + R_ij), with the biharmonic distance
+// B_ij = S_ii + S_jj − 2S_ij of S = (L⁺)² — and admits only non-edges inside
+// one component (GTR's edge and component masks). S is kept exactly beside
+// L⁺ under additions: with b = e_u − e_v, x = L⁺b, c = 1/(1 + R_uv),
+// L⁺' = L⁺ − c·x xᵀ, so
+//
+//	S' = (L⁺')² = S − c·(y xᵀ + x yᵀ) + c²·(xᵀx)·x xᵀ,  y = L⁺x = S b,
+//
+// a rank-2 update that the fused pass applies to S beside the rank-one
+// update of L⁺, scoring every pair with the new values in the same sweep:
+// O(n²) per addition, 2·n(n+1)/2 floats. The initial S costs one product
+// L⁺·L⁺ per component (O(Σ n_C³)). Removals and additions across components
+// are refused (GTR never makes them).
+
+// gtrState is S = (L⁺)² and the pending rank-2 update.
+type gtrState struct {
+	sq   packed
+	y    []float64 // S b of the pending addition
+	dS   []float64 // diagonal of S after the pending update
+	xx   float64   // xᵀx of the pending addition
+	c    float64   // 1/(1 + R_uv) of the pending addition (0: none)
+	scan bool      // the pass only scans
+}
+
+// errGTREdit is returned for edits GTR mode does not make.
+var errGTREdit = errors.New("GTR mode only adds edges inside one component")
+
+// initGTR computes S = (L⁺)² per component from the current L⁺. O(Σ n_C³).
+func (e *Undirected) initGTR() {
+	if e.gtr == nil {
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n)}
+	}
+	for _, nodes := range linalg.Groups(e.comp) {
+		nc := len(nodes)
+		// S = P Pᵀ (P is symmetric) by one BLAS syrk on a dense copy
+		// (a product with a SymDense operand falls back to element access).
+		P := mat.NewDense(nc, nc, nil)
+		for a, i := range nodes {
+			for b, j := range nodes {
+				P.Set(a, b, e.p.at(i, j))
+			}
+		}
+		var S mat.SymDense
+		S.SymOuterK(1, P)
+		for a, i := range nodes {
+			for b := a; b < nc; b++ {
+				e.gtr.sq.set(i, nodes[b], S.At(a, b))
+			}
+		}
+	}
+	for i := range e.n {
+		for j := i + 1; j < e.n; j++ {
+			if e.comp[i] != e.comp[j] {
+				e.gtr.sq.set(i, j, 0)
+			}
+		}
+	}
+}
+
+// prepareGTR derives the rank-2 update of S from the pending rank-one update
+// of L⁺ (xs[0], alphas[0] = c), before the pass. O(n).
+func (e *Undirected) prepareGTR(u, v int) {
+	st := e.gtr
+	x := e.xs[0]
+	st.sq.column(st.y, u)
+	st.sq.column(st.dS, v) // dS as scratch
+	for i := range st.y {
+		st.y[i] -= st.dS[i]
+	}
+	c := e.alphas[0]
+	xx := 0.0
+	for _, xi := range x {
+		xx += xi * xi
+	}
+	st.c, st.xx = c, xx
+	for i := range e.n {
+		st.dS[i] = st.sq.at(i, i) - 2*c*x[i]*st.y[i] + c*c*xx*x[i]*x[i]
+	}
+}
+
+// gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
+// S updated (when an addition is pending) and every admissible pair scored
+// B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
+// running maximum (O(1) look-up), other components in the sweep.
+func (e *Undirected) gtrPass(t int) {
+	tr := &e.track[t]
+	tr.Reset()
+	st := e.gtr
+	n := e.n
+	x, y := e.xs[0], st.y
+	c, c2xx := st.c, st.c*st.c*st.xx
+	if e.k == 0 {
+		c, c2xx = 0, 0
+	}
+	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
+		rowL, rowS := e.p.row(i), st.sq.row(i)
+		rowL[0], rowS[0] = e.d[i], st.dS[i]
+		dL, dS := e.d[i:n], st.dS[i:n]
+		cs := e.comp[i:n][:len(rowL)]
+		ci := cs[0]
+		if c != 0 {
+			xi, yi := x[i], y[i]
+			aL := c * xi
+			aSx, aSy := c*yi-c2xx*xi, c*xi
+			xr, yr := x[i:n][:len(rowL)], y[i:n][:len(rowL)]
+			for k := 1; k < len(rowL); k++ {
+				rowL[k] -= aL * xr[k]
+				rowS[k] -= aSx*xr[k] + aSy*yr[k]
+			}
+		}
+		floor := tr.Floor()
+		for k := 1; k < len(rowL); k++ {
+			if cs[k] != ci {
+				continue
+			}
+			r := dL[0] + dL[k] - 2*rowL[k]
+			s := (dS[0] + dS[k] - 2*rowS[k]) / (1 + r)
+			if s > floor && !e.g.HasEdge(i, i+k) {
+				tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
+				floor = tr.Floor()
+			}
+		}
+	}
+}
+
+// Biharmonic returns S_ii + S_jj − 2S_ij in GTR mode (0 otherwise). O(1).
+func (e *Undirected) Biharmonic(i, j int) float64 {
+	if e.gtr == nil {
+		return 0
+	}
+	s := &e.gtr.sq
+	return s.at(i, i) + s.at(j, j) - 2*s.at(i, j)
+}
+
+// SquaredPinv returns entry (i, j) of S = (L⁺)² in GTR mode (0 otherwise).
+func (e *Undirected) SquaredPinv(i, j int) float64 {
+	if e.gtr == nil {
+		return 0
+	}
+	return e.gtr.sq.at(i, j)
+}

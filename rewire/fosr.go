@@ -1,0 +1,256 @@
+package rewire
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// FoSR (first-order spectral rewiring, Karhadkar, Banerjee & Montúfar, ICLR
+// 2023) adds B = floor(r·E0) edges, each chosen from an estimate x of the
+// second eigenvector of the normalized adjacency D^{-1/2} A D^{-1/2}, as the
+// authors' code does:
+//
+//   - x starts uniform in [−1, 1) (from Config.Seed; Config.X0 gives it
+//     instead) and takes FoSRInitialPowerIterations power steps;
+//   - a power step: x ← x − (x·√d) √d / Σd, y = x + D^{-1/2} A D^{-1/2} x,
+//     x ← y / ‖y‖;
+//   - each addition is the non-edge {u,v}, u ≠ v, minimising y_u·y_v with
+//     y = x / √(d+1), ties (exactly equal products) to the first in
+//     row-major order (the reference's argmin over the n×n products); then
+//     d_u, d_v grow by one and x takes one power step.
+//
+// The graph is taken as PyG's edge_index holds it: A has both arcs of every
+// edge and self-loops once, and d counts them (a self-loop adds 1). Where
+// the authors' code divides by √0 for an isolated node (giving NaN), a zero
+// degree contributes nothing here. The search avoids the n×n product of the
+// reference: the most negative products pair the most negative and the most
+// positive entries, so they are enumerated best first from the sorted y
+// (a heap over the two sorted lists, O(n log n) plus O(log n) per edge
+// passed over); only when no pair of opposite signs is a non-edge does it
+// scan all pairs (O(n²)).
+
+// FoSRInitialPowerIterations is the number of power steps before the first
+// addition (the reference's edge_rewire default).
+const FoSRInitialPowerIterations = 5
+
+// runFoSR is Run for FoSR. O(B·(n log n + m)).
+func runFoSR(g *linalg.Graph, cfg Config) (*Result, error) {
+	t0 := time.Now()
+	n := g.N()
+	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0())}
+	gr := g.Clone()
+	x := make([]float64, n)
+	if cfg.X0 != nil {
+		if len(cfg.X0) != n {
+			return nil, fmt.Errorf("fosr: start vector has %d entries for %d nodes", len(cfg.X0), n)
+		}
+		copy(x, cfg.X0)
+	} else {
+		r := rand.New(rand.NewPCG(cfg.Seed, 0x666f7372))
+		for i := range x {
+			x[i] = 2*r.Float64() - 1
+		}
+	}
+	f := newFoSR(gr, x)
+	for range FoSRInitialPowerIterations {
+		f.powerStep()
+	}
+	for it := 1; it <= res.Budget; it++ {
+		if cfg.MaxIterations > 0 && it > cfg.MaxIterations {
+			res.StoppedEarly = fmt.Sprintf("stopped after %d iterations (max iterations)", cfg.MaxIterations)
+			break
+		}
+		u, v, p, ok := f.choose()
+		res.Iterations = it
+		if !ok {
+			res.StoppedEarly = fmt.Sprintf("iteration %d changed nothing: no pair could be added (the graph is complete)", it)
+			break
+		}
+		gr.AddEdge(u, v)
+		f.deg[u]++
+		f.deg[v]++
+		f.powerStep()
+		edits := []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}
+		res.record(edits)
+		if cfg.OnIteration != nil {
+			cfg.OnIteration(it, gr, edits)
+		}
+	}
+	res.Graph = gr
+	res.AddedNet, res.RemovedNet = NetChange(g, gr)
+	res.Seconds = time.Since(t0).Seconds()
+	return res, nil
+}
+
+// fosr is FoSR's state: the graph (edited in place), the degrees of
+// edge_index (self-loops count 1) and the vector x.
+type fosr struct {
+	g       *linalg.Graph
+	deg     []float64
+	x, y, w []float64
+}
+
+func newFoSR(g *linalg.Graph, x []float64) *fosr {
+	n := g.N()
+	f := &fosr{g: g, deg: make([]float64, n), x: x, y: make([]float64, n), w: make([]float64, n)}
+	for u := range n {
+		f.deg[u] = float64(g.Degree(u))
+		if g.HasSelfLoop(u) {
+			f.deg[u]++
+		}
+	}
+	return f
+}
+
+// invSqrt is 1/√d, and 0 for d = 0.
+func invSqrt(d float64) float64 {
+	if d == 0 {
+		return 0
+	}
+	return 1 / math.Sqrt(d)
+}
+
+// powerStep is one step of the reference's power iteration. O(n + m).
+func (f *fosr) powerStep() {
+	n := len(f.x)
+	dot, sum := 0.0, 0.0
+	for i := range n {
+		dot += f.x[i] * math.Sqrt(f.deg[i])
+		sum += f.deg[i]
+	}
+	if sum > 0 {
+		for i := range n {
+			f.x[i] -= dot * math.Sqrt(f.deg[i]) / sum
+		}
+	}
+	for i := range n {
+		f.w[i] = f.x[i] * invSqrt(f.deg[i])
+	}
+	norm := 0.0
+	for i := range n {
+		s := 0.0
+		for _, j := range f.g.Neighbours(i) {
+			s += f.w[j]
+		}
+		if f.g.HasSelfLoop(i) {
+			s += f.w[i]
+		}
+		f.y[i] = f.x[i] + s*invSqrt(f.deg[i])
+		norm += f.y[i] * f.y[i]
+	}
+	norm = math.Sqrt(norm)
+	for i := range n {
+		f.x[i] = f.y[i] / norm
+	}
+}
+
+// choose returns the non-edge {u,v}, u < v, of least y_u·y_v (y = x/√(d+1)),
+// its product, and false when every pair is an edge.
+func (f *fosr) choose() (int, int, float64, bool) {
+	n := len(f.x)
+	y := f.y
+	for i := range n {
+		y[i] = f.x[i] / math.Sqrt(f.deg[i]+1)
+	}
+	u, v, p, ok := minProductNonEdge(f.g, y)
+	if ok {
+		return u, v, p, true
+	}
+	return denseMinProduct(f.g, y)
+}
+
+// minProductNonEdge enumerates the pairs of one negative and one positive
+// entry of y by increasing product (a heap over the negatives in ascending
+// and the positives in descending order) until the first non-edge; among
+// the non-edges of exactly that product the first in row-major order wins.
+// false when no such pair is a non-edge.
+func minProductNonEdge(g *linalg.Graph, y []float64) (int, int, float64, bool) {
+	var neg, pos []int
+	for i, v := range y {
+		switch {
+		case v < 0:
+			neg = append(neg, i)
+		case v > 0:
+			pos = append(pos, i)
+		}
+	}
+	if len(neg) == 0 || len(pos) == 0 {
+		return 0, 0, 0, false
+	}
+	slices.SortFunc(neg, func(a, b int) int { return cmp.Or(cmp.Compare(y[a], y[b]), cmp.Compare(a, b)) })
+	slices.SortFunc(pos, func(a, b int) int { return cmp.Or(cmp.Compare(y[b], y[a]), cmp.Compare(a, b)) })
+	h := &productHeap{y: y, neg: neg, pos: pos}
+	seen := map[[2]int]bool{{0, 0}: true}
+	heap.Push(h, [2]int{0, 0})
+	found := false
+	var best float64
+	var bu, bv int
+	for h.Len() > 0 {
+		top := h.at(0)
+		if found && h.product(top) != best {
+			break
+		}
+		heap.Pop(h)
+		a, b := top[0], top[1]
+		i, j := neg[a], pos[b]
+		if !g.HasEdge(i, j) {
+			u, v := min(i, j), max(i, j)
+			if !found || u < bu || (u == bu && v < bv) {
+				bu, bv = u, v
+			}
+			best, found = h.product(top), true
+		}
+		for _, nx := range [2][2]int{{a + 1, b}, {a, b + 1}} {
+			if nx[0] < len(neg) && nx[1] < len(pos) && !seen[nx] {
+				seen[nx] = true
+				heap.Push(h, nx)
+			}
+		}
+	}
+	return bu, bv, best, found
+}
+
+// productHeap orders index pairs (a, b) into neg × pos by y[neg[a]]·y[pos[b]].
+type productHeap struct {
+	y        []float64
+	neg, pos []int
+	items    [][2]int
+}
+
+func (h *productHeap) product(p [2]int) float64 { return h.y[h.neg[p[0]]] * h.y[h.pos[p[1]]] }
+func (h *productHeap) at(k int) [2]int          { return h.items[k] }
+func (h *productHeap) Len() int                 { return len(h.items) }
+func (h *productHeap) Less(a, b int) bool {
+	return h.product(h.items[a]) < h.product(h.items[b])
+}
+func (h *productHeap) Swap(a, b int) { h.items[a], h.items[b] = h.items[b], h.items[a] }
+func (h *productHeap) Push(x any)    { h.items = append(h.items, x.([2]int)) }
+func (h *productHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+
+// denseMinProduct is the reference's search: every ordered pair, the first
+// least product in row-major order. O(n²).
+func denseMinProduct(g *linalg.Graph, y []float64) (int, int, float64, bool) {
+	best, bu, bv, found := math.Inf(1), 0, 0, false
+	for i := range y {
+		for j := range y {
+			if i == j || g.HasEdge(i, j) {
+				continue
+			}
+			if p := y[i] * y[j]; p < best {
+				best, bu, bv, found = p, i, j, true
+			}
+		}
+	}
+	return min(bu, bv), max(bu, bv), best, found
+}
