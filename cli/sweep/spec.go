@@ -36,9 +36,13 @@ const (
 	Directed   = "directed"
 )
 
+// PaperMethods are the methods of the paper's grid, in the order reports
+// use: the default of a sweep.
+var PaperMethods = []string{None, string(rewire.Curvature), string(rewire.Res), string(rewire.ResHop), string(rewire.ERR), string(rewire.ERRHop)}
+
 // AllMethods lists every method a sweep knows, in the order reports use: the
-// baseline, the curvature baseline, then the resistance operators.
-var AllMethods = []string{None, string(rewire.Curvature), string(rewire.Res), string(rewire.ResHop), string(rewire.ERR), string(rewire.ERRHop)}
+// paper's, then the baselines beyond it (GTR, FoSR; undirected only).
+var AllMethods = append(slices.Clone(PaperMethods), string(rewire.GTR), string(rewire.FoSR))
 
 // PaperBudgets are the budgets of the paper (SPEC §6).
 var PaperBudgets = []float64{0.01, 0.05, 0.1, 0.15}
@@ -136,8 +140,13 @@ func (s *Spec) Normalize() error {
 	if s.Forms, err = lower("forms", s.Forms, []string{Undirected, Directed}, []string{Undirected}); err != nil {
 		return err
 	}
-	if s.Methods, err = lower("methods", s.Methods, AllMethods, AllMethods); err != nil {
+	if s.Methods, err = lower("methods", s.Methods, AllMethods, PaperMethods); err != nil {
 		return err
+	}
+	for _, m := range s.Methods {
+		if rewire.Method(m).UndirectedOnly() && slices.Contains(s.Forms, Directed) {
+			return fmt.Errorf("methods: %s rewires undirected graphs only; sweep it with --forms undirected", m)
+		}
 	}
 	if s.Models, err = lower("models", s.Models, []string{"gcn", "dirgcn"}, nil); err != nil {
 		return err

@@ -12,7 +12,7 @@ func TestSpecDefaultsAndParsing(t *testing.T) {
 	if err := s.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.Datasets, []string{"cora"}) || !slices.Equal(s.Methods, AllMethods) ||
+	if !slices.Equal(s.Datasets, []string{"cora"}) || !slices.Equal(s.Methods, PaperMethods) ||
 		!slices.Equal(s.Budgets, PaperBudgets) || len(s.Depths) != 12 || s.Seeds != 1 || s.Splits != "0" ||
 		s.Epochs != 200 || s.AlphaValue() != 0.5 || !slices.Equal(s.PairNorm, []bool{false, true}) {
 		t.Errorf("defaults: %+v", s)
