@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/rewire"
 )
@@ -17,7 +18,7 @@ import (
 type StatsCmd struct {
 	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
 	Budgets          []string `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
-	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature."`
+	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature, gtr, fosr."`
 	Alpha            float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
 	Directed         bool     `help:"Use the directed form of every dataset."`
 	WithinComponents bool     `name:"within-components" help:"Undirected: admissible pairs only inside one connected component."`
@@ -25,6 +26,7 @@ type StatsCmd struct {
 	SynthSeed        uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic     bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
 	JSON             bool     `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`
+	Markdown         string   `type:"path" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
 }
 
 // splitList trims the items of a comma list (kong has split it already, but
@@ -167,6 +169,11 @@ func (c *StatsCmd) Run(g *Globals) error {
 		}
 	}
 	bar.finish()
+	if c.Markdown != "" {
+		if err := graphio.WriteFileAtomic(c.Markdown, func(w io.Writer) error { return writeStatsTable(w, ds, p, c.Directed) }); err != nil {
+			return fmt.Errorf("--markdown: %w", err)
+		}
+	}
 	if c.JSON {
 		all := []RewireSummary{}
 		for _, d := range ds {
