@@ -32,7 +32,7 @@ func TestValidate(t *testing.T) {
 		directed bool
 		msg      string
 	}{
-		{Config{Method: "erx", Budget: 0.1}, false, `unknown method "erx" (known: res, res-hop, err, err-hop, curvature)`},
+		{Config{Method: "erx", Budget: 0.1}, false, `unknown method "erx" (known: res, res-hop, err, err-hop, curvature, gtr, fosr)`},
 		{Config{Method: ERR, Budget: 0}, false, "budget 0 outside (0, 1]"},
 		{Config{Method: ERR, Budget: 1.5}, false, "budget 1.5 outside (0, 1]"},
 		{Config{Method: ERR, Budget: math.NaN()}, false, "outside (0, 1]"},
