@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/ohmgnn/ohm/cli/report"
 	"github.com/ohmgnn/ohm/cli/sweep"
@@ -14,9 +15,11 @@ import (
 // ReportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a
 // sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
 type ReportCmd struct {
-	Results     string `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines)."`
-	Out         string `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
-	Diagnostics string `type:"existingfile" help:"diagnostics.json of ohm diagnose: adds the cosine, probe, CKA and overlap sections."`
+	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines)."`
+	Out         string   `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
+	Diagnostics string   `type:"existingfile" help:"diagnostics.json of ohm diagnose: adds the cosine, probe, CKA and overlap sections."`
+	Methods     []string `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
+	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`
 }
 
 // Run reads the results (a truncated last line is ignored) and writes the report.
@@ -28,6 +31,9 @@ func (c *ReportCmd) Run(g *Globals) error {
 	// Results of older rewiring code never mix into a report: they are left
 	// out, and the message names their versions.
 	recs, stale := sweep.CurrentRecords(all)
+	if recs, err = filterRecords(recs, c.Methods, c.Forms); err != nil {
+		return err
+	}
 	for _, k := range slices.Sorted(maps.Keys(stale)) {
 		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of older rewiring code: %s (rerun ohm sweep on the same results file to redo them)\n", stale[k], k)
 	}
@@ -52,4 +58,22 @@ func (c *ReportCmd) Run(g *Globals) error {
 	}
 	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%d runs, %d figures as PNG and SVG)\n", out.Markdown, len(recs), len(out.Figures))
 	return err
+}
+
+// filterRecords keeps the records of the given methods and forms (all when
+// a list is empty); an unknown name is a usage error.
+func filterRecords(recs []sweep.Record, methods, forms []string) ([]sweep.Record, error) {
+	for _, m := range methods {
+		if !slices.Contains(sweep.AllMethods, m) {
+			return nil, usagef("--methods: unknown method %q (known: %s)", m, strings.Join(sweep.AllMethods, ", "))
+		}
+	}
+	for _, f := range forms {
+		if f != sweep.Undirected && f != sweep.Directed {
+			return nil, usagef("--forms: unknown form %q (undirected or directed)", f)
+		}
+	}
+	return slices.DeleteFunc(recs, func(r sweep.Record) bool {
+		return (len(methods) > 0 && !slices.Contains(methods, r.Method)) || (len(forms) > 0 && !slices.Contains(forms, r.Form))
+	}), nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -358,5 +359,29 @@ func TestSweepVersionBump(t *testing.T) {
 	code, out, errs := run(t, "report", results, "--out", filepath.Join(dir, "report"))
 	if code != 0 || !strings.Contains(errs, "left out 2 runs of older rewiring code: res-hop (undirected) rewire-1") || !strings.Contains(out, "6 runs") {
 		t.Fatalf("report: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestFilterRecords: report --methods and --forms keep exactly the records
+// asked for and refuse unknown names.
+func TestFilterRecords(t *testing.T) {
+	recs := []sweep.Record{{Method: "none", Form: "undirected"}, {Method: "gtr", Form: "undirected"},
+		{Method: "err", Form: "directed"}, {Method: "err", Form: "undirected"}}
+	for _, tc := range []struct {
+		methods, forms []string
+		want           int
+		bad            bool
+	}{
+		{nil, nil, 4, false},
+		{[]string{"none", "gtr"}, nil, 2, false},
+		{nil, []string{"directed"}, 1, false},
+		{[]string{"err"}, []string{"undirected"}, 1, false},
+		{[]string{"bogus"}, nil, 0, true},
+		{nil, []string{"sideways"}, 0, true},
+	} {
+		got, err := filterRecords(slices.Clone(recs), tc.methods, tc.forms)
+		if (err != nil) != tc.bad || len(got) != tc.want {
+			t.Errorf("methods %v forms %v: %d records, err %v; want %d, error %v", tc.methods, tc.forms, len(got), err, tc.want, tc.bad)
+		}
 	}
 }
