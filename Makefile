@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python bench fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -71,6 +71,18 @@ paper-slice:
 
 test: lint
 	$(GO) test -count=1 $(PKGS)
+	@$(MAKE) --no-print-directory test-python
+
+# The Python package's tests (python/tests), with the binary just built, on
+# a Python 3 that can import numpy: the PATH's python3, else Debian's
+# /usr/bin/python3 (.ci/run installs python3-numpy when neither has numpy).
+# Without one they are skipped with a message, or fail under CI=true.
+PYTHON ?= $(shell for p in python3 /usr/bin/python3; do $$p -c 'import numpy' >/dev/null 2>&1 && { command -v $$p; break; }; done)
+
+test-python: build
+	@if [ -n "$(PYTHON)" ]; then OHM_BIN=$(CURDIR)/$(BIN) $(PYTHON) python/tests/run.py; \
+	elif [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy (apt-get install python3-numpy)"; exit 1; \
+	else echo "python tests skipped: no Python 3 with numpy (apt-get install python3-numpy to include them)"; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

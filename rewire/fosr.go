@@ -3,6 +3,7 @@ package rewire
 import (
 	"cmp"
 	"container/heap"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -60,7 +61,9 @@ func runFoSR(g *linalg.Graph, cfg Config) (*Result, error) {
 	}
 	f := newFoSR(gr, x)
 	for range FoSRInitialPowerIterations {
-		f.powerStep()
+		if err := f.powerStep(); err != nil {
+			return nil, err
+		}
 	}
 	for it := 1; it <= res.Budget; it++ {
 		if cfg.MaxIterations > 0 && it > cfg.MaxIterations {
@@ -76,7 +79,9 @@ func runFoSR(g *linalg.Graph, cfg Config) (*Result, error) {
 		gr.AddEdge(u, v)
 		f.deg[u]++
 		f.deg[v]++
-		f.powerStep()
+		if err := f.powerStep(); err != nil {
+			return nil, fmt.Errorf("iteration %d: %w", it, err)
+		}
 		edits := []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}
 		res.record(edits)
 		if cfg.OnIteration != nil {
@@ -117,8 +122,10 @@ func invSqrt(d float64) float64 {
 	return 1 / math.Sqrt(d)
 }
 
-// powerStep is one step of the reference's power iteration. O(n + m).
-func (f *fosr) powerStep() {
+// powerStep is one step of the reference's power iteration. O(n + m). It
+// fails when x vanishes (a start vector in the span of √d, or zero), where
+// the reference would go on with NaN.
+func (f *fosr) powerStep() error {
 	n := len(f.x)
 	dot, sum := 0.0, 0.0
 	for i := range n {
@@ -146,9 +153,13 @@ func (f *fosr) powerStep() {
 		norm += f.y[i] * f.y[i]
 	}
 	norm = math.Sqrt(norm)
+	if !(norm > 0) || math.IsInf(norm, 0) {
+		return errors.New("fosr: the power iteration vanished (the start vector is zero or parallel to √d): give another --seed or --fosr-x0")
+	}
 	for i := range n {
 		f.x[i] = f.y[i] / norm
 	}
+	return nil
 }
 
 // choose returns the non-edge {u,v}, u < v, of least y_u·y_v (y = x/√(d+1)),
