@@ -18,7 +18,7 @@ endif
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cli/ohm
+	$(GO) build -buildvcs=auto -o $(BIN) ./cli/ohm
 
 run: build
 	$(BIN) demo

@@ -64,6 +64,7 @@ func (g *Globals) Locator() *dataset.Locator {
 // CLI is the whole command tree.
 type CLI struct {
 	Globals
+	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
 	Data       DataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
@@ -74,6 +75,7 @@ type CLI struct {
 	Diagnose   DiagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
 	Sweep      SweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
 	Report     ReportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
+	Version    VersionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
 	Demo       DemoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
 }
 
@@ -90,6 +92,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
 		kong.Bind(&c.Globals),
+		kong.Vars{"version": versionInfo().String()},
 	)
 	if err != nil {
 		panic(err) // a malformed command tree is a programmer error

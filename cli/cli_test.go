@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
@@ -212,5 +214,28 @@ func TestDataList(t *testing.T) {
 	}
 	if len(es) != 6 || es[0].Dataset != "cora" || es[0].Found || len(es[0].Missing) != 8 || !es[4].Found || !es[4].Builtin {
 		t.Fatalf("%+v", es)
+	}
+}
+
+// TestVersion: ohm version and ohm --version print the same line (module
+// version, Go version, BLAS backend); --json has every field.
+func TestVersion(t *testing.T) {
+	code, out, errs := run(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "ohm ") || !strings.Contains(out, runtime.Version()) || !strings.Contains(out, linalg.Backend()) {
+		t.Fatalf("version: exit %d\n%s%s", code, out, errs)
+	}
+	code2, out2, _ := run(t, "--version")
+	if code2 != 0 || out2 != out {
+		t.Fatalf("--version: exit %d %q, version printed %q", code2, out2, out)
+	}
+	var v map[string]any
+	_, js, _ := run(t, "version", "--json")
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"module", "version", "commit", "time", "modified", "go", "backend"} {
+		if _, ok := v[k]; !ok {
+			t.Errorf("version --json lacks %q: %s", k, js)
+		}
 	}
 }
