@@ -191,42 +191,59 @@ func nonZeros(idx []int, val []float64, row []float64, n, st int) int {
 	return c
 }
 
+// The dense products below take S runs side by side: a row-major matrix
+// with S·w columns holds run r's n×w matrix in columns r·w … r·w+w−1. They
+// visit row by row and, within a row, run by run, so a row of every run is
+// read while it is in cache; each run's elements get exactly the terms, in
+// the order, of one run alone (S = 1).
+
 // mulNN sets dst = a·b for a (n×k), b (k×m), dst (n×m), skipping the zero
 // entries of a. O(nnz(a)·m + n·k).
 func mulNN(dst, a, b []float64, n, k, m int, s *scratch) {
+	mulNNb(dst, a, [][]float64{b}, n, k, m, s)
+}
+
+// mulNNb sets dst_r = a_r·b[r] for the S = len(b) runs of a (n×k each, side
+// by side) and dst (n×m each), b[r] row-major k×m. O(nnz(a)·m + S·n·k).
+func mulNNb(dst, a []float64, b [][]float64, n, k, m int, s *scratch) {
+	S := len(b)
 	idx, val := s.row(k)
 	for i := range n {
-		c := nonZeros(idx, val, a[i*k:], k, 1)
-		gather(dst[i*m:(i+1)*m], idx[:c], val, b, m, 0, false)
+		for r, br := range b {
+			c := nonZeros(idx, val, a[(i*S+r)*k:], k, 1)
+			gather(dst[(i*S+r)*m:(i*S+r+1)*m], idx[:c], val, br, m, 0, false)
+		}
 	}
 }
 
-// mulTN sets dst = aᵀ·g for a (n×k), g (n×m), dst (k×m): row p of dst
-// gathers the rows of g at the non-zero entries of column p of a, in
-// ascending row order. Rows where g is zero are left out first (the loss
-// gradient lives on the training nodes and their neighbourhoods).
-// O(n·m + nnz(a on those rows)·m + k·rows).
+// mulTN sets dst = aᵀ·g for a (n×k), g (n×m), dst (k×m). Each element sums
+// a[i,p]·g[i,:] over ascending i from zero; rows where g is zero and zero
+// entries of a are left out (the loss gradient lives on the training nodes
+// and their neighbourhoods). O(n·m + nnz(a on those rows)·m + k·m).
 func mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
-	if len(s.rows) < n {
-		s.rows = make([]int, n)
+	mulTNb([][]float64{dst}, a, g, n, k, m)
+}
+
+// mulTNb sets dst[r] = a_rᵀ·g_r (k×m) for the S = len(dst) runs of a (n×k
+// each, side by side) and g (n×m each), by scattering the rows of g.
+func mulTNb(dst [][]float64, a, g []float64, n, k, m int) {
+	S := len(dst)
+	for _, d := range dst {
+		clear(d[:k*m])
 	}
-	rows := s.rows[:0]
 	for i := range n {
-		if !isZero(g[i*m : (i+1)*m]) {
-			rows = append(rows, i)
-		}
-	}
-	idx, val := s.row(len(rows))
-	for p := range k {
-		c := 0
-		for _, i := range rows {
-			v := a[i*k+p]
-			idx[c], val[c] = i, v
-			if v != 0 {
-				c++
+		for r, d := range dst {
+			gi := g[(i*S+r)*m : (i*S+r+1)*m]
+			if isZero(gi) {
+				continue
+			}
+			ai := a[(i*S+r)*k : (i*S+r+1)*k]
+			for p, v := range ai {
+				if v != 0 {
+					axpy(d[p*m:(p+1)*m], v, gi)
+				}
 			}
 		}
-		gather(dst[p*m:(p+1)*m], idx[:c], val, g, m, 0, false)
 	}
 }
 
@@ -234,15 +251,30 @@ func mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 // formed in scratch. O(nnz(g)·k + n·m + k·m).
 func mulNT(dst, g, b []float64, n, k, m int, s *scratch) {
 	bt := s.trans(m * k)
+	transpose(bt, b, k, m)
+	mulNTb(dst, g, [][]float64{bt}, n, k, m, s)
+}
+
+// transpose sets bt (m×k) to the transpose of b (k×m).
+func transpose(bt, b []float64, k, m int) {
 	for p := range k {
 		for c := range m {
 			bt[c*k+p] = b[p*m+c]
 		}
 	}
+}
+
+// mulNTb sets dst_r = g_r·bt[r] for the S = len(bt) runs of g (n×m each,
+// side by side) and dst (n×k each), bt[r] the transposed weight (m×k).
+// O(nnz(g)·k + S·n·m).
+func mulNTb(dst, g []float64, bt [][]float64, n, k, m int, s *scratch) {
+	S := len(bt)
 	idx, val := s.row(m)
 	for i := range n {
-		c := nonZeros(idx, val, g[i*m:], m, 1)
-		gather(dst[i*k:(i+1)*k], idx[:c], val, bt, k, 0, false)
+		for r, b := range bt {
+			c := nonZeros(idx, val, g[(i*S+r)*m:], m, 1)
+			gather(dst[(i*S+r)*k:(i*S+r+1)*k], idx[:c], val, b, k, 0, false)
+		}
 	}
 }
 
@@ -295,8 +327,14 @@ func addBias(z, b []float64, n, m int) {
 
 // colSums sets db to the column sums of the n×m row-major g.
 func colSums(db, g []float64, n, m int) {
+	colSumsS(db, strided{g, m, 0}, n, m)
+}
+
+// colSumsS sets db to the column sums of the strided block g (n×m), rows in
+// ascending order.
+func colSumsS(db []float64, g strided, n, m int) {
 	clear(db[:m])
 	for i := range n {
-		axpy(db[:m], 1, g[i*m:(i+1)*m])
+		axpy(db[:m], 1, g.data[i*g.stride+g.off:i*g.stride+g.off+m])
 	}
 }
