@@ -67,12 +67,22 @@ func (s *scratch) trans(n int) []float64 {
 	return s.t[:n]
 }
 
-// axpy sets d += a·s (len(s) ≥ len(d)). Long vectors go to gonum's
-// assembly kernel (floats.AddScaled, about 1.7× faster from 64 entries on);
-// short ones, where its call overhead would dominate, to a loop unrolled by
-// four.
+// axpy sets d += a·s (len(s) ≥ len(d)). With AVX (useAVX) from 8 entries
+// on, four entries at a time in vector registers (axpyAVX); else long
+// vectors go to gonum's SSE2 kernel (floats.AddScaled, about 1.7× faster
+// from 64 entries on) and short ones, where its call overhead would
+// dominate, to a loop unrolled by four. Every entry is d + a·s, rounded
+// after the multiply and after the add, on every path.
 func axpy(d []float64, a float64, s []float64) {
 	s = s[:len(d)]
+	if useAVX && len(d) >= 8 {
+		n := len(d) &^ 3
+		axpyAVX(&d[0], a, &s[0], n)
+		for k := n; k < len(d); k++ {
+			d[k] += a * s[k]
+		}
+		return
+	}
 	if len(d) >= 32 {
 		floats.AddScaled(d, a, s)
 		return
@@ -108,14 +118,40 @@ func dot(a, b []float64) float64 {
 }
 
 // gather sets d = Σ_q v[q]·src[idx[q]·ss+so : …+len(d)] (adds it to d when
-// add). Narrow outputs (≤ 32 columns: the usual hidden and class widths)
-// are summed eight or four columns at a time in registers, about 1.5× faster
-// than one axpy per term; wider ones stream whole source rows through axpy.
-// O(len(idx)·len(d)).
+// add). Each column is summed from zero in q order, and added to d last —
+// except for more than 32 columns with add, which go term by term onto d
+// through axpy (d + t₁ + t₂ …). With AVX (useAVX), sixteen columns at a time
+// are summed in vector registers (gather16AVX: about 2× the scalar loops);
+// the rest, or everything without AVX, eight or four columns at a time in
+// scalar registers, about 1.5× faster than one axpy per term; more than 32
+// columns without AVX stream whole source rows through axpy. Every path
+// gives each column the same bits. O(len(idx)·len(d)).
 func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add bool) {
 	w := len(d)
 	v = v[:len(idx)]
-	if w > 32 {
+	c := 0
+	if useAVX && w >= 16 && len(idx) > 0 && !(add && w > 32) {
+		// Sixteen columns at a time in AVX registers: the terms and their
+		// order of the loops below (a column is summed from zero, then
+		// added to d when add), so the bits are the same.
+		for _, j := range idx {
+			if j < 0 || j*ss+so+w > len(src) {
+				panic("gnn: gather index out of range")
+			}
+		}
+		var t [16]float64
+		for ; c+16 <= w; c += 16 {
+			gather16AVX(&t[0], &idx[0], &v[0], len(idx), &src[so+c], ss)
+			dc := d[c : c+16 : c+16]
+			if add {
+				for k, x := range t {
+					dc[k] = x + dc[k]
+				}
+			} else {
+				copy(dc, t[:])
+			}
+		}
+	} else if w > 32 {
 		if !add {
 			clear(d)
 		}
@@ -124,7 +160,6 @@ func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add 
 		}
 		return
 	}
-	c := 0
 	for ; c+8 <= w; c += 8 {
 		var a0, a1, a2, a3, a4, a5, a6, a7 float64
 		o := so + c

@@ -1,0 +1,14 @@
+//go:build !amd64
+
+package gnn
+
+// useAVX is false off amd64: gather keeps to its Go loops.
+var useAVX = false
+
+func gather16AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int) {
+	panic("gnn: gather16AVX off amd64")
+}
+
+func axpyAVX(d *float64, a float64, s *float64, n int) {
+	panic("gnn: axpyAVX off amd64")
+}
