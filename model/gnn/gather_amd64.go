@@ -33,3 +33,10 @@ var useAVX = hasAVX()
 //
 //go:noescape
 func axpyAVX(d *float64, a float64, s *float64, n int)
+
+// adamAVX is Adam.Step's loop on n entries (n a multiple of 4) in AVX
+// (gather_amd64.s), bit for bit the Go loop; c holds {wd, β1, 1−β1, β2,
+// 1−β2, inv2, ε, step}. The caller checks the bounds.
+//
+//go:noescape
+func adamAVX(th, grad, m, v *float64, n int, c *[8]float64)

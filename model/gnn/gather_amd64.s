@@ -90,3 +90,61 @@ loopaxpy:
 doneaxpy:
 	VZEROUPPER
 	RET
+
+// func adamAVX(th, grad, m, v *float64, n int, c *[8]float64)
+//
+// Adam's update of n entries (n a multiple of 4) with the constants
+// c = {wd, β1, 1−β1, β2, 1−β2, 1/√(1−β2ᵗ), ε, lr/(1−β1ᵗ)}, operation by
+// operation as Adam.Step's loop (no fused multiply-add; VSQRTPD and VDIVPD
+// round correctly, as math.Sqrt and / do):
+//
+//	gk = g + wd·θ;  mk = β1·m + (1−β1)·gk;  vk = β2·v + ((1−β2)·gk)·gk
+//	m, v = mk, vk;  θ = θ − (step·mk) / (√vk·inv2 + ε)
+TEXT ·adamAVX(SB), NOSPLIT, $0-48
+	MOVQ         th+0(FP), DI
+	MOVQ         grad+8(FP), SI
+	MOVQ         m+16(FP), R8
+	MOVQ         v+24(FP), R9
+	MOVQ         n+32(FP), CX
+	MOVQ         c+40(FP), AX
+	VBROADCASTSD 0(AX), Y8   // wd
+	VBROADCASTSD 8(AX), Y9   // β1
+	VBROADCASTSD 16(AX), Y10 // 1−β1
+	VBROADCASTSD 24(AX), Y11 // β2
+	VBROADCASTSD 32(AX), Y12 // 1−β2
+	VBROADCASTSD 40(AX), Y13 // inv2
+	VBROADCASTSD 48(AX), Y14 // ε
+	VBROADCASTSD 56(AX), Y15 // step
+	SHRQ         $2, CX
+	JE           doneadam
+
+loopadam:
+	VMOVUPD (DI), Y0        // θ
+	VMULPD  Y0, Y8, Y1      // wd·θ
+	VADDPD  (SI), Y1, Y1    // gk = g + wd·θ
+	VMULPD  (R8), Y9, Y2    // β1·m
+	VMULPD  Y1, Y10, Y3     // (1−β1)·gk
+	VADDPD  Y3, Y2, Y2      // mk
+	VMULPD  (R9), Y11, Y4   // β2·v
+	VMULPD  Y1, Y12, Y5     // (1−β2)·gk
+	VMULPD  Y1, Y5, Y5      // ((1−β2)·gk)·gk
+	VADDPD  Y5, Y4, Y4      // vk
+	VMOVUPD Y2, (R8)
+	VMOVUPD Y4, (R9)
+	VSQRTPD Y4, Y6          // √vk
+	VMULPD  Y13, Y6, Y6     // √vk·inv2
+	VADDPD  Y14, Y6, Y6     // + ε
+	VMULPD  Y2, Y15, Y7     // step·mk
+	VDIVPD  Y6, Y7, Y7      // (step·mk) / den
+	VSUBPD  Y7, Y0, Y0      // θ − …
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	ADDQ    $32, R8
+	ADDQ    $32, R9
+	DECQ    CX
+	JNE     loopadam
+
+doneadam:
+	VZEROUPPER
+	RET

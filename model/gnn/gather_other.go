@@ -12,3 +12,7 @@ func gather16AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int
 func axpyAVX(d *float64, a float64, s *float64, n int) {
 	panic("gnn: axpyAVX off amd64")
 }
+
+func adamAVX(th, grad, m, v *float64, n int, c *[8]float64) {
+	panic("gnn: adamAVX off amd64")
+}
