@@ -42,11 +42,11 @@ func nominalFlops(data *Data, cfg Config) float64 {
 	return 2 * 3 * fwd
 }
 
-// BenchmarkEpoch times one epoch on Cora for GCN-2, GCN-8 with PairNorm
-// and DirGCN-2 (on the directed graph): one run alone (Trainer.Epoch) and
-// ten seeds together (Batch.Epoch, reported per run). ms/epoch is the wall
-// time of one run's epoch, GFLOP/s the nominal count (nominalFlops) over
-// it. Needs $OHM_DATA (skips otherwise):
+// BenchmarkEpoch times one training epoch (Trainer.Epoch) on Cora for
+// GCN-2, GCN-8 with PairNorm and DirGCN-2 (on the directed graph), with the
+// AVX kernels and with the scalar ones (kernels=go; the same bits, see
+// TestTrainAVXBits). ms/epoch is the wall time of one epoch, GFLOP/s the
+// nominal count (nominalFlops) over it. Needs $OHM_DATA (skips otherwise):
 //
 //	OHM_DATA=/path/to/data go test -run '^$' -bench Epoch ./model/gnn
 func BenchmarkEpoch(b *testing.B) {
@@ -76,28 +76,27 @@ func BenchmarkEpoch(b *testing.B) {
 			b.Fatal(err)
 		}
 		flops := nominalFlops(data, cfg)
-		for _, S := range []int{1, 10} {
-			b.Run(fmt.Sprintf("cora/%s/runs=%d", tc.name, S), func(b *testing.B) {
-				var epoch func()
-				if S == 1 {
+		for _, avx := range []bool{true, false} {
+			if avx && !useAVX {
+				continue
+			}
+			kernels := "avx"
+			if !avx {
+				kernels = "go"
+			}
+			b.Run(fmt.Sprintf("cora/%s/kernels=%s", tc.name, kernels), func(b *testing.B) {
+				withAVX(avx, func() {
 					tr, err := NewTrainer(data, cfg, 0, 0)
 					if err != nil {
 						b.Fatal(err)
 					}
-					epoch = func() { tr.Epoch() }
-				} else {
-					bt, err := NewBatch(data, cfg, Runs(S, []int{0}))
-					if err != nil {
-						b.Fatal(err)
+					for b.Loop() {
+						tr.Epoch()
 					}
-					epoch = func() { bt.Epoch() }
-				}
-				for b.Loop() {
-					epoch()
-				}
-				perRun := b.Elapsed().Seconds() / float64(b.N) / float64(S)
-				b.ReportMetric(1000*perRun, "ms/epoch")
-				b.ReportMetric(flops/perRun/1e9, "GFLOP/s")
+				})
+				perEpoch := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(1000*perEpoch, "ms/epoch")
+				b.ReportMetric(flops/perEpoch/1e9, "GFLOP/s")
 			})
 		}
 	}
