@@ -40,3 +40,10 @@ func axpyAVX(d *float64, a float64, s *float64, n int)
 //
 //go:noescape
 func adamAVX(th, grad, m, v *float64, n int, c *[8]float64)
+
+// scatterAVX adds v[q]·s[0:w] to dst[idx[q]·stride : …+w] for q = 0 … n−1 in
+// order (w a multiple of 4) in AVX (gather_amd64.s), bit for bit axpy term
+// by term. The caller checks the bounds.
+//
+//go:noescape
+func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float64, w int)

@@ -148,3 +148,48 @@ loopadam:
 doneadam:
 	VZEROUPPER
 	RET
+
+// func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float64, w int)
+//
+// For q = 0 … n−1 in order: dst[idx[q]·stride : …+w] += v[q]·s[0:w], w a
+// multiple of 4, each entry a rounded multiply then a rounded add (VMULPD,
+// VADDPD): the bits of axpy term by term.
+TEXT ·scatterAVX(SB), NOSPLIT, $0-56
+	MOVQ  dst+0(FP), DI
+	MOVQ  stride+8(FP), R8
+	SHLQ  $3, R8
+	MOVQ  idx+16(FP), SI
+	MOVQ  v+24(FP), DX
+	MOVQ  n+32(FP), CX
+	MOVQ  s+40(FP), BX
+	MOVQ  w+48(FP), R9
+	SHRQ  $2, R9
+	TESTQ CX, CX
+	JE    donescatter
+	TESTQ R9, R9
+	JE    donescatter
+
+rowsscatter:
+	MOVQ         (SI), AX
+	IMULQ        R8, AX
+	ADDQ         DI, AX
+	VBROADCASTSD (DX), Y0
+	MOVQ         BX, R10
+	MOVQ         R9, R11
+
+colsscatter:
+	VMULPD  (R10), Y0, Y1
+	VADDPD  (AX), Y1, Y1
+	VMOVUPD Y1, (AX)
+	ADDQ    $32, R10
+	ADDQ    $32, AX
+	DECQ    R11
+	JNE     colsscatter
+	ADDQ    $8, SI
+	ADDQ    $8, DX
+	DECQ    CX
+	JNE     rowsscatter
+
+donescatter:
+	VZEROUPPER
+	RET

@@ -16,3 +16,7 @@ func axpyAVX(d *float64, a float64, s *float64, n int) {
 func adamAVX(th, grad, m, v *float64, n int, c *[8]float64) {
 	panic("gnn: adamAVX off amd64")
 }
+
+func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float64, w int) {
+	panic("gnn: scatterAVX off amd64")
+}

@@ -16,7 +16,7 @@ func withAVX(on bool, f func()) {
 	f()
 }
 
-// TestGatherAVXBits: with and without the AVX kernels, gather and axpy give
+// TestGatherAVXBits: with and without the AVX kernels, gather, scatter and axpy give
 // the same bits for every width 1–70, with and without add, strided and
 // offset sources, negative and subnormal values, and empty index lists.
 func TestGatherAVXBits(t *testing.T) {
@@ -47,6 +47,12 @@ func TestGatherAVXBits(t *testing.T) {
 				withAVX(false, func() { want = slices.Clone(d0); gather(want, idx, v, src, ss, so, add) })
 				name := fmt.Sprintf("gather w=%d add=%v terms=%d", w, add, terms)
 				sameBits(t, name, got, want)
+				// scatter onto rows of src (a repeated row too: order matters).
+				sidx := append(slices.Clone(idx), 3, 3)
+				sv := append(slices.Clone(v), 0.5, -2)
+				withAVX(true, func() { got = slices.Clone(src); scatter(got[so:], ss, sidx, sv, d0, w) })
+				withAVX(false, func() { want = slices.Clone(src); scatter(want[so:], ss, sidx, sv, d0, w) })
+				sameBits(t, fmt.Sprintf("scatter w=%d terms=%d", w, terms), got, want)
 				withAVX(true, func() { got = slices.Clone(d0); axpy(got, v0(v), src[so:]) })
 				withAVX(false, func() { want = slices.Clone(d0); axpy(want, v0(v), src[so:]) })
 				sameBits(t, fmt.Sprintf("axpy w=%d", w), got, want)
