@@ -47,3 +47,9 @@ func adamAVX(th, grad, m, v *float64, n int, c *[8]float64)
 //
 //go:noescape
 func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float64, w int)
+
+// gather8AVX is gather16AVX for at most 8 columns: it reads the lanes whose
+// mask entry is −1 (masks8[w] for w columns) and leaves the others zero.
+//
+//go:noescape
+func gather8AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int, mask *[8]int64)

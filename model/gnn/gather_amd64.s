@@ -193,3 +193,46 @@ colsscatter:
 donescatter:
 	VZEROUPPER
 	RET
+
+// func gather8AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int, mask *[8]int64)
+//
+// dst[0:8] = Σ_q v[q]·src[idx[q]·ss : …+8] like gather16AVX, reading only
+// the lanes whose mask entry is negative (VMASKMOVPD: the others read as
+// zero and never touch memory), for the narrow outputs (≤ 8 columns).
+TEXT ·gather8AVX(SB), NOSPLIT, $0-56
+	MOVQ    dst+0(FP), DI
+	MOVQ    idx+8(FP), SI
+	MOVQ    v+16(FP), DX
+	MOVQ    n+24(FP), CX
+	MOVQ    src+32(FP), BX
+	MOVQ    ss+40(FP), R8
+	SHLQ    $3, R8
+	MOVQ    mask+48(FP), AX
+	VMOVDQU (AX), Y10
+	VMOVDQU 32(AX), Y11
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	TESTQ   CX, CX
+	JE      done8
+
+loop8:
+	MOVQ         (SI), AX
+	IMULQ        R8, AX
+	ADDQ         BX, AX
+	VBROADCASTSD (DX), Y4
+	VMASKMOVPD   (AX), Y10, Y5
+	VMASKMOVPD   32(AX), Y11, Y6
+	VMULPD       Y5, Y4, Y5
+	VMULPD       Y6, Y4, Y6
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y6, Y1, Y1
+	ADDQ         $8, SI
+	ADDQ         $8, DX
+	DECQ         CX
+	JNE          loop8
+
+done8:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET

@@ -20,3 +20,7 @@ func adamAVX(th, grad, m, v *float64, n int, c *[8]float64) {
 func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float64, w int) {
 	panic("gnn: scatterAVX off amd64")
 }
+
+func gather8AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int, mask *[8]int64) {
+	panic("gnn: gather8AVX off amd64")
+}

@@ -160,6 +160,25 @@ func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add 
 		}
 		return
 	}
+	if r := w - c; useAVX && r >= 3 && r <= 8 && len(idx) > 0 {
+		// The last 3–8 columns (the class widths) in one masked AVX pass.
+		for _, j := range idx {
+			if j < 0 || j*ss+so+w > len(src) {
+				panic("gnn: gather index out of range")
+			}
+		}
+		var t [8]float64
+		gather8AVX(&t[0], &idx[0], &v[0], len(idx), &src[so+c], ss, &masks8[r])
+		dc := d[c:w]
+		if add {
+			for k := range dc {
+				dc[k] = t[k] + dc[k]
+			}
+		} else {
+			copy(dc, t[:r])
+		}
+		return
+	}
 	for ; c+8 <= w; c += 8 {
 		var a0, a1, a2, a3, a4, a5, a6, a7 float64
 		o := so + c
@@ -210,6 +229,16 @@ func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add 
 		d[c] = a
 	}
 }
+
+// masks8[r] selects the first r of 8 lanes for gather8AVX.
+var masks8 = func() (m [9][8]int64) {
+	for r := range m {
+		for k := range r {
+			m[r][k] = -1
+		}
+	}
+	return m
+}()
 
 // nonZeros stores the positions and values of the non-zero entries of row
 // (read with stride st: row[k·st]) in idx and val and returns their count.
