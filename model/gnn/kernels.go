@@ -121,11 +121,12 @@ func dot(a, b []float64) float64 {
 // add). Each column is summed from zero in q order, and added to d last —
 // except for more than 32 columns with add, which go term by term onto d
 // through axpy (d + t₁ + t₂ …). With AVX (useAVX), sixteen columns at a time
-// are summed in vector registers (gather16AVX: about 2× the scalar loops);
-// the rest, or everything without AVX, eight or four columns at a time in
-// scalar registers, about 1.5× faster than one axpy per term; more than 32
-// columns without AVX stream whole source rows through axpy. Every path
-// gives each column the same bits. O(len(idx)·len(d)).
+// are summed in vector registers (gather16AVX: about 2× the scalar loops)
+// and a remainder of 3–8 columns in one masked pass (gather8AVX); the rest,
+// or everything without AVX, eight or four columns at a time in scalar
+// registers, about 1.5× faster than one axpy per term; more than 32 columns
+// without AVX stream whole source rows through axpy. Every path gives each
+// column the same bits. O(len(idx)·len(d)).
 func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add bool) {
 	w := len(d)
 	v = v[:len(idx)]
