@@ -25,49 +25,70 @@ run: build
 
 # The paper's full grid (SPEC §6) into $(PAPER_DIR)/results.jsonl, then the
 # report in $(PAPER_DIR): every method (none, curvature, res, res-hop, err,
-# err-hop) × PAPER_BUDGETS × depths 1–12 × PairNorm no/yes, GCN on the
-# undirected forms of the four datasets (10 seeds on Cora/CiteSeer, the 10
-# splits on Cornell/Texas), and DirGCN on the directed forms of
-# PAPER_DIRECTED (default Cornell and Texas; add cora,citeseer for the
-# directed Planetoid runs, whose rewiring is slow; empty: none). Resumable:
-# rerunning it continues where it stopped. Data: $$OHM_DATA or
+# err-hop) × PAPER_BUDGETS × depths 1–12 × PairNorm no/yes, on the datasets
+# of PAPER_DATASETS (default all four) in the forms of PAPER_FORMS (default
+# undirected,directed): GCN on the undirected form; GCN (on the symmetrized
+# rewired graph) and DirGCN on the directed form. 10 seeds on Cora/CiteSeer,
+# the 10 splits on Cornell/Texas. Run it in pieces, e.g.
+#   make paper PAPER_DATASETS=cornell,texas PAPER_FORMS=directed
+# — every piece appends to the one results file and skips what it holds
+# (resumable: rerunning continues where it stopped). Data: $$OHM_DATA or
 # OHM_FLAGS="--data-dir DIR" (global flags); PAPER_ARGS adds sweep flags.
-# Then the diagnostics (ohm diagnose: cosine, probes, CKA, edge overlap; one
-# seed, split 0, depths 1–12, undirected GCN, budget PAPER_DIAG_BUDGET) into
+# Then the diagnostics (ohm diagnose: cosine, probes, CKA, edge overlap;
+# PAPER_DIAG_SEEDS seeds (mean ± std), split 0, depths 1–12, undirected GCN,
+# budget PAPER_DIAG_BUDGET, the datasets of PAPER_DATASETS) into
 # $(PAPER_DIR)/diagnostics.json, unless that file exists (delete it to
-# recompute), and the report with them.
+# recompute; PAPER_DIAG=no skips them), and the report with them.
 # paper-slice is the undirected 10 % budget only, into out/paper-slice.
 # Runtime: see the README (Development).
 PAPER_DIR       ?= out/paper
+PAPER_DATASETS  ?= cora,citeseer,cornell,texas
+PAPER_FORMS     ?= undirected,directed
 PAPER_BUDGETS   ?= 0.01,0.05,0.1,0.15
-PAPER_DIRECTED  ?= cornell,texas
 PAPER_PLANETOID ?= --seeds 10
 PAPER_WEBKB     ?= --splits all
 PAPER_ARGS      ?=
+PAPER_DIAG        ?= yes
 PAPER_DIAG_BUDGET ?= 0.1
+PAPER_DIAG_SEEDS  ?= 5
 OHM_FLAGS       ?=
 PAPER_SWEEP = $(BIN) $(OHM_FLAGS) sweep --results $(PAPER_DIR)/results.jsonl --methods none,curvature,res,res-hop,err,err-hop \
 	--budgets $(PAPER_BUDGETS) --depths 1-12 --pairnorm no,yes $(PAPER_ARGS)
 comma := ,
-PAPER_DIRECTED_PLANETOID = $(filter cora citeseer,$(subst $(comma), ,$(PAPER_DIRECTED)))
-PAPER_DIRECTED_WEBKB     = $(filter cornell texas,$(subst $(comma), ,$(PAPER_DIRECTED)))
 empty :=
 space := $(empty) $(empty)
 commas = $(subst $(space),$(comma),$(strip $(1)))
+commalist = $(subst $(comma), ,$(1))
+PAPER_DATASET_LIST = $(call commalist,$(PAPER_DATASETS))
+PAPER_FORM_LIST    = $(call commalist,$(PAPER_FORMS))
+# The datasets of each group take their own run flags (seeds or splits).
+PAPER_GROUP_planetoid = $(filter cora citeseer,$(PAPER_DATASET_LIST))
+PAPER_GROUP_webkb     = $(filter cornell texas,$(PAPER_DATASET_LIST))
+PAPER_RUNS_planetoid  = $(PAPER_PLANETOID)
+PAPER_RUNS_webkb      = $(PAPER_WEBKB)
+PAPER_MODELS_undirected = gcn
+PAPER_MODELS_directed   = gcn,dirgcn
+# One sweep per form and dataset group, chained with && so that the first
+# failure stops the target.
+PAPER_SWEEPS = $(foreach f,$(PAPER_FORM_LIST),$(foreach g,planetoid webkb,$(if $(PAPER_GROUP_$(g)),\
+	$(PAPER_SWEEP) --datasets $(call commas,$(PAPER_GROUP_$(g))) --forms $(f) --models $(PAPER_MODELS_$(f)) $(PAPER_RUNS_$(g)) &&))) true
+
+PAPER_DIAGNOSE = test -f $(PAPER_DIR)/diagnostics.json || $(BIN) $(OHM_FLAGS) diagnose --datasets $(call commas,$(PAPER_DATASET_LIST)) \
+	--methods none,curvature,res,res-hop,err,err-hop --budget $(PAPER_DIAG_BUDGET) --seeds $(PAPER_DIAG_SEEDS) \
+	--depths 1,2,3,4,5,6,7,8,9,10,11,12 --out $(PAPER_DIR)
 
 paper: build
+	$(if $(filter-out cora citeseer cornell texas,$(PAPER_DATASET_LIST)),$(error PAPER_DATASETS=$(PAPER_DATASETS): unknown dataset $(firstword $(filter-out cora citeseer cornell texas,$(PAPER_DATASET_LIST))) (want some of cora citeseer cornell texas separated by commas)))
+	$(if $(PAPER_DATASET_LIST),,$(error PAPER_DATASETS is empty (want some of cora citeseer cornell texas separated by commas)))
+	$(if $(filter-out undirected directed,$(PAPER_FORM_LIST)),$(error PAPER_FORMS=$(PAPER_FORMS): unknown form $(firstword $(filter-out undirected directed,$(PAPER_FORM_LIST))) (want undirected or directed or both separated by a comma)))
+	$(if $(PAPER_FORM_LIST),,$(error PAPER_FORMS is empty (want undirected or directed or both separated by a comma)))
 	mkdir -p $(PAPER_DIR)
-	$(PAPER_SWEEP) --datasets cora,citeseer --forms undirected $(PAPER_PLANETOID)
-	$(PAPER_SWEEP) --datasets cornell,texas --forms undirected $(PAPER_WEBKB)
-	$(if $(PAPER_DIRECTED_PLANETOID),$(PAPER_SWEEP) --datasets $(call commas,$(PAPER_DIRECTED_PLANETOID)) --forms directed $(PAPER_PLANETOID))
-	$(if $(PAPER_DIRECTED_WEBKB),$(PAPER_SWEEP) --datasets $(call commas,$(PAPER_DIRECTED_WEBKB)) --forms directed $(PAPER_WEBKB))
-	test -f $(PAPER_DIR)/diagnostics.json || $(BIN) $(OHM_FLAGS) diagnose --datasets cora,citeseer,cornell,texas \
-		--methods none,curvature,res,res-hop,err,err-hop --budget $(PAPER_DIAG_BUDGET) \
-		--depths 1,2,3,4,5,6,7,8,9,10,11,12 --out $(PAPER_DIR)
-	$(BIN) report $(PAPER_DIR)/results.jsonl --out $(PAPER_DIR) --diagnostics $(PAPER_DIR)/diagnostics.json
+	$(PAPER_SWEEPS)
+	$(if $(filter yes,$(PAPER_DIAG)),$(PAPER_DIAGNOSE))
+	$(BIN) report $(PAPER_DIR)/results.jsonl --out $(PAPER_DIR) $(if $(wildcard $(PAPER_DIR)/diagnostics.json)$(filter yes,$(PAPER_DIAG)),--diagnostics $(PAPER_DIR)/diagnostics.json)
 
 paper-slice:
-	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_DIRECTED=
+	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_FORMS=undirected
 
 test: lint
 	$(GO) test -count=1 $(PKGS)

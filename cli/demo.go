@@ -109,7 +109,7 @@ func (c *DemoCmd) Run(g *Globals) error {
 		methods := make([]string, len(sweep.AllMethods))
 		copy(methods, sweep.AllMethods)
 		diag, err = RunDiagnostics(g, DiagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
-			Depths: depths, Alpha: rewire.DefaultAlpha})
+			Depths: depths, Seeds: c.Seeds, Alpha: rewire.DefaultAlpha})
 		if err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}

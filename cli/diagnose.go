@@ -8,10 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -32,7 +29,8 @@ type DiagnoseCmd struct {
 	Budget   float64  `required:"" short:"r" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
 	Depths   []string `required:"" help:"Comma-separated model depths L ≥ 1."`
 	Directed bool     `help:"Use the directed form and DirGCN (default: the undirected form and GCN)."`
-	Seed     uint64   `default:"0" help:"Seed of every training run (and of the cosine pair sample)."`
+	Seed     uint64   `default:"0" help:"First seed: models are trained with seeds SEED … SEED+N−1 (each also seeds its cosine pair sample)."`
+	Seeds    int      `default:"5" help:"Number N ≥ 1 of seeds per model; every diagnostic is their mean ± population std."`
 	Split    int      `default:"0" help:"Split K (0-based) to train on; its training nodes fit the probes, its test nodes score them."`
 	Alpha    float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
 	Out      string   `default:"." type:"path" help:"Folder to write diagnostics.json to (must exist)."`
@@ -50,6 +48,7 @@ type DiagnoseSpec struct {
 	Depths   []int
 	Directed bool
 	Seed     uint64
+	Seeds    int // number of seeds from Seed on (0 means 1)
 	Split    int
 	Alpha    float64
 }
@@ -59,7 +58,10 @@ const DiagnosticsFile = "diagnostics.json"
 
 // spec parses the flags into a DiagnoseSpec (checked by RunDiagnostics).
 func (c *DiagnoseCmd) spec() (DiagnoseSpec, error) {
-	s := DiagnoseSpec{Budget: c.Budget, Directed: c.Directed, Seed: c.Seed, Split: c.Split, Alpha: c.Alpha}
+	s := DiagnoseSpec{Budget: c.Budget, Directed: c.Directed, Seed: c.Seed, Seeds: c.Seeds, Split: c.Split, Alpha: c.Alpha}
+	if c.Seeds < 1 {
+		return s, usagef("--seeds %d: must be ≥ 1", c.Seeds)
+	}
 	var err error
 	if s.Datasets, err = splitList("--datasets", c.Datasets); err != nil {
 		return s, err
@@ -168,50 +170,31 @@ func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
 	if s.Split < 0 {
 		return s, usagef("--split %d: must be ≥ 0", s.Split)
 	}
+	if s.Seeds < 0 {
+		return s, usagef("--seeds %d: must be ≥ 1", s.Seeds)
+	}
 	if err := rewire.ValidateAlpha(s.Alpha); err != nil {
 		return s, usagef("--alpha %v: must lie in [0, 1]", s.Alpha)
 	}
 	return out, nil
 }
 
-// diagJob is one training of RunDiagnostics and what it measured.
-type diagJob struct {
-	method int // index into the methods
-	depth  int // L
-	cosine []diagnose.Cosine
-	probe  []diagnose.Probe
-	last   *mat.Dense // last layer's embedding (logits), all nodes
-	err    error
-}
-
-// RunDiagnostics computes the diagnostics of SPEC §5 for spec. For each
+// RunDiagnostics computes the diagnostics of SPEC §5 for spec: for each
 // dataset (loaded by g's locator, built-in ones with their default options)
 // it takes the undirected form with GCN (directed: the arcs with DirGCN),
-// rewires it with each method (none: the original graph; rewire.Run, or
-// rewire.RunCurvature with spec.Alpha, with spec.Budget and g.Workers()
-// workers), and trains one model per (method, depth) with gnn.Defaults of the
-// dataset, the depth, split spec.Split and seed spec.Seed. The model's
-// weights are those of its best validation epoch (earliest on ties), the one
-// whose test accuracy `ohm train` reports. Of each model it measures, from
-// gnn.Model.Embeddings (each layer's convolution output, eval mode):
+// rewires it with each method (none: the original graph; rewire.Run with
+// spec.Budget, spec.Alpha for curvature and g.Workers() workers) and hands
+// the graphs to diagnose.Run, which trains one model per (method, depth,
+// seed) — seeds spec.Seed … spec.Seed+spec.Seeds−1 (at least one), split
+// spec.Split — and averages cosines, probes and the CKA against curvature
+// over the seeds. The added edges of a rewiring are the pairs its edit log
+// adds (undirected as U < V, directed as arcs; an edge added and later
+// removed counts as added).
 //
-//   - Cosine for every layer 1..L over all nodes (diagnose.MeanAbsCosine,
-//     at most 10⁶ pairs, sampled with spec.Seed);
-//   - Probe for every inner layer ℓ < L (diagnose.LinearProbe fitted on the
-//     split's training nodes with l2 = 1/#training nodes, scikit-learn's C =
-//     1, scored on its test nodes);
-//   - CKA, when curvature is among the methods, between the curvature
-//     model's last layer and every other method's, per depth, on all nodes;
-//
-// and, when some methods rewire, one Overlap of their added-edge sets: the
-// pairs their edit logs add (undirected as U < V, directed as arcs; an edge
-// added and later removed counts as added).
-//
-// Entries come in the order dataset, method, depth, layer as given. The
-// trainings of one dataset run on g.Workers() goroutines; the result does not
-// depend on their number. A progress bar counts the trainings when g draws
-// progress. Errors in spec are usage errors (exit status 2 from the CLI), as
-// is a split the dataset does not have.
+// Entries come in the order dataset, method, depth, layer as given; the
+// result does not depend on g.Workers(). A progress bar counts the
+// trainings when g draws progress. Errors in spec are usage errors (exit
+// status 2 from the CLI), as is a split the dataset does not have.
 func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error) {
 	spec, err := spec.check()
 	if err != nil {
@@ -231,190 +214,52 @@ func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error
 			return nil, usagef("--split %d: %s has %d split(s), 0..%d", spec.Split, ds[i].Name, len(ds[i].Splits), len(ds[i].Splits)-1)
 		}
 	}
+	seeds := make([]uint64, max(1, spec.Seeds))
+	for i := range seeds {
+		seeds[i] = spec.Seed + uint64(i)
+	}
 	diag := &diagnose.Diagnostics{Cosine: []diagnose.Cosine{}, Probe: []diagnose.Probe{},
 		CKA: []diagnose.CKA{}, Overlap: []diagnose.Overlap{}}
-	b := newBar(g, len(ds)*len(spec.Methods)*len(spec.Depths), "diagnose")
+	b := newBar(g, len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "diagnose")
 	defer b.finish()
 	for _, d := range ds {
-		if err := diagnoseDataset(g, spec, d, kind, diag, b); err != nil {
-			return nil, err
+		gr := d.Graph
+		if !spec.Directed {
+			gr = gr.Undirected()
 		}
-	}
-	return diag, nil
-}
-
-// diagnoseDataset appends the diagnostics of one dataset to diag.
-func diagnoseDataset(g *Globals, spec DiagnoseSpec, d *dataset.Dataset, kind gnn.Kind, diag *diagnose.Diagnostics, b *bar) error {
-	gr := d.Graph
-	if !spec.Directed {
-		gr = gr.Undirected()
-	}
-	// Rewire.
-	datas := make([]*gnn.Data, len(spec.Methods))
-	added := map[string][]linalg.Edge{}
-	var rewiring []string
-	for i, m := range spec.Methods {
-		graph := gr
-		if m != MethodNone {
+		graphs := make([]diagnose.Graph, len(spec.Methods))
+		for i, m := range spec.Methods {
+			graphs[i] = diagnose.Graph{Method: m, Graph: gr}
+			if m == MethodNone {
+				continue
+			}
 			b.describe(fmt.Sprintf("%s: rewiring %s", d.Name, m))
 			cfg := rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Workers: g.Workers()}
 			cfg.Alpha = &spec.Alpha
 			res, err := rewire.Run(gr, cfg)
 			if err != nil {
-				return fmt.Errorf("diagnose %s: rewire %s: %w", d.Name, m, err)
+				return nil, fmt.Errorf("diagnose %s: rewire %s: %w", d.Name, m, err)
 			}
-			graph = res.Graph
-			edges := []linalg.Edge{}
+			graphs[i].Graph, graphs[i].Added = res.Graph, []linalg.Edge{}
 			for _, e := range res.Log {
 				if e.Op == "add" {
-					edges = append(edges, linalg.Edge{U: e.U, V: e.V})
+					graphs[i].Added = append(graphs[i].Added, linalg.Edge{U: e.U, V: e.V})
 				}
 			}
-			added[m] = edges
-			rewiring = append(rewiring, m)
 		}
-		var err error
-		if datas[i], err = gnn.NewData(d, graph, kind); err != nil {
-			return fmt.Errorf("diagnose %s (%s): %w", d.Name, m, err)
-		}
-	}
-	// Train and measure, one job per (method, depth).
-	b.describe(fmt.Sprintf("%s: training", d.Name))
-	var jobs []*diagJob
-	for i := range spec.Methods {
-		for _, L := range spec.Depths {
-			jobs = append(jobs, &diagJob{method: i, depth: L})
-		}
-	}
-	next := make(chan *diagJob)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for range max(1, min(g.Workers(), len(jobs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				j.err = diagnoseModel(spec, d, datas[j.method], spec.Methods[j.method], kind, j)
-				mu.Lock()
-				b.add(1)
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
-	last := map[string]map[int]*mat.Dense{}
-	for _, j := range jobs {
-		if j.err != nil {
-			return fmt.Errorf("diagnose %s (%s, depth %d): %w", d.Name, spec.Methods[j.method], j.depth, j.err)
-		}
-		diag.Cosine = append(diag.Cosine, j.cosine...)
-		diag.Probe = append(diag.Probe, j.probe...)
-		m := spec.Methods[j.method]
-		if last[m] == nil {
-			last[m] = map[int]*mat.Dense{}
-		}
-		last[m][j.depth] = j.last
-	}
-	curv := string(rewire.Curvature)
-	if slices.Contains(spec.Methods, curv) {
-		for _, m := range spec.Methods {
-			if m == curv {
-				continue
-			}
-			for _, L := range spec.Depths {
-				diag.CKA = append(diag.CKA, diagnose.CKA{Dataset: d.Name, Method: m, Depth: L,
-					CKA: diagnose.LinearCKA(last[curv][L], last[m][L])})
-			}
-		}
-	}
-	if len(rewiring) > 0 {
-		diag.Overlap = append(diag.Overlap, diagnose.EdgeOverlap(d.Name, spec.Budget, rewiring, added))
-	}
-	return nil
-}
-
-// diagnoseModel trains the depth-j.depth model of method on data and fills
-// j's measurements.
-func diagnoseModel(spec DiagnoseSpec, d *dataset.Dataset, data *gnn.Data, method string, kind gnn.Kind, j *diagJob) error {
-	cfg := gnn.Defaults(d.Name)
-	cfg.Kind, cfg.Layers = kind, j.depth
-	model, err := trainBest(data, cfg, spec.Split, spec.Seed)
-	if err != nil {
-		return err
-	}
-	emb := model.Embeddings(data.X)
-	n := d.N()
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	sp := data.Splits[spec.Split]
-	ytr, yte := pick(data.Labels, sp.Train), pick(data.Labels, sp.Test)
-	for l, h := range emb {
-		same, diff := diagnose.MeanAbsCosine(h, data.Labels, all, diagnose.DefaultMaxPairs, spec.Seed)
-		j.cosine = append(j.cosine, diagnose.Cosine{Dataset: d.Name, Method: method, Depth: j.depth,
-			Layer: l + 1, Same: same, Diff: diff})
-		if l == len(emb)-1 {
-			break
-		}
-		acc, err := diagnose.LinearProbe(rows(h, sp.Train), rows(h, sp.Test), ytr, yte, data.Classes,
-			1/float64(len(sp.Train)))
+		b.describe(fmt.Sprintf("%s: training", d.Name))
+		dd, err := diagnose.Run(d, graphs, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
+			Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),
+			OnTrained: func() { b.add(1) }})
 		if err != nil {
-			return fmt.Errorf("layer %d: %w", l+1, err)
+			return nil, err
 		}
-		j.probe = append(j.probe, diagnose.Probe{Dataset: d.Name, Method: method, Depth: j.depth, Layer: l + 1, Acc: acc})
+		diag.Cosine = append(diag.Cosine, dd.Cosine...)
+		diag.Probe = append(diag.Probe, dd.Probe...)
+		diag.CKA = append(diag.CKA, dd.CKA...)
+		diag.Overlap = append(diag.Overlap, dd.Overlap...)
 	}
-	j.last = emb[len(emb)-1]
-	return nil
-}
-
-// trainBest trains cfg on split k from seed for cfg.Epochs epochs and
-// returns the model with the weights of its best validation epoch (earliest
-// on ties).
-func trainBest(data *gnn.Data, cfg gnn.Config, k int, seed uint64) (*gnn.Model, error) {
-	tr, err := gnn.NewTrainer(data, cfg, k, seed)
-	if err != nil {
-		return nil, err
-	}
-	params := tr.Model().Params()
-	best := make([]*mat.Dense, len(params))
-	for i, p := range params {
-		best[i] = mat.DenseCopyOf(p.Value)
-	}
-	for range cfg.Epochs {
-		st := tr.Epoch()
-		if tr.Result().BestEpoch == st.Epoch {
-			for i, p := range params {
-				best[i].Copy(p.Value)
-			}
-		}
-	}
-	for i, p := range params {
-		p.Value.Copy(best[i])
-	}
-	return tr.Model(), nil
-}
-
-// rows returns the rows ids of h as a new matrix.
-func rows(h *mat.Dense, ids []int) *mat.Dense {
-	_, c := h.Dims()
-	out := mat.NewDense(len(ids), c, nil)
-	for r, i := range ids {
-		out.SetRow(r, h.RawRowView(i))
-	}
-	return out
-}
-
-func pick(labels, ids []int) []int {
-	out := make([]int, len(ids))
-	for r, i := range ids {
-		out[r] = labels[i]
-	}
-	return out
+	return diag, nil
 }
 
 // printDiagnostics writes the text summary: per dataset, one line per
@@ -430,21 +275,22 @@ func printDiagnostics(w io.Writer, spec DiagnoseSpec, diag *diagnose.Diagnostics
 		if di > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s (%s, %s), budget %g, seed %d, split %d\n", name, form, model, spec.Budget, spec.Seed, spec.Split)
+		fmt.Fprintf(w, "%s (%s, %s), budget %g, seeds %d–%d (mean ± std), split %d\n", name, form, model, spec.Budget,
+			spec.Seed, spec.Seed+uint64(max(1, spec.Seeds))-1, spec.Split)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "method\tL\tcos same\tcos diff\tprobe acc, layers 1..L-1\tcka vs curvature")
 		for _, m := range spec.Methods {
 			for _, L := range spec.Depths {
-				var same, diff float64
+				same, diff := "-", "-"
 				for _, c := range diag.Cosine {
 					if c.Dataset == name && c.Method == m && c.Depth == L && c.Layer == L {
-						same, diff = c.Same, c.Diff
+						same, diff = pm(c.Same, c.SameStd), pm(c.Diff, c.DiffStd)
 					}
 				}
 				var probes []string
 				for _, p := range diag.Probe {
 					if p.Dataset == name && p.Method == m && p.Depth == L {
-						probes = append(probes, fmt.Sprintf("%.3f", p.Acc))
+						probes = append(probes, pm(p.Acc, p.AccStd))
 					}
 				}
 				pr := "-"
@@ -454,10 +300,10 @@ func printDiagnostics(w io.Writer, spec DiagnoseSpec, diag *diagnose.Diagnostics
 				cka := "-"
 				for _, c := range diag.CKA {
 					if c.Dataset == name && c.Method == m && c.Depth == L {
-						cka = fmt.Sprintf("%.3f", c.CKA)
+						cka = pm(c.CKA, c.CKAStd)
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%s\t%s\n", m, L, same, diff, pr, cka)
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", m, L, same, diff, pr, cka)
 			}
 		}
 		if err := tw.Flush(); err != nil {
@@ -493,3 +339,6 @@ func printDiagnostics(w io.Writer, spec DiagnoseSpec, diag *diagnose.Diagnostics
 	}
 	return nil
 }
+
+// pm formats a mean and its std to three decimals: "0.812±0.013".
+func pm(m, s float64) string { return fmt.Sprintf("%.3f±%.3f", m, s) }

@@ -20,7 +20,7 @@ import (
 func TestDiagnoseBottleneck(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"diagnose", "--datasets", "bottleneck", "--methods", "none,err,curvature",
-		"--budget", "0.1", "--depths", "1,2,3", "--out", dir}
+		"--budget", "0.1", "--depths", "1,2,3", "--seeds", "2", "--out", dir}
 	code, out, errs := run(t, append(args, "--json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -44,7 +44,8 @@ func TestDiagnoseBottleneck(t *testing.T) {
 	}
 	in01 := func(x float64) bool { return x >= 0 && x <= 1 && !math.IsNaN(x) }
 	for _, c := range d.Cosine {
-		if c.Dataset != "bottleneck" || c.Layer < 1 || c.Layer > c.Depth || !in01(c.Same) || !in01(c.Diff) {
+		if c.Dataset != "bottleneck" || c.Layer < 1 || c.Layer > c.Depth || !in01(c.Same) || !in01(c.Diff) ||
+			c.Seeds != 2 || !in01(c.SameStd) || !in01(c.DiffStd) {
 			t.Fatalf("cosine %+v", c)
 		}
 	}
@@ -52,7 +53,7 @@ func TestDiagnoseBottleneck(t *testing.T) {
 		t.Fatalf("first cosine %+v, want none depth 1 layer 1", c)
 	}
 	for _, p := range d.Probe {
-		if p.Layer < 1 || p.Layer >= p.Depth || !in01(p.Acc) {
+		if p.Layer < 1 || p.Layer >= p.Depth || !in01(p.Acc) || p.Seeds != 2 || !in01(p.AccStd) {
 			t.Fatalf("probe %+v", p)
 		}
 	}

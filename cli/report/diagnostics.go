@@ -50,7 +50,8 @@ func datasetsOf[T any](xs []T, name func(T) string) []string {
 func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
 	// Cosine similarity: for each dataset, the deepest model, per layer.
 	if len(d.Cosine) > 0 {
-		b.WriteString("## Cosine similarity per layer\n\nMean |cos(h_i, h_j)| after each layer of the deepest model trained, over same-class (solid) and different-class (dashed) node pairs. Close to 1 for both: the representations have collapsed (over-smoothing).\n\n")
+		b.WriteString("## Cosine similarity per layer\n\nMean |cos(h_i, h_j)| after each layer of the deepest model trained, over same-class (solid) and different-class (dashed) node pairs. Close to 1 for both: the representations have collapsed (over-smoothing). ")
+		b.WriteString(seedsNote(d))
 		for _, ds := range datasetsOf(d.Cosine, func(c diagnose.Cosine) string { return c.Dataset }) {
 			depth := 0
 			seen := map[string]bool{}
@@ -78,6 +79,7 @@ func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string
 				for _, c := range rows {
 					same.x, same.y = append(same.x, float64(c.Layer)), append(same.y, c.Same)
 					diff.x, diff.y = append(diff.x, float64(c.Layer)), append(diff.y, c.Diff)
+					same.band, diff.band = append(same.band, c.SameStd), append(diff.band, c.DiffStd)
 				}
 				ss = append(ss, same, diff)
 			}
@@ -120,7 +122,7 @@ func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string
 				}
 				slices.SortFunc(rows, func(a, b diagnose.Probe) int { return a.Layer - b.Layer })
 				for _, c := range rows {
-					s.x, s.y = append(s.x, float64(c.Layer)), append(s.y, 100*c.Acc)
+					s.x, s.y, s.band = append(s.x, float64(c.Layer)), append(s.y, 100*c.Acc), append(s.band, 100*c.AccStd)
 				}
 				ss = append(ss, s)
 			}
@@ -157,7 +159,7 @@ func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string
 				}
 				slices.SortFunc(rows, func(a, b diagnose.CKA) int { return a.Depth - b.Depth })
 				for _, c := range rows {
-					s.x, s.y = append(s.x, float64(c.Depth)), append(s.y, c.CKA)
+					s.x, s.y, s.band = append(s.x, float64(c.Depth)), append(s.y, c.CKA), append(s.band, c.CKAStd)
 				}
 				ss = append(ss, s)
 			}
@@ -213,4 +215,17 @@ func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string
 		}
 	}
 	return nil
+}
+
+// seedsNote says over how many models the diagnostics are averaged (the
+// largest Seeds of any entry; files of older code have none).
+func seedsNote(d *diagnose.Diagnostics) string {
+	n := 0
+	for _, c := range d.Cosine {
+		n = max(n, c.Seeds)
+	}
+	if n <= 1 {
+		return "The diagnostics below come from one trained model per setting (no band).\n\n"
+	}
+	return fmt.Sprintf("Every diagnostic below is the mean over %d models (seeds) per setting; the band is ± one population std over them.\n\n", n)
 }

@@ -1,7 +1,10 @@
 // Package report turns sweep results (and optionally the diagnostics of
 // `ohm diagnose`) into the paper's layouts (SPEC §6): a Markdown file with
-// the "best layer / max accuracy" tables per budget and dataset pair and the
-// realized-edits table, plus PNG and SVG figures made with gonum.org/v1/plot:
+// the "best layer / max accuracy" tables per budget and dataset pair (mean
+// ± std at the best depth, marked where an exact Wilcoxon signed-rank test
+// against none gives p < 0.05, beside the paper's own one-run statistic)
+// and the realized-edits tables (operations and net), plus PNG and SVG
+// figures made with gonum.org/v1/plot:
 // accuracy versus depth (one line per method, ± std band), cosine similarity
 // per layer, linear-probe curves, CKA per depth and an UpSet-style plot of
 // the added-edge overlaps. A section is written only when its data exist.
@@ -80,6 +83,12 @@ type stat struct {
 	n         int
 }
 
+// runID names one run of a group: its seed and split.
+type runID struct {
+	seed  uint64
+	split int
+}
+
 // editKey names one rewired graph.
 type editKey struct {
 	dataset, form, method string
@@ -87,13 +96,16 @@ type editKey struct {
 }
 
 type edits struct {
-	e0, added, removed int
-	stopped            string
+	e0, added, removed   int
+	addedNet, removedNet int // net counts |E_T ∖ E_0|, |E_0 ∖ E_T|
+	hasNet               bool
+	stopped              string
 }
 
 // tables holds the records, aggregated.
 type tables struct {
 	acc   map[accKey]stat
+	runs1 map[accKey]map[runID]float64 // every run's test accuracy
 	edits map[editKey]edits
 	// What exists, in report order.
 	forms    []formModel
@@ -124,7 +136,7 @@ func aggregate(recs []sweep.Record) *tables {
 		last[recs[i].Key()] = i
 	}
 	accs := map[accKey][]float64{}
-	t := &tables{acc: map[accKey]stat{}, edits: map[editKey]edits{}}
+	t := &tables{acc: map[accKey]stat{}, runs1: map[accKey]map[runID]float64{}, edits: map[editKey]edits{}}
 	for i := range recs {
 		r := &recs[i]
 		if last[r.Key()] != i {
@@ -137,7 +149,15 @@ func aggregate(recs []sweep.Record) *tables {
 		}
 		k := accKey{r.Dataset, r.Form, r.Model, r.PairNorm, r.Method, b, r.Layers}
 		accs[k] = append(accs[k], r.TestAcc)
-		t.edits[editKey{r.Dataset, r.Form, r.Method, b}] = edits{r.E0, r.Added, r.Removed, r.StoppedEarly}
+		if t.runs1[k] == nil {
+			t.runs1[k] = map[runID]float64{}
+		}
+		t.runs1[k][runID{r.Seed, r.Split}] = r.TestAcc
+		// Net counts: records of code that did not write them hold 0 and 0
+		// beside a non-zero operation count.
+		hasNet := r.AddedNet != 0 || r.RemovedNet != 0 || (r.Added == 0 && r.Removed == 0)
+		t.edits[editKey{r.Dataset, r.Form, r.Method, b}] = edits{e0: r.E0, added: r.Added, removed: r.Removed,
+			addedNet: r.AddedNet, removedNet: r.RemovedNet, hasNet: hasNet, stopped: r.StoppedEarly}
 		fm := formModel{r.Form, r.Model}
 		if !slices.Contains(t.forms, fm) {
 			t.forms = append(t.forms, fm)
@@ -197,6 +217,77 @@ func (t *tables) best(dataset, form, model string, pn bool, method string, budge
 		}
 	}
 	return
+}
+
+// paperStat returns the paper's own statistic of a cell: the test accuracy
+// of the single run with seed 0 and split 0, maximised over the depths, and
+// that depth (the smallest on ties); ok false when no depth has that run.
+func (t *tables) paperStat(dataset, form, model string, pn bool, method string, budget float64) (acc float64, layers int, ok bool) {
+	if method == sweep.None {
+		budget = 0
+	}
+	for k, runs := range t.runs1 {
+		if k.dataset != dataset || k.form != form || k.model != model || k.pairnorm != pn || k.method != method || k.budget != budget {
+			continue
+		}
+		a, has := runs[runID{0, 0}]
+		if !has {
+			continue
+		}
+		if !ok || a > acc || (a == acc && k.layers < layers) {
+			acc, layers, ok = a, k.layers, true
+		}
+	}
+	return
+}
+
+// significance is a method's comparison with none in one cell.
+type significance struct {
+	p float64 // two-sided p of the Wilcoxon signed-rank test
+	n int     // non-zero paired differences
+}
+
+// mark returns "**" for p < 0.01, "*" for p < 0.05, else "".
+func (s significance) mark() string {
+	switch {
+	case s.p < 0.01:
+		return "**"
+	case s.p < 0.05:
+		return "*"
+	}
+	return ""
+}
+
+// versusNone compares method at its best depth with none at its own, paired
+// over the (seed, split) runs both have, by the exact Wilcoxon signed-rank
+// test; ok false for none itself or without common runs.
+func (t *tables) versusNone(dataset, form, model string, pn bool, method string, budget float64) (significance, bool) {
+	if method == sweep.None {
+		return significance{}, false
+	}
+	lm, _, ok1 := t.best(dataset, form, model, pn, method, budget)
+	l0, _, ok2 := t.best(dataset, form, model, pn, sweep.None, 0)
+	if !ok1 || !ok2 {
+		return significance{}, false
+	}
+	rm := t.runs1[accKey{dataset, form, model, pn, method, budget, lm}]
+	r0 := t.runs1[accKey{dataset, form, model, pn, sweep.None, 0, l0}]
+	ids := make([]runID, 0, len(rm))
+	for id := range rm {
+		if _, ok := r0[id]; ok {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 || len(ids) > maxExactN {
+		return significance{}, false
+	}
+	slices.SortFunc(ids, func(a, b runID) int { return cmp.Or(cmp.Compare(a.split, b.split), cmp.Compare(a.seed, b.seed)) })
+	x, y := make([]float64, len(ids)), make([]float64, len(ids))
+	for i, id := range ids {
+		x[i], y[i] = rm[id], r0[id]
+	}
+	p, n := WilcoxonExact(x, y)
+	return significance{p, n}, true
 }
 
 // curve returns the depths and stats of one method, by depth.
@@ -297,11 +388,15 @@ func relativeTo(dir, path string) string {
 }
 
 // writeBestTables writes, for each form and model, each budget and each
-// dataset pair, the best depth and its accuracy per method, without and
-// with PairNorm.
+// dataset pair, per method and PairNorm setting: the best depth L* and its
+// accuracy (mean ± std, marked when it differs from none beyond noise), and
+// the paper's statistic (seed 0, split 0, maximum over depths, with its
+// depth).
 func writeBestTables(b *strings.Builder, t *tables) {
 	b.WriteString("## Best layer / max accuracy\n\n")
-	b.WriteString("For each method, the depth L* with the best mean test accuracy (the smallest on ties) and that accuracy ± std. ")
+	b.WriteString("For each method, the depth L* with the best mean test accuracy (the smallest on ties) and that accuracy ± std over the seeds and splits. ")
+	b.WriteString("`*` (`**`): the method at its L* differs from `none` at its own L* with p < 0.05 (p < 0.01) in a two-sided exact Wilcoxon signed-rank test, paired over the seeds and splits both have (zero differences dropped, tied ranks averaged; with 10 pairs the smallest possible p is 0.002). ")
+	b.WriteString("**paper** is the statistic of the paper's tables: the single run with seed 0 and split 0, its best test accuracy over the depths, and that depth in parentheses. ")
 	b.WriteString("The baseline `none` has no budget: its row is the same in every budget's table. ")
 	b.WriteString("PairNorm acts after every layer but the last, so a 1-layer model has none: L* = 1 in a PairNorm column means no deeper model with PairNorm did better, and repeats the 1-layer number.\n\n")
 	budgets := t.budgets
@@ -326,11 +421,11 @@ func writeBestTables(b *strings.Builder, t *tables) {
 				}
 				fmt.Fprintf(b, "### %s\n\n| method |", title)
 				for _, d := range ds {
-					fmt.Fprintf(b, " %s L* | %s acc | %s +PairNorm L* | %s +PairNorm acc |", d, d, d, d)
+					fmt.Fprintf(b, " %s L* | %s acc | %s paper | %s +PN L* | %s +PN acc | %s +PN paper |", d, d, d, d, d, d)
 				}
 				b.WriteString("\n|---|")
 				for range ds {
-					b.WriteString("---:|---:|---:|---:|")
+					b.WriteString("---:|---:|---:|---:|---:|---:|")
 				}
 				b.WriteString("\n")
 				for _, m := range t.methods {
@@ -339,11 +434,20 @@ func writeBestTables(b *strings.Builder, t *tables) {
 					for _, d := range ds {
 						for _, pn := range []bool{false, true} {
 							l, s, ok := t.best(d, fm.form, fm.model, pn, m, r)
-							if ok {
-								any = true
-								row += fmt.Sprintf(" %d | %.1f ± %.1f |", l, 100*s.mean, 100*s.std)
+							if !ok {
+								row += " – | – | – |"
+								continue
+							}
+							any = true
+							mark := ""
+							if sig, ok := t.versusNone(d, fm.form, fm.model, pn, m, r); ok {
+								mark = sig.mark()
+							}
+							row += fmt.Sprintf(" %d | %.1f ± %.1f%s |", l, 100*s.mean, 100*s.std, mark)
+							if a, pl, ok := t.paperStat(d, fm.form, fm.model, pn, m, r); ok {
+								row += fmt.Sprintf(" %.1f (%d) |", 100*a, pl)
 							} else {
-								row += " – | – |"
+								row += " – |"
 							}
 						}
 					}
@@ -384,16 +488,16 @@ func writeEditsTable(b *strings.Builder, t *tables) {
 		}
 		if !header {
 			b.WriteString("## Realized edits\n\n")
-			b.WriteString("Edges added and removed by each rewiring (its B = floor(r·E0) iterations add 0–2 and remove 0–1 edges each), and their % of E0.\n\n")
+			b.WriteString("Edges added and removed by each rewiring, as operations (its B = floor(r·E0) iterations add 0–2 and remove 0–1 edges each) and net (|E_T ∖ E_0| and |E_0 ∖ E_T|: an edge added and later removed, or removed and added back, counts in the operations only), each with its % of E0. — : the results were written without net counts.\n\n")
 			header = true
 		}
 		fmt.Fprintf(b, "### %s form\n\nE0: %s\n\n| method | budget |", form, strings.Join(e0, ", "))
 		for _, d := range ds {
-			fmt.Fprintf(b, " %s added | %s removed |", d, d)
+			fmt.Fprintf(b, " %s added | %s removed | %s net added | %s net removed |", d, d, d, d)
 		}
 		b.WriteString("\n|---|---:|")
 		for range ds {
-			b.WriteString("---:|---:|")
+			b.WriteString("---:|---:|---:|---:|")
 		}
 		b.WriteString("\n")
 		var notes []string
@@ -407,15 +511,20 @@ func writeEditsTable(b *strings.Builder, t *tables) {
 				for _, d := range ds {
 					e, ok := t.edits[editKey{d, form, m, r}]
 					if !ok || e.e0 == 0 {
-						row += " – | – |"
+						row += " – | – | – | – |"
 						continue
 					}
 					any = true
 					if e.stopped != "" {
 						notes = append(notes, fmt.Sprintf("- %s %s %s: %s\n", d, m, budgetName(r), e.stopped))
 					}
-					row += fmt.Sprintf(" %d (%.1f %%) | %d (%.1f %%) |", e.added, 100*float64(e.added)/float64(e.e0),
-						e.removed, 100*float64(e.removed)/float64(e.e0))
+					frac := func(x int) string { return fmt.Sprintf("%d (%.1f %%)", x, 100*float64(x)/float64(e.e0)) }
+					row += fmt.Sprintf(" %s | %s |", frac(e.added), frac(e.removed))
+					if e.hasNet {
+						row += fmt.Sprintf(" %s | %s |", frac(e.addedNet), frac(e.removedNet))
+					} else {
+						row += " — | — |"
+					}
 				}
 				if any {
 					b.WriteString(row + "\n")

@@ -14,14 +14,22 @@ import (
 	"github.com/ohmgnn/ohm/model/diagnose"
 )
 
-// synthetic returns records of two datasets, both forms, two budgets,
-// depths 1–3, PairNorm no/yes and 2 seeds, with accuracies that peak at
-// depth 2 for err.
+// synthetic returns records of the paper grid's layout in small: the four
+// datasets (both table pairs), undirected GCN and, on the directed form,
+// GCN and DirGCN, the paper's methods, two budgets, depths 1–3, PairNorm
+// no/yes, and six runs per setting (seeds 0–5 on split 0 for Cora and
+// CiteSeer, seed 0 on splits 0–5 for WebKB). Run i has accuracy 0.50 + 0.01i;
+// err at depth 2 has 0.70 + 0.02i (above none in all six pairs: exact
+// Wilcoxon p = 2/64); res at depth 3 has 0.30 + 0.01i except a lucky run 0
+// (seed 0, split 0) with 0.60, so its paper statistic (60.0 at depth 3)
+// differs from its best mean (depth 1). Directed records carry net edit
+// counts, undirected ones none (as written by older code).
 func synthetic() []sweep.Record {
 	var recs []sweep.Record
-	for _, d := range []string{"cornell", "texas"} {
-		for _, fm := range [][2]string{{"undirected", "gcn"}, {"directed", "dirgcn"}} {
-			for _, m := range sweep.AllMethods {
+	for _, d := range []string{"cornell", "texas", "cora", "citeseer"} {
+		webkb := d == "cornell" || d == "texas"
+		for _, fm := range [][2]string{{"undirected", "gcn"}, {"directed", "gcn"}, {"directed", "dirgcn"}} {
+			for _, m := range sweep.PaperMethods {
 				budgets := []float64{0.05, 0.1}
 				if m == "none" {
 					budgets = []float64{0}
@@ -29,14 +37,27 @@ func synthetic() []sweep.Record {
 				for _, b := range budgets {
 					for _, pn := range []bool{false, true} {
 						for l := 1; l <= 3; l++ {
-							for s := range 2 {
-								acc := 0.5 + 0.01*float64(s)
-								if m == "err" && l == 2 {
-									acc = 0.7 + 0.02*float64(s)
+							for i := range 6 {
+								acc := 0.5 + 0.01*float64(i)
+								switch {
+								case m == "err" && l == 2:
+									acc = 0.7 + 0.02*float64(i)
+								case m == "res" && l == 3 && i == 0:
+									acc = 0.6
+								case m == "res" && l == 3:
+									acc = 0.3 + 0.01*float64(i)
 								}
-								recs = append(recs, sweep.Record{Dataset: d, Form: fm[0], Method: m, Budget: b, Model: fm[1],
-									PairNorm: pn, Layers: l, Seed: uint64(s), Epochs: 10, TestAcc: acc, E0: 280,
-									Added: int(b * 280), Removed: int(b * 100)})
+								seed, split := uint64(i), 0
+								if webkb {
+									seed, split = 0, i
+								}
+								r := sweep.Record{Dataset: d, Form: fm[0], Method: m, Budget: b, Model: fm[1],
+									PairNorm: pn, Layers: l, Seed: seed, Split: split, Epochs: 10, TestAcc: acc, E0: 280,
+									Added: int(b * 280), Removed: int(b * 100)}
+								if fm[0] == "directed" && m != "none" {
+									r.AddedNet, r.RemovedNet = r.Added-2, r.Removed-2
+								}
+								recs = append(recs, r)
 							}
 						}
 					}
@@ -53,13 +74,16 @@ func syntheticDiagnostics() *diagnose.Diagnostics {
 	for _, m := range methods {
 		for depth := 1; depth <= 4; depth++ {
 			for l := 1; l <= depth; l++ {
-				d.Cosine = append(d.Cosine, diagnose.Cosine{Dataset: "cornell", Method: m, Depth: depth, Layer: l, Same: 0.9, Diff: 0.5 + 0.1*float64(l)})
+				d.Cosine = append(d.Cosine, diagnose.Cosine{Dataset: "cornell", Method: m, Depth: depth, Layer: l, Same: 0.9, Diff: 0.5 + 0.1*float64(l),
+					SameStd: 0.02, DiffStd: 0.05, Seeds: 5})
 				if l < depth {
-					d.Probe = append(d.Probe, diagnose.Probe{Dataset: "cornell", Method: m, Depth: depth, Layer: l, Acc: 0.6 - 0.05*float64(l)})
+					d.Probe = append(d.Probe, diagnose.Probe{Dataset: "cornell", Method: m, Depth: depth, Layer: l, Acc: 0.6 - 0.05*float64(l),
+						AccStd: 0.03, Seeds: 5})
 				}
 			}
 			if m != "curvature" {
-				d.CKA = append(d.CKA, diagnose.CKA{Dataset: "cornell", Method: m, Depth: depth, CKA: 0.5 + 0.1*float64(depth)})
+				d.CKA = append(d.CKA, diagnose.CKA{Dataset: "cornell", Method: m, Depth: depth, CKA: 0.5 + 0.1*float64(depth),
+					CKAStd: 0.1, Seeds: 5})
 			}
 		}
 	}
@@ -115,16 +139,35 @@ func checkFigures(t *testing.T, figs []string) {
 	}
 }
 
+// TestReportSynthetic renders every table of a small grid (see synthetic),
+// read back from a results file, and the diagnostics sections.
 func TestReportSynthetic(t *testing.T) {
 	dir := t.TempDir()
-	out, err := Write(synthetic(), Options{Out: dir, Source: "synthetic", Diagnostics: syntheticDiagnostics()})
+	path := filepath.Join(dir, "results.jsonl")
+	res, _, _, err := sweep.OpenResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// acc: 2 datasets × 2 form/model × 2 budgets × 2 PairNorm; + cosine,
+	for _, r := range synthetic() {
+		if err := res.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := res.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sweep.ReadResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Write(recs, Options{Out: dir, Source: "synthetic", Diagnostics: syntheticDiagnostics()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// acc: 4 datasets × 3 form/model × 2 budgets × 2 PairNorm; + cosine,
 	// probe, CKA, overlap.
-	if len(out.Figures) != 16+4 {
-		t.Errorf("%d figures, want 20: %v", len(out.Figures), out.Figures)
+	if len(out.Figures) != 48+4 {
+		t.Errorf("%d figures, want 52: %v", len(out.Figures), out.Figures)
 	}
 	checkFigures(t, out.Figures)
 	md, err := os.ReadFile(out.Markdown)
@@ -133,12 +176,30 @@ func TestReportSynthetic(t *testing.T) {
 	}
 	s := string(md)
 	for _, want := range []string{
+		// Every table of the grid: 3 form/model × 2 budgets × 2 pairs.
 		"### cornell / texas, undirected form, GCN, budget 0.05 (5 % of E0)",
+		"### cornell / texas, undirected form, GCN, budget 0.1 (10 % of E0)",
+		"### cora / citeseer, undirected form, GCN, budget 0.05 (5 % of E0)",
+		"### cora / citeseer, undirected form, GCN, budget 0.1 (10 % of E0)",
+		"### cornell / texas, directed form, GCN, budget 0.05 (5 % of E0)",
+		"### cornell / texas, directed form, GCN, budget 0.1 (10 % of E0)",
+		"### cora / citeseer, directed form, GCN, budget 0.05 (5 % of E0)",
+		"### cora / citeseer, directed form, GCN, budget 0.1 (10 % of E0)",
+		"### cornell / texas, directed form, DIRGCN, budget 0.05 (5 % of E0)",
 		"### cornell / texas, directed form, DIRGCN, budget 0.1 (10 % of E0)",
-		"| err | 2 | 71.0 ± 1.0 | 2 | 71.0 ± 1.0 | 2 | 71.0 ± 1.0 | 2 | 71.0 ± 1.0 |",
-		"| none | 1 | 50.5 ± 0.5 |",
-		"| res | 0.1 | 28 (10.0 %) | 10 (3.6 %) | 28 (10.0 %) | 10 (3.6 %) |",
-		"### directed form", "E0: cornell 280, texas 280",
+		"### cora / citeseer, directed form, DIRGCN, budget 0.05 (5 % of E0)",
+		"### cora / citeseer, directed form, DIRGCN, budget 0.1 (10 % of E0)",
+		"| cornell L* | cornell acc | cornell paper | cornell +PN L* | cornell +PN acc | cornell +PN paper |",
+		// mean ± std, significance mark, paper statistic (depth).
+		"| err | 2 | 75.0 ± 3.4* | 70.0 (2) | 2 | 75.0 ± 3.4* | 70.0 (2) | 2 | 75.0 ± 3.4* | 70.0 (2) | 2 | 75.0 ± 3.4* | 70.0 (2) |",
+		"| none | 1 | 52.5 ± 1.7 | 50.0 (1) | 1 | 52.5 ± 1.7 | 50.0 (1) |",
+		"| res | 1 | 52.5 ± 1.7 | 60.0 (3) | 1 | 52.5 ± 1.7 | 60.0 (3) |",
+		// Realized edits, both forms: operations, and net when recorded.
+		"### undirected form", "### directed form", "E0: cornell 280, texas 280, cora 280, citeseer 280",
+		"| res | 0.1 | 28 (10.0 %) | 10 (3.6 %) | — | — |",
+		"| res | 0.1 | 28 (10.0 %) | 10 (3.6 %) | 26 (9.3 %) | 8 (2.9 %) |",
+		// Diagnostics with their seeds.
+		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
 	} {
 		if !strings.Contains(s, want) {
@@ -159,7 +220,7 @@ func TestReportOnlySectionsWithData(t *testing.T) {
 	}
 	md, _ := os.ReadFile(out.Markdown)
 	s := string(md)
-	if !strings.Contains(s, "| none | 2 | 80.0 ± 0.0 | – | – |") {
+	if !strings.Contains(s, "| none | 2 | 80.0 ± 0.0 | 80.0 (2) | – | – | – |") {
 		t.Errorf("best table:\n%s", s)
 	}
 	for _, no := range []string{"Realized edits", "Accuracy versus depth", "Cosine", "probe", "CKA", "Overlap"} {

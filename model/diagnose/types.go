@@ -6,7 +6,9 @@
 package diagnose
 
 // Cosine is the mean |cos(h_i, h_j)| after layer Layer (1-based) of a depth-Depth model,
-// over same-class and different-class node pairs.
+// over same-class and different-class node pairs. With Seeds > 1 models, Same and Diff are
+// the means over the seeds and SameStd, DiffStd their population standard deviations (0 in
+// files written before seeds were averaged, where Seeds is 0).
 type Cosine struct {
 	Dataset string  `json:"dataset"`
 	Method  string  `json:"method"`
@@ -14,25 +16,34 @@ type Cosine struct {
 	Layer   int     `json:"layer"`
 	Same    float64 `json:"same"`
 	Diff    float64 `json:"diff"`
+	SameStd float64 `json:"same_std"`
+	DiffStd float64 `json:"diff_std"`
+	Seeds   int     `json:"seeds"`
 }
 
 // Probe is the test accuracy of a multinomial logistic regression (L2) trained on the
 // training nodes' embeddings after layer Layer (< Depth) of a depth-Depth model.
+// Acc is the mean over Seeds models, AccStd its population standard deviation.
 type Probe struct {
 	Dataset string  `json:"dataset"`
 	Method  string  `json:"method"`
 	Depth   int     `json:"depth"`
 	Layer   int     `json:"layer"`
 	Acc     float64 `json:"acc"`
+	AccStd  float64 `json:"acc_std"`
+	Seeds   int     `json:"seeds"`
 }
 
 // CKA is the linear CKA between the last-layer representations of the curvature model and
-// the model of Method (same dataset, depth, seed).
+// the model of Method (same dataset, depth, seed), averaged over Seeds seeds (CKAStd: the
+// population standard deviation).
 type CKA struct {
 	Dataset string  `json:"dataset"`
 	Method  string  `json:"method"`
 	Depth   int     `json:"depth"`
 	CKA     float64 `json:"cka"`
+	CKAStd  float64 `json:"cka_std"`
+	Seeds   int     `json:"seeds"`
 }
 
 // Intersection is an exclusive intersection of added-edge sets: edges added by exactly the

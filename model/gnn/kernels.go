@@ -67,12 +67,22 @@ func (s *scratch) trans(n int) []float64 {
 	return s.t[:n]
 }
 
-// axpy sets d += a·s (len(s) ≥ len(d)). Long vectors go to gonum's
-// assembly kernel (floats.AddScaled, about 1.7× faster from 64 entries on);
-// short ones, where its call overhead would dominate, to a loop unrolled by
-// four.
+// axpy sets d += a·s (len(s) ≥ len(d)). With AVX (useAVX) from 8 entries
+// on, four entries at a time in vector registers (axpyAVX); else long
+// vectors go to gonum's SSE2 kernel (floats.AddScaled, about 1.7× faster
+// from 64 entries on) and short ones, where its call overhead would
+// dominate, to a loop unrolled by four. Every entry is d + a·s, rounded
+// after the multiply and after the add, on every path.
 func axpy(d []float64, a float64, s []float64) {
 	s = s[:len(d)]
+	if useAVX && len(d) >= 8 {
+		n := len(d) &^ 3
+		axpyAVX(&d[0], a, &s[0], n)
+		for k := n; k < len(d); k++ {
+			d[k] += a * s[k]
+		}
+		return
+	}
 	if len(d) >= 32 {
 		floats.AddScaled(d, a, s)
 		return
@@ -108,14 +118,41 @@ func dot(a, b []float64) float64 {
 }
 
 // gather sets d = Σ_q v[q]·src[idx[q]·ss+so : …+len(d)] (adds it to d when
-// add). Narrow outputs (≤ 32 columns: the usual hidden and class widths)
-// are summed eight or four columns at a time in registers, about 1.5× faster
-// than one axpy per term; wider ones stream whole source rows through axpy.
-// O(len(idx)·len(d)).
+// add). Each column is summed from zero in q order, and added to d last —
+// except for more than 32 columns with add, which go term by term onto d
+// through axpy (d + t₁ + t₂ …). With AVX (useAVX), sixteen columns at a time
+// are summed in vector registers (gather16AVX: about 2× the scalar loops)
+// and a remainder of 3–8 columns in one masked pass (gather8AVX); the rest,
+// or everything without AVX, eight or four columns at a time in scalar
+// registers, about 1.5× faster than one axpy per term; more than 32 columns
+// without AVX stream whole source rows through axpy. Every path gives each
+// column the same bits. O(len(idx)·len(d)).
 func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add bool) {
 	w := len(d)
 	v = v[:len(idx)]
-	if w > 32 {
+	c := 0
+	if useAVX && w >= 16 && len(idx) > 0 && !(add && w > 32) {
+		// Sixteen columns at a time in AVX registers: the terms and their
+		// order of the loops below (a column is summed from zero, then
+		// added to d when add), so the bits are the same.
+		for _, j := range idx {
+			if j < 0 || j*ss+so+w > len(src) {
+				panic("gnn: gather index out of range")
+			}
+		}
+		var t [16]float64
+		for ; c+16 <= w; c += 16 {
+			gather16AVX(&t[0], &idx[0], &v[0], len(idx), &src[so+c], ss)
+			dc := d[c : c+16 : c+16]
+			if add {
+				for k, x := range t {
+					dc[k] = x + dc[k]
+				}
+			} else {
+				copy(dc, t[:])
+			}
+		}
+	} else if w > 32 {
 		if !add {
 			clear(d)
 		}
@@ -124,7 +161,25 @@ func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add 
 		}
 		return
 	}
-	c := 0
+	if r := w - c; useAVX && r >= 3 && r <= 8 && len(idx) > 0 {
+		// The last 3–8 columns (the class widths) in one masked AVX pass.
+		for _, j := range idx {
+			if j < 0 || j*ss+so+w > len(src) {
+				panic("gnn: gather index out of range")
+			}
+		}
+		var t [8]float64
+		gather8AVX(&t[0], &idx[0], &v[0], len(idx), &src[so+c], ss, &masks8[r])
+		dc := d[c:w]
+		if add {
+			for k := range dc {
+				dc[k] = t[k] + dc[k]
+			}
+		} else {
+			copy(dc, t[:r])
+		}
+		return
+	}
 	for ; c+8 <= w; c += 8 {
 		var a0, a1, a2, a3, a4, a5, a6, a7 float64
 		o := so + c
@@ -176,6 +231,16 @@ func gather(d []float64, idx []int, v []float64, src []float64, ss, so int, add 
 	}
 }
 
+// masks8[r] selects the first r of 8 lanes for gather8AVX.
+var masks8 = func() (m [9][8]int64) {
+	for r := range m {
+		for k := range r {
+			m[r][k] = -1
+		}
+	}
+	return m
+}()
+
 // nonZeros stores the positions and values of the non-zero entries of row
 // (read with stride st: row[k·st]) in idx and val and returns their count.
 // Branch-free, as about half the entries of a ReLU output are zero.
@@ -191,42 +256,56 @@ func nonZeros(idx []int, val []float64, row []float64, n, st int) int {
 	return c
 }
 
+// The dense products below take S runs side by side: a row-major matrix
+// with S·w columns holds run r's n×w matrix in columns r·w … r·w+w−1. They
+// visit row by row and, within a row, run by run, so a row of every run is
+// read while it is in cache; each run's elements get exactly the terms, in
+// the order, of one run alone (S = 1).
+
 // mulNN sets dst = a·b for a (n×k), b (k×m), dst (n×m), skipping the zero
 // entries of a. O(nnz(a)·m + n·k).
 func mulNN(dst, a, b []float64, n, k, m int, s *scratch) {
+	mulNNb(dst, a, [][]float64{b}, n, k, m, s)
+}
+
+// mulNNb sets dst_r = a_r·b[r] for the S = len(b) runs of a (n×k each, side
+// by side) and dst (n×m each), b[r] row-major k×m. O(nnz(a)·m + S·n·k).
+func mulNNb(dst, a []float64, b [][]float64, n, k, m int, s *scratch) {
+	S := len(b)
 	idx, val := s.row(k)
 	for i := range n {
-		c := nonZeros(idx, val, a[i*k:], k, 1)
-		gather(dst[i*m:(i+1)*m], idx[:c], val, b, m, 0, false)
+		for r, br := range b {
+			c := nonZeros(idx, val, a[(i*S+r)*k:], k, 1)
+			gather(dst[(i*S+r)*m:(i*S+r+1)*m], idx[:c], val, br, m, 0, false)
+		}
 	}
 }
 
-// mulTN sets dst = aᵀ·g for a (n×k), g (n×m), dst (k×m): row p of dst
-// gathers the rows of g at the non-zero entries of column p of a, in
-// ascending row order. Rows where g is zero are left out first (the loss
-// gradient lives on the training nodes and their neighbourhoods).
-// O(n·m + nnz(a on those rows)·m + k·rows).
+// mulTN sets dst = aᵀ·g for a (n×k), g (n×m), dst (k×m). Each element sums
+// a[i,p]·g[i,:] over ascending i from zero; rows where g is zero and zero
+// entries of a are left out (the loss gradient lives on the training nodes
+// and their neighbourhoods). O(n·m + nnz(a on those rows)·m + k·m).
 func mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
-	if len(s.rows) < n {
-		s.rows = make([]int, n)
+	mulTNb([][]float64{dst}, a, g, n, k, m, s)
+}
+
+// mulTNb sets dst[r] = a_rᵀ·g_r (k×m) for the S = len(dst) runs of a (n×k
+// each, side by side) and g (n×m each), by scattering the rows of g.
+func mulTNb(dst [][]float64, a, g []float64, n, k, m int, s *scratch) {
+	S := len(dst)
+	for _, d := range dst {
+		clear(d[:k*m])
 	}
-	rows := s.rows[:0]
+	idx, val := s.row(k)
 	for i := range n {
-		if !isZero(g[i*m : (i+1)*m]) {
-			rows = append(rows, i)
-		}
-	}
-	idx, val := s.row(len(rows))
-	for p := range k {
-		c := 0
-		for _, i := range rows {
-			v := a[i*k+p]
-			idx[c], val[c] = i, v
-			if v != 0 {
-				c++
+		for r, d := range dst {
+			gi := g[(i*S+r)*m : (i*S+r+1)*m]
+			if isZero(gi) {
+				continue
 			}
+			c := nonZeros(idx, val, a[(i*S+r)*k:], k, 1)
+			scatter(d, m, idx[:c], val, gi, m)
 		}
-		gather(dst[p*m:(p+1)*m], idx[:c], val, g, m, 0, false)
 	}
 }
 
@@ -234,15 +313,59 @@ func mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 // formed in scratch. O(nnz(g)·k + n·m + k·m).
 func mulNT(dst, g, b []float64, n, k, m int, s *scratch) {
 	bt := s.trans(m * k)
+	transpose(bt, b, k, m)
+	mulNTb(dst, g, [][]float64{bt}, n, k, m, s)
+}
+
+// transpose sets bt (m×k) to the transpose of b (k×m).
+func transpose(bt, b []float64, k, m int) {
 	for p := range k {
 		for c := range m {
 			bt[c*k+p] = b[p*m+c]
 		}
 	}
+}
+
+// mulNTb sets dst_r = g_r·bt[r] for the S = len(bt) runs of g (n×m each,
+// side by side) and dst (n×k each), bt[r] the transposed weight (m×k).
+// O(nnz(g)·k + S·n·m).
+func mulNTb(dst, g []float64, bt [][]float64, n, k, m int, s *scratch) {
+	S := len(bt)
 	idx, val := s.row(m)
 	for i := range n {
-		c := nonZeros(idx, val, g[i*m:], m, 1)
-		gather(dst[i*k:(i+1)*k], idx[:c], val, bt, k, 0, false)
+		for r, b := range bt {
+			c := nonZeros(idx, val, g[(i*S+r)*m:], m, 1)
+			gather(dst[(i*S+r)*k:(i*S+r+1)*k], idx[:c], val, b, k, 0, false)
+		}
+	}
+}
+
+// scatter adds v[q]·s to the w entries of dst from idx[q]·stride for q in
+// order — axpy term by term, in one AVX call when useAVX (w ≥ 8: the
+// columns beyond the last multiple of 4 after it, each entry still getting
+// its terms in q order). It panics on an index outside dst.
+func scatter(dst []float64, stride int, idx []int, v []float64, s []float64, w int) {
+	v, s = v[:len(idx)], s[:w]
+	if !useAVX || w < 8 || len(idx) == 0 {
+		for q, j := range idx {
+			axpy(dst[j*stride:j*stride+w], v[q], s)
+		}
+		return
+	}
+	for _, j := range idx {
+		if j < 0 || j*stride+w > len(dst) {
+			panic("gnn: scatter index out of range")
+		}
+	}
+	w4 := w &^ 3
+	scatterAVX(&dst[0], stride, &idx[0], &v[0], len(idx), &s[0], w4)
+	if w4 < w {
+		for q, j := range idx {
+			d := dst[j*stride+w4 : j*stride+w]
+			for k := range d {
+				d[k] += v[q] * s[w4+k]
+			}
+		}
 	}
 }
 
@@ -276,10 +399,8 @@ func spmmT(dst strided, p *blas.SparseMatrix, g strided, w int) {
 		if isZero(gi) {
 			continue
 		}
-		for q := p.Indptr[i]; q < p.Indptr[i+1]; q++ {
-			j := p.Ind[q]
-			axpy(dst.data[j*dst.stride+dst.off:j*dst.stride+dst.off+w], p.Data[q], gi)
-		}
+		lo, hi := p.Indptr[i], p.Indptr[i+1]
+		scatter(dst.data[dst.off:], dst.stride, p.Ind[lo:hi], p.Data[lo:hi], gi, w)
 	}
 }
 
@@ -295,8 +416,14 @@ func addBias(z, b []float64, n, m int) {
 
 // colSums sets db to the column sums of the n×m row-major g.
 func colSums(db, g []float64, n, m int) {
+	colSumsS(db, strided{g, m, 0}, n, m)
+}
+
+// colSumsS sets db to the column sums of the strided block g (n×m), rows in
+// ascending order.
+func colSumsS(db []float64, g strided, n, m int) {
 	clear(db[:m])
 	for i := range n {
-		axpy(db[:m], 1, g[i*m:(i+1)*m])
+		axpy(db[:m], 1, g.data[i*g.stride+g.off:i*g.stride+g.off+m])
 	}
 }

@@ -17,11 +17,21 @@ import (
 func CrossEntropy(logits *mat.Dense, labels, nodes []int, grad *mat.Dense) float64 {
 	logits = contiguous(logits)
 	n, c := logits.Dims()
-	z := rawDense(logits)
-	var g []float64
+	g := strided{}
 	if grad != nil {
-		g = rawDense(grad)
-		clear(g[:n*c])
+		g = strided{rawDense(grad), c, 0}
+	}
+	return crossEntropy(strided{rawDense(logits), c, 0}, n, c, labels, nodes, g)
+}
+
+// crossEntropy is CrossEntropy on the strided block z (n×c), setting the
+// strided block grad (n×c) unless grad.data is nil.
+func crossEntropy(z strided, n, c int, labels, nodes []int, grad strided) float64 {
+	g := grad.data
+	if g != nil {
+		for i := range n {
+			clear(g[i*grad.stride+grad.off : i*grad.stride+grad.off+c])
+		}
 	}
 	if len(nodes) == 0 {
 		return 0
@@ -29,7 +39,7 @@ func CrossEntropy(logits *mat.Dense, labels, nodes []int, grad *mat.Dense) float
 	inv := 1 / float64(len(nodes))
 	var loss float64
 	for _, i := range nodes {
-		zi := z[i*c : (i+1)*c]
+		zi := z.data[i*z.stride+z.off : i*z.stride+z.off+c]
 		mx := math.Inf(-1)
 		for _, v := range zi {
 			mx = max(mx, v)
@@ -41,7 +51,7 @@ func CrossEntropy(logits *mat.Dense, labels, nodes []int, grad *mat.Dense) float
 		lse := mx + math.Log(s)
 		loss -= zi[labels[i]] - lse
 		if g != nil {
-			gi := g[i*c : (i+1)*c]
+			gi := g[i*grad.stride+grad.off : i*grad.stride+grad.off+c]
 			for k, v := range zi {
 				gi[k] = math.Exp(v-lse) * inv
 			}
@@ -55,12 +65,19 @@ func CrossEntropy(logits *mat.Dense, labels, nodes []int, grad *mat.Dense) float
 // first maximum on ties) equals their label, in [0, 1]; 0 for no nodes.
 // O(|nodes|·C).
 func Accuracy(logits *mat.Dense, labels, nodes []int) float64 {
+	logits = contiguous(logits)
+	_, c := logits.Dims()
+	return accuracy(strided{rawDense(logits), c, 0}, c, labels, nodes)
+}
+
+// accuracy is Accuracy on the strided block z with c columns.
+func accuracy(z strided, c int, labels, nodes []int) float64 {
 	if len(nodes) == 0 {
 		return 0
 	}
 	right := 0
 	for _, i := range nodes {
-		if Predict(logits, i) == labels[i] {
+		if argmax(z.data[i*z.stride+z.off:i*z.stride+z.off+c]) == labels[i] {
 			right++
 		}
 	}
@@ -74,6 +91,17 @@ func Predict(logits *mat.Dense, i int) int {
 	best, arg := math.Inf(-1), 0
 	for k := range c {
 		if v := logits.At(i, k); v > best {
+			best, arg = v, k
+		}
+	}
+	return arg
+}
+
+// argmax returns the index of the first maximum of z (a NaN never wins).
+func argmax(z []float64) int {
+	best, arg := math.Inf(-1), 0
+	for k, v := range z {
+		if v > best {
 			best, arg = v, k
 		}
 	}

@@ -255,24 +255,39 @@ func (m *Model) Backward(dlogits *mat.Dense) {
 		k := l - 1
 		d, pre := rawDense(dx), rawDense(m.pre[k])
 		if m.drop {
-			mk := m.mask[k]
-			for q, v := range pre {
-				if v > 0 {
-					d[q] *= mk[q]
-				} else {
-					d[q] = 0
-				}
-			}
+			reluDropGrad(d, pre, m.mask[k])
 		} else {
-			for q, v := range pre {
-				if !(v > 0) {
-					d[q] = 0
-				}
-			}
+			reluGrad(d, pre)
 		}
 		if m.norms[k] != nil {
 			dx = m.norms[k].Backward(dx)
 		}
 		g = dx
+	}
+}
+
+// reluDropGrad sets d[c] = d[c]·mask[c] where pre[c] > 0 and +0 elsewhere
+// (the values of Model.Backward), without a branch on the sign of pre:
+// about half the entries are negative, in no pattern a predictor learns.
+func reluDropGrad(d, pre, mask []float64) {
+	pre, mask = pre[:len(d)], mask[:len(d)]
+	for c, v := range pre {
+		var keep uint64
+		if v > 0 {
+			keep = ^uint64(0)
+		}
+		d[c] = math.Float64frombits(math.Float64bits(d[c]*mask[c]) & keep)
+	}
+}
+
+// reluGrad sets d[c] = +0 where !(pre[c] > 0), branch-free.
+func reluGrad(d, pre []float64) {
+	pre = pre[:len(d)]
+	for c, v := range pre {
+		var keep uint64
+		if v > 0 {
+			keep = ^uint64(0)
+		}
+		d[c] = math.Float64frombits(math.Float64bits(d[c]) & keep)
 	}
 }

@@ -34,30 +34,57 @@ func (p *PairNorm) Forward(x *mat.Dense) *mat.Dense {
 	x = contiguous(x)
 	n, m := x.Dims()
 	p.y = ensure(p.y, n, m)
-	xs, y := rawDense(x), rawDense(p.y)
-	mean := p.colMeans(m)
-	colSums(mean, xs, n, m)
-	for k := range mean {
-		mean[k] /= float64(n)
-	}
-	var ss float64
+	sigma := []float64{0}
+	pairNormForward(rawDense(p.y), rawDense(x), n, m, p.Scale, sigma, p.colMeans(m))
+	p.sigma = sigma[0]
+	return p.y
+}
+
+// pairNormForward sets y to s·(x − x̄)/σ for each of the S = len(sigma)
+// runs of x (n×m each, side by side, see mulNNb) and sets sigma[r] to run
+// r's σ; mean is an S·m work buffer. Each run sees the operations, in the
+// order, of S = 1. O(S·n·m).
+func pairNormForward(y, x []float64, n, m int, scale float64, sigma, mean []float64) {
+	S := len(sigma)
+	clear(mean[:S*m])
 	for i := range n {
-		yi, xi := y[i*m:(i+1)*m], xs[i*m:(i+1)*m]
-		for k := range yi {
-			c := xi[k] - mean[k]
-			yi[k] = c
-			ss += c * c
+		for r := range S {
+			axpy(mean[r*m:(r+1)*m], 1, x[(i*S+r)*m:(i*S+r+1)*m])
 		}
 	}
-	p.sigma = math.Sqrt(2 * ss / float64(n))
-	f := 0.0
-	if p.sigma > 0 {
-		f = p.Scale / p.sigma
+	for k := range mean[:S*m] {
+		mean[k] /= float64(n)
 	}
-	for k := range y {
-		y[k] *= f
+	clear(sigma)
+	ss := sigma // Σ c² per run, turned into σ below
+	for i := range n {
+		for r := range S {
+			yi, xi, mr := y[(i*S+r)*m:(i*S+r+1)*m], x[(i*S+r)*m:(i*S+r+1)*m], mean[r*m:(r+1)*m]
+			acc := ss[r]
+			for k := range yi {
+				c := xi[k] - mr[k]
+				yi[k] = c
+				acc += c * c
+			}
+			ss[r] = acc
+		}
 	}
-	return p.y
+	f := mean[:S] // reused: the runs' factors s/σ (the means are no longer needed)
+	for r := range S {
+		sigma[r] = math.Sqrt(2 * ss[r] / float64(n))
+		f[r] = 0
+		if sigma[r] > 0 {
+			f[r] = scale / sigma[r]
+		}
+	}
+	for i := range n {
+		for r := range S {
+			yi, fr := y[(i*S+r)*m:(i*S+r+1)*m], f[r]
+			for k := range yi {
+				yi[k] *= fr
+			}
+		}
+	}
 }
 
 // colMeans returns a buffer of length m.
@@ -75,23 +102,53 @@ func (p *PairNorm) colMeans(m int) []float64 {
 func (p *PairNorm) Backward(dy *mat.Dense) *mat.Dense {
 	n, m := p.y.Dims()
 	p.dx = ensure(p.dx, n, m)
-	dx, y, g := rawDense(p.dx), rawDense(p.y), rawDense(contiguous(dy))
-	if p.sigma == 0 || p.Scale == 0 {
-		clear(dx)
-		return p.dx
+	pairNormBackward(rawDense(p.dx), rawDense(contiguous(dy)), rawDense(p.y), n, m, p.Scale,
+		[]float64{p.sigma}, p.colMeans(m), []float64{0})
+	return p.dx
+}
+
+// pairNormBackward sets dx to dL/dx for dL/dy = g and the output y of a
+// forward pass with the given scale, for each of the S = len(sigma) runs
+// side by side (σ per run); mean (S·m) and gy (S) are work buffers. Each
+// run sees the operations, in the order, of S = 1. O(S·n·m).
+func pairNormBackward(dx, g, y []float64, n, m int, scale float64, sigma, mean, gy []float64) {
+	S := len(sigma)
+	clear(gy[:S])
+	for i := range n {
+		for r := range S {
+			gi, yi := g[(i*S+r)*m:(i*S+r+1)*m], y[(i*S+r)*m:(i*S+r+1)*m]
+			acc := gy[r] // ⟨g, y⟩ summed in row-major order
+			for k := range gi {
+				acc += gi[k] * yi[k]
+			}
+			gy[r] = acc
+		}
 	}
-	a := p.Scale / p.sigma
-	b := 2 * dot(g, y) / (float64(n) * p.Scale * p.Scale)
-	for k := range dx {
-		dx[k] = a * (g[k] - b*y[k])
+	clear(mean[:S*m])
+	for i := range n {
+		for r := range S {
+			di, gi, yi := dx[(i*S+r)*m:(i*S+r+1)*m], g[(i*S+r)*m:(i*S+r+1)*m], y[(i*S+r)*m:(i*S+r+1)*m]
+			if sigma[r] == 0 || scale == 0 {
+				clear(di)
+				continue
+			}
+			a := scale / sigma[r]
+			b := 2 * gy[r] / (float64(n) * scale * scale)
+			for k := range di {
+				di[k] = a * (gi[k] - b*yi[k])
+			}
+			axpy(mean[r*m:(r+1)*m], 1, di)
+		}
 	}
-	mean := p.colMeans(m)
-	colSums(mean, dx, n, m)
-	for k := range mean {
+	for k := range mean[:S*m] {
 		mean[k] /= float64(n)
 	}
 	for i := range n {
-		axpy(dx[i*m:(i+1)*m], -1, mean)
+		for r := range S {
+			if sigma[r] == 0 || scale == 0 {
+				continue
+			}
+			axpy(dx[(i*S+r)*m:(i*S+r+1)*m], -1, mean[r*m:(r+1)*m])
+		}
 	}
-	return p.dx
 }

@@ -128,3 +128,32 @@ func Train(data *Data, cfg Config, k int, seed uint64) (Result, error) {
 	}
 	return t.Result(), nil
 }
+
+// TrainBest trains cfg on split k from seed for cfg.Epochs epochs and
+// returns the model with the weights of its best validation epoch (the
+// earliest on ties, the epoch whose test accuracy Result reports) and the
+// result. Cost: that of Train plus a copy of the weights at every new best
+// epoch.
+func TrainBest(data *Data, cfg Config, k int, seed uint64) (*Model, Result, error) {
+	tr, err := NewTrainer(data, cfg, k, seed)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	params := tr.Model().Params()
+	best := make([]*mat.Dense, len(params))
+	for i, p := range params {
+		best[i] = mat.DenseCopyOf(p.Value)
+	}
+	for range cfg.Epochs {
+		st := tr.Epoch()
+		if tr.Result().BestEpoch == st.Epoch {
+			for i, p := range params {
+				best[i].Copy(p.Value)
+			}
+		}
+	}
+	for i, p := range params {
+		p.Value.Copy(best[i])
+	}
+	return tr.Model(), tr.Result(), nil
+}

@@ -221,3 +221,27 @@ func TestMeanStd(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainBest: the model TrainBest returns has the weights of the best
+// epoch: its evaluation gives exactly the result's validation and test
+// accuracies.
+func TestTrainBest(t *testing.T) {
+	data := bottleneckData(t, GCN)
+	cfg := Defaults("bottleneck")
+	cfg.Epochs = 60
+	m, res, err := TrainBest(data, cfg, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logits := m.Forward(data.X, false)
+	sp := data.Splits[0]
+	if v, te := Accuracy(logits, data.Labels, sp.Val), Accuracy(logits, data.Labels, sp.Test); v != res.ValAcc || te != res.TestAcc {
+		t.Fatalf("best model: val %v test %v, result says %v %v", v, te, res.ValAcc, res.TestAcc)
+	}
+	if res.BestEpoch == cfg.Epochs {
+		t.Fatal("best epoch is the last: the test proves nothing, pick another seed")
+	}
+	if _, _, err := TrainBest(data, Config{}, 0, 2); err == nil {
+		t.Error("invalid config accepted")
+	}
+}

@@ -1,0 +1,26 @@
+//go:build !amd64
+
+package gnn
+
+// useAVX is false off amd64: gather keeps to its Go loops.
+var useAVX = false
+
+func gather16AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int) {
+	panic("gnn: gather16AVX off amd64")
+}
+
+func axpyAVX(d *float64, a float64, s *float64, n int) {
+	panic("gnn: axpyAVX off amd64")
+}
+
+func adamAVX(th, grad, m, v *float64, n int, c *[8]float64) {
+	panic("gnn: adamAVX off amd64")
+}
+
+func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float64, w int) {
+	panic("gnn: scatterAVX off amd64")
+}
+
+func gather8AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int, mask *[8]int64) {
+	panic("gnn: gather8AVX off amd64")
+}
