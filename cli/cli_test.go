@@ -239,3 +239,32 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedGraphRefused: ohm resistance on a file stating 10⁸ nodes, or
+// on a graph whose dense engine would not fit, exits 1 with the size needed
+// (under a 512 MiB ceiling, so a regression cannot take the machine down).
+func TestOversizedGraphRefused(t *testing.T) {
+	t.Setenv("OHM_MEMORY", "512M")
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.txt")
+	if err := os.WriteFile(huge, []byte("# num_nodes 100000000\n0 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "resistance", "--graph", huge)
+	if code != 1 || !strings.Contains(errs, "a graph of 100000000 nodes and 1 edges needs") {
+		t.Fatalf("10⁸ nodes: exit %d: %s", code, errs)
+	}
+	var b strings.Builder
+	b.WriteString("# num_nodes 20000\n")
+	for i := 1; i < 20000; i++ {
+		fmt.Fprintf(&b, "%d %d\n", i-1, i)
+	}
+	path := filepath.Join(dir, "path.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "resistance", "--graph", path)
+	if code != 1 || !strings.Contains(errs, "the dense resistance engine on 20000 nodes needs") {
+		t.Fatalf("20000-node path: exit %d: %s", code, errs)
+	}
+}

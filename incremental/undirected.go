@@ -102,6 +102,9 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 		opt.DriftTolerance = 1e-9
 	}
 	n := g.N()
+	if err := checkDense(n, false, opt.PerHop); err != nil {
+		return nil, err
+	}
 	e := &Undirected{
 		g:      g.Clone(),
 		n:      n,

@@ -47,8 +47,16 @@ func NewGraph(n int, directed bool) *Graph {
 // FromEdges builds a graph with n nodes from a list of edges (arcs when
 // directed). Duplicates are coalesced; a self-loop is stored as a self-loop;
 // in an undirected graph (u,v) and (v,u) are the same edge. An id outside
-// [0, n) is an error naming the offending position. Cost O(m log m).
+// [0, n) is an error naming the offending position; so is a node count
+// beyond MaxNodes or one whose graph would not fit in the available memory
+// (CheckGraphSize), checked before anything is allocated. Cost O(m log m).
 func FromEdges(n int, directed bool, edges []Edge) (*Graph, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("negative node count %d", n)
+	}
+	if err := CheckGraphSize(n, len(edges), directed); err != nil {
+		return nil, err
+	}
 	g := NewGraph(n, directed)
 	for k, e := range edges {
 		if e.U < 0 || e.U >= n || e.V < 0 || e.V >= n {

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,24 @@ func TestCheckMemory(t *testing.T) {
 	}
 	if want := "dense L⁺ of 100000 nodes needs 80.0 GiB of memory, only 1.0 GiB is available: use --engine sketch"; err.Error() != want {
 		t.Fatalf("message %q, want %q", err.Error(), want)
+	}
+}
+
+// TestGraphSizeRefused: node counts beyond int32 ids or beyond the memory
+// ceiling are refused before anything is allocated (the ceiling of 256 MiB
+// keeps a regression from taking the machine down: the 10⁸-node graph would
+// take gigabytes).
+func TestGraphSizeRefused(t *testing.T) {
+	t.Setenv("OHM_MEMORY", "256M")
+	if _, err := FromEdges(MaxNodes+1, false, nil); err == nil || !strings.Contains(err.Error(), "int32") {
+		t.Fatalf("2³¹ nodes: %v", err)
+	}
+	_, err := FromEdges(100_000_000, false, []Edge{{0, 1}})
+	var me *MemoryError
+	if !errors.As(err, &me) || me.Have != 256<<20 {
+		t.Fatalf("10⁸ nodes under 256 MiB: %v", err)
+	}
+	if _, err := FromEdges(1000, true, []Edge{{0, 1}}); err != nil {
+		t.Fatalf("1000 nodes refused: %v", err)
 	}
 }

@@ -31,6 +31,15 @@ type exactEngine struct {
 }
 
 func newExactEngine(g *linalg.Graph, hop, within bool) (*exactEngine, error) {
+	n := uint64(g.N())
+	// L⁺ or X (n² floats), the Pinv work, and per hop n² int distances.
+	need := 3 * n * n * 8
+	if hop {
+		need += n * n * 8
+	}
+	if err := linalg.CheckMemory(fmt.Sprintf("the exact engine on %d nodes", n), need, "it recomputes n² numbers every iteration; use the incremental engine"); err != nil {
+		return nil, err
+	}
 	e := &exactEngine{g: g.Clone(), hop: hop, within: within}
 	return e, e.refresh()
 }
