@@ -13,6 +13,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -106,7 +108,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		ctx, err = parser.Parse(args)
+		ctx, err = parser.Parse(joinNegative(args))
 	}()
 	if exit >= 0 {
 		return exit // --help
@@ -178,4 +180,30 @@ func (g *Globals) startProfiles() (stop func() error, err error) {
 		}
 		return nil
 	}, nil
+}
+
+// joinNegative writes "--flag -1" as "--flag=-1", so that a negative number
+// given to a flag reaches its check ("--budget -1: must lie in (0, 1]")
+// instead of being taken for a short flag. No ohm argument is a negative
+// number otherwise.
+func joinNegative(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && i+1 < len(args) && isNegativeNumber(args[i+1]) {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isNegativeNumber(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }

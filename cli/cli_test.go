@@ -268,3 +268,14 @@ func TestOversizedGraphRefused(t *testing.T) {
 		t.Fatalf("20000-node path: exit %d: %s", code, errs)
 	}
 }
+
+// TestNegativeFlagValues: "--budget -1" reaches the flag's own check.
+func TestNegativeFlagValues(t *testing.T) {
+	code, _, errs := run(t, "rewire", "--dataset", "bottleneck", "--method", "err", "--budget", "-1")
+	if code != 2 || !strings.Contains(errs, "--budget -1: must lie in (0, 1]") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := joinNegative([]string{"a", "--x", "-2.5", "--y", "-z", "--w=-1"}); !slices.Equal(got, []string{"a", "--x=-2.5", "--y", "-z", "--w=-1"}) {
+		t.Fatalf("joinNegative: %q", got)
+	}
+}

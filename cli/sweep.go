@@ -23,9 +23,9 @@ type SweepCmd struct {
 	Models       []string `help:"Comma-separated models: gcn (any form; directed graphs are symmetrized), dirgcn (directed form only). Default: gcn on undirected, dirgcn on directed."`
 	PairNorm     []string `name:"pairnorm" help:"Comma-separated PairNorm settings: no, yes (default no,yes)."`
 	Depths       []string `help:"Comma-separated depths and ranges, e.g. 1-12 or 1,2,4 (default 1-12)."`
-	Seeds        int      `help:"Train every setting with seeds 0..N-1 (default 1)."`
+	Seeds        *int     `help:"Train every setting with seeds 0..N-1 (default 1)."`
 	Splits       string   `help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
-	Epochs       int      `help:"Epochs per training run (default 200)."`
+	Epochs       *int     `help:"Epochs per training run (default 200)."`
 	Alpha        *float64 `help:"curvature: laziness α of the measures, in [0, 1] (default 0.5)."`
 	SynthSeed    *uint64  `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
 	Heterophilic bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
@@ -68,20 +68,20 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 			return s, usagef("--%v", err)
 		}
 	}
-	if c.Seeds != 0 {
-		if c.Seeds < 0 {
-			return s, usagef("--seeds %d: must be ≥ 1", c.Seeds)
+	if c.Seeds != nil {
+		if *c.Seeds < 1 {
+			return s, usagef("--seeds %d: must be ≥ 1", *c.Seeds)
 		}
-		s.Seeds = c.Seeds
+		s.Seeds = *c.Seeds
 	}
 	if c.Splits != "" {
 		s.Splits = c.Splits
 	}
-	if c.Epochs != 0 {
-		if c.Epochs < 0 {
-			return s, usagef("--epochs %d: must be ≥ 1", c.Epochs)
+	if c.Epochs != nil {
+		if *c.Epochs < 1 {
+			return s, usagef("--epochs %d: must be ≥ 1", *c.Epochs)
 		}
-		s.Epochs = c.Epochs
+		s.Epochs = *c.Epochs
 	}
 	if c.Alpha != nil {
 		s.Alpha = c.Alpha

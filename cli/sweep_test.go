@@ -385,3 +385,35 @@ func TestFilterRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepRejectsZeroAndStrangers: --seeds 0 and --epochs 0 (flags or
+// config) are usage errors, not the defaults; a JSON line that is not a
+// record is refused by sweep and report with its line number.
+func TestSweepRejectsZeroAndStrangers(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.jsonl")
+	base := []string{"sweep", "--results", results, "--datasets", "bottleneck", "--methods", "none", "--depths", "1"}
+	for _, extra := range [][]string{{"--seeds", "0"}, {"--epochs", "0"}, {"--seeds", "-2"}} {
+		code, _, errs := run(t, append(slices.Clone(base), extra...)...)
+		if code != 2 || !strings.Contains(errs, extra[0]+" "+extra[1]+": must be ≥ 1") {
+			t.Errorf("%v: exit %d: %s", extra, code, errs)
+		}
+	}
+	cfg := filepath.Join(dir, "c.json")
+	for _, k := range []string{"seeds", "epochs"} {
+		os.WriteFile(cfg, []byte(`{"datasets":["bottleneck"],"`+k+`":0}`), 0o644)
+		code, _, errs := run(t, "sweep", "--results", results, "--config", cfg)
+		if code != 2 || !strings.Contains(errs, k+" 0: must be ≥ 1") {
+			t.Errorf("config %s 0: exit %d: %s", k, code, errs)
+		}
+	}
+	os.WriteFile(results, []byte("{\"hello\":1}\n"), 0o644)
+	code, _, errs := run(t, "report", results, "--out", filepath.Join(dir, "rep"))
+	if code != 1 || !strings.Contains(errs, "line 1: not a result record") {
+		t.Errorf("report of {\"hello\":1}: exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, append(slices.Clone(base), "--epochs", "2")...)
+	if code != 1 || !strings.Contains(errs, "line 1: not a result record") {
+		t.Errorf("sweep on {\"hello\":1}: exit %d: %s", code, errs)
+	}
+}

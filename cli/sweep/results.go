@@ -116,8 +116,13 @@ func parseResults(path string, b []byte) ([]Record, int, error) {
 			continue
 		}
 		var r Record
-		if err := json.Unmarshal(l, &r); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
 			return nil, 0, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
+		}
+		if r.Dataset == "" || r.Method == "" || r.Form == "" || r.Model == "" || r.Layers < 1 || r.Epochs < 1 {
+			return nil, 0, fmt.Errorf("%s line %d: not a result record: dataset, form, method, model, layers and epochs are required", path, line)
 		}
 		recs = append(recs, r)
 	}
