@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,6 +114,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if exit >= 0 {
 		return exit // --help
 	}
+	if err == nil {
+		err = checkLists(args)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ohm: %v\n", err)
 		return 2
@@ -206,4 +210,31 @@ func isNegativeNumber(s string) bool {
 	}
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// listFlags are the flags that take comma-separated lists.
+var listFlags = []string{"datasets", "forms", "methods", "budgets", "models", "pairnorm", "depths", "splits"}
+
+// checkLists refuses an empty item anywhere in a list flag's value — leading,
+// trailing ("--budgets 0.1,", which the parser would otherwise drop) or
+// doubled — naming the flag.
+func checkLists(args []string) error {
+	for i := 0; i < len(args); i++ {
+		name, val, ok := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
+		if !strings.HasPrefix(args[i], "--") || !slices.Contains(listFlags, name) {
+			continue
+		}
+		if !ok {
+			if i+1 >= len(args) {
+				continue
+			}
+			val = args[i+1]
+		}
+		for _, it := range strings.Split(val, ",") {
+			if strings.TrimSpace(it) == "" {
+				return usagef("--%s: empty item in %q", name, val)
+			}
+		}
+	}
+	return nil
 }

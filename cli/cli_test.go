@@ -279,3 +279,19 @@ func TestNegativeFlagValues(t *testing.T) {
 		t.Fatalf("joinNegative: %q", got)
 	}
 }
+
+// TestEmptyListItems: an empty item anywhere in a list flag — leading,
+// trailing or doubled — is a usage error in every command.
+func TestEmptyListItems(t *testing.T) {
+	for _, args := range [][]string{
+		{"stats", "--datasets", "bottleneck", "--budgets", "0.1,"},
+		{"stats", "--datasets", "bottleneck", "--budgets", ",0.1"},
+		{"stats", "--datasets=bottleneck,,sbm"},
+		{"sweep", "--results", filepath.Join(t.TempDir(), "r.jsonl"), "--datasets", "bottleneck,"},
+	} {
+		code, _, errs := run(t, args...)
+		if code != 2 || !strings.Contains(errs, "empty item in") {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+}
