@@ -61,7 +61,7 @@ func (c *DemoCmd) Run(g *Globals) error {
 	for i := range depths {
 		depths[i] = i + 1
 	}
-	spec := sweep.Spec{Datasets: []string{name}, Forms: []string{sweep.Undirected}, Methods: sweep.AllMethods,
+	spec := sweep.Spec{Datasets: []string{name}, Forms: []string{sweep.Undirected}, Methods: sweep.PaperMethods,
 		Budgets: []float64{demoBudget}, Models: []string{"gcn"}, PairNorm: []bool{false, true}, Depths: depths,
 		Seeds: c.Seeds, Epochs: c.Epochs}
 	if err := spec.Normalize(); err != nil {
@@ -70,6 +70,12 @@ func (c *DemoCmd) Run(g *Globals) error {
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
+	// One demo per folder: a second one would delete this one's files.
+	unlock, err := sweep.LockPath(filepath.Join(c.Out, ".ohm-demo.lock"))
+	if err != nil {
+		return fmt.Errorf("--out %s: %w (is another ohm demo writing there?)", c.Out, err)
+	}
+	defer unlock()
 	results := filepath.Join(c.Out, "results.jsonl")
 	diagPath := filepath.Join(c.Out, DiagnosticsFile)
 	if !c.Resume {

@@ -417,3 +417,23 @@ func TestSweepRejectsZeroAndStrangers(t *testing.T) {
 		t.Errorf("sweep on {\"hello\":1}: exit %d: %s", code, errs)
 	}
 }
+
+// TestDemoLocked: while another process holds a demo folder, ohm demo on it
+// refuses at once and deletes nothing.
+func TestDemoLocked(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := sweep.LockPath(filepath.Join(dir, ".ohm-demo.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	keep := filepath.Join(dir, "results.jsonl")
+	os.WriteFile(keep, []byte("{}\n"), 0o644)
+	code, _, errs := run(t, "demo", "--out", dir)
+	if code != 1 || !strings.Contains(errs, "is another ohm demo writing there?") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "{}\n" {
+		t.Fatalf("the other demo's results.jsonl was touched: %q %v", b, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +64,23 @@ func TestOpenResultsRepairs(t *testing.T) {
 	if _, err := ReadResults(path); err == nil {
 		t.Error("a bad middle line is not an error")
 	}
+}
+
+// TestLockPath: a second lock on the same file is refused at once, and
+// released with the first.
+func TestLockPath(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.lock")
+	unlock, err := LockPath(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockPath(p); err == nil || !strings.Contains(err.Error(), "locked by another ohm process") {
+		t.Fatalf("second lock: %v", err)
+	}
+	unlock()
+	u2, err := LockPath(p)
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	u2()
 }
