@@ -295,3 +295,18 @@ func TestEmptyListItems(t *testing.T) {
 		}
 	}
 }
+
+// TestWarnings: a budget that gives B = 0 and a --graph with almost no
+// edges succeed with a warning on standard error.
+func TestWarnings(t *testing.T) {
+	code, _, errs := run(t, "--quiet", "rewire", "--dataset", "bottleneck", "--method", "err", "--budget", "0.001")
+	if code != 0 || !strings.Contains(errs, "gives B = floor(0.001·368) = 0 iterations") {
+		t.Fatalf("B = 0: exit %d: %q", code, errs)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	os.WriteFile(empty, []byte("# num_nodes 80\n0 1\n"), 0o644)
+	code, _, errs = run(t, "--quiet", "train", "--dataset", "bottleneck", "--model", "gcn", "--graph", empty, "--epochs", "2")
+	if code != 0 || !strings.Contains(errs, "has 1 edges") {
+		t.Fatalf("nearly empty graph: exit %d: %q", code, errs)
+	}
+}

@@ -141,6 +141,7 @@ func (c *RewireCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	warnZeroBudget(g, name, cfg.Budget, gr.E0())
 	cfg.Workers = g.Workers()
 	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
@@ -322,5 +323,14 @@ func (b *bar) finish() {
 		_ = b.pb.Finish()
 		_ = b.pb.Clear()
 		b.pb = nil
+	}
+}
+
+// warnZeroBudget says on standard error (even with --quiet: it is about the
+// result, not progress) when a budget gives B = floor(r·E0) = 0 iterations:
+// the run succeeds but changes nothing.
+func warnZeroBudget(g *Globals, name string, r float64, e0 int) {
+	if rewire.Budget(r, e0) == 0 {
+		fmt.Fprintf(g.Stderr, "ohm: warning: %s: budget %v gives B = floor(%v·%d) = 0 iterations; the graph is not changed\n", name, r, r, e0)
 	}
 }

@@ -161,6 +161,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 			return fmt.Errorf("--graph %s (dataset %s has %d nodes): %w", c.Graph, d.Name, d.N(), err)
 		}
 		graphName = filepath.Base(c.Graph)
+		// A graph with far fewer edges than the dataset's trains, but
+		// almost without message passing: say so.
+		if e, e0 := gr.E0(), d.Graph.E0(); e == 0 || e < e0/10 {
+			fmt.Fprintf(g.Stderr, "ohm: warning: --graph %s has %d edges, the dataset %s %d: the model sees almost no neighbours\n",
+				c.Graph, e, d.Name, e0)
+		}
 	}
 	data, err := gnn.NewData(d, gr, cfg.Kind)
 	if err != nil {
