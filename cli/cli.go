@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -126,7 +127,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ohm: %v\n", err)
 		return 1
 	}
-	err = ctx.Run()
+	err = runRecovered(ctx)
 	if perr := stop(); err == nil {
 		err = perr
 	}
@@ -139,6 +140,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// runRecovered runs the command and turns a panic — a bug — into an error
+// with its stack, so that the exit status follows the one rule (2 usage
+// error, 1 any other failure) instead of the runtime's 2.
+func runRecovered(ctx *kong.Context) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
+		}
+	}()
+	return ctx.Run()
 }
 
 type exitPanic struct{}

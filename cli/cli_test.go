@@ -310,3 +310,27 @@ func TestWarnings(t *testing.T) {
 		t.Fatalf("nearly empty graph: exit %d: %q", code, errs)
 	}
 }
+
+// TestExitCodes: one rule in every command — 2 for a usage error (an
+// unknown dataset included), 1 for a failure.
+func TestExitCodes(t *testing.T) {
+	for _, args := range [][]string{
+		{"rewire", "-d", "bogus", "-m", "err", "-r", "0.1"},
+		{"train", "-d", "bogus", "--model", "gcn"},
+		{"data", "info", "-d", "bogus"},
+		{"resistance", "-d", "bogus"},
+		{"curvature", "-d", "bogus"},
+		{"stats", "--datasets", "bogus"},
+		{"sweep", "--results", filepath.Join(t.TempDir(), "r.jsonl"), "--datasets", "bogus"},
+		{"diagnose", "--datasets", "bogus", "--methods", "err", "--budget", "0.1", "--depths", "2"},
+	} {
+		if code, _, errs := run(t, args...); code != 2 || !strings.Contains(errs, `unknown`) {
+			t.Errorf("%v: exit %d, want 2: %s", args, code, errs)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "nothing.npz")
+	os.WriteFile(missing, []byte("not a zip"), 0o644)
+	if code, _, errs := run(t, "resistance", "--graph", missing); code != 1 {
+		t.Errorf("unreadable graph: exit %d, want 1: %s", code, errs)
+	}
+}

@@ -32,6 +32,14 @@ type DatasetFlags struct {
 
 // Load returns the dataset and the graph in the chosen form.
 func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error) {
+	// "sbm-heterophilic" is the name data info prints for --heterophilic.
+	if strings.EqualFold(f.Dataset, "sbm-heterophilic") {
+		f.Dataset, f.Heterophilic = "sbm", true
+	}
+	// An unknown name is a usage error (status 2), in every command.
+	if !slices.ContainsFunc(dataset.Names(), func(n string) bool { return strings.EqualFold(n, f.Dataset) }) {
+		return nil, nil, usagef("--dataset: unknown dataset %q (known: %s, sbm-heterophilic)", f.Dataset, strings.Join(dataset.Names(), ", "))
+	}
 	d, err := g.Locator().Load(f.Dataset, dataset.SynthOptions{Seed: f.SynthSeed, Heterophilic: f.Heterophilic})
 	if err != nil {
 		return nil, nil, err
