@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -58,6 +59,21 @@ type Rewired struct {
 	RemovedNet   int           `json:"removed_net"`
 	StoppedEarly string        `json:"stopped_early,omitempty"`
 	Seconds      float64       `json:"seconds"`
+	// Checksum is the SHA-256 of the graph's .npz file and of these
+	// numbers (the JSON without the checksum): a cached graph or number
+	// edited or replaced is detected on use and made again.
+	Checksum string `json:"checksum"`
+}
+
+// checksum returns the hex SHA-256 of npz followed by r's JSON with an empty
+// Checksum.
+func checksum(r Rewired, npz []byte) string {
+	r.Checksum = ""
+	js, _ := json.Marshal(r)
+	h := sha256.New()
+	h.Write(npz)
+	h.Write(js)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // cache stores rewired graphs as <dir>/<hash>.npz (edge_index, num_nodes:
@@ -71,8 +87,10 @@ func (c cache) paths(k GraphKey) (npz, meta string) {
 	return filepath.Join(c.dir, h+".npz"), filepath.Join(c.dir, h+".json")
 }
 
-// load returns the cached graph, or nil when it is not cached (or the files
-// are unreadable: the graph is made again). n is the dataset's node count.
+// load returns the cached graph, or nil when it is not cached, when the files
+// are unreadable, or when their checksum does not match (a valid but
+// different .npz, an edited .json): the graph is then made again. n is the
+// dataset's node count.
 func (c cache) load(k GraphKey, n int) *Rewired {
 	npz, meta := c.paths(k)
 	b, err := os.ReadFile(meta)
@@ -83,7 +101,15 @@ func (c cache) load(k GraphKey, n int) *Rewired {
 	if json.Unmarshal(b, &r) != nil || r.Key != k {
 		return nil
 	}
-	g, err := graphio.Load(npz, n, k.Form == Directed)
+	raw, err := os.ReadFile(npz)
+	if err != nil || checksum(r, raw) != r.Checksum {
+		return nil // edited, replaced or half-written: make it again
+	}
+	nn, arcs, err := graphio.DecodeNPZ(npz, bytes.NewReader(raw), int64(len(raw)))
+	if err != nil || nn != n {
+		return nil
+	}
+	g, err := linalg.FromEdges(nn, k.Form == Directed, arcs)
 	if err != nil {
 		return nil
 	}
@@ -100,6 +126,11 @@ func (c cache) store(r *Rewired) error {
 	if err := graphio.WriteNPZ(npz, r.Graph.N(), r.Graph.Arcs(), nil); err != nil {
 		return err
 	}
+	raw, err := os.ReadFile(npz)
+	if err != nil {
+		return err
+	}
+	r.Checksum = checksum(*r, raw)
 	return graphio.WriteFileAtomic(meta, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -1,11 +1,15 @@
 package sweep
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 func TestSpecDefaultsAndParsing(t *testing.T) {
@@ -35,7 +39,7 @@ func TestSpecDefaultsAndParsing(t *testing.T) {
 
 func TestOpenResultsRepairs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.jsonl")
-	full := `{"dataset":"sbm","method":"none","budget":0.3,"layers":1}` + "\n"
+	full := `{"dataset":"sbm","form":"undirected","method":"none","model":"gcn","budget":0.3,"layers":1,"epochs":5}` + "\n"
 	os.WriteFile(path, []byte(full+`{"dataset":"sbm","meth`), 0o644)
 	res, recs, cut, err := OpenResults(path)
 	if err != nil {
@@ -83,4 +87,36 @@ func TestLockPath(t *testing.T) {
 		t.Fatalf("after unlock: %v", err)
 	}
 	u2()
+}
+
+// TestCacheChecksum: a cached graph is used as stored; a valid but different
+// .npz, or edited numbers, make load refuse it (the sweep rewires again).
+func TestCacheChecksum(t *testing.T) {
+	c := cache{dir: t.TempDir()}
+	g, _ := linalg.FromEdges(4, false, []linalg.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}})
+	k := GraphKey{Dataset: "x", Form: Undirected, Method: "err", Budget: 0.1, Version: "rewire-1"}
+	r := &Rewired{Graph: g, Key: k, E0: 3, Iterations: 1, Added: 1, Removed: 1}
+	if err := c.store(r); err != nil {
+		t.Fatal(err)
+	}
+	got := c.load(k, 4)
+	if got == nil || !got.Graph.Equal(g) || got.Added != 1 {
+		t.Fatalf("stored graph not loaded back: %+v", got)
+	}
+	npz, meta := c.paths(k)
+	other, _ := linalg.FromEdges(4, false, []linalg.Edge{{U: 0, V: 3}})
+	if err := graphio.WriteNPZ(npz, 4, other.Arcs(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.load(k, 4) != nil {
+		t.Fatal("a different valid .npz was used")
+	}
+	if err := c.store(r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(meta)
+	os.WriteFile(meta, bytes.Replace(b, []byte(`"added": 1`), []byte(`"added": 7`), 1), 0o644)
+	if c.load(k, 4) != nil {
+		t.Fatal("edited numbers were used")
+	}
 }
