@@ -52,7 +52,7 @@ func TestOpenResultsRepairs(t *testing.T) {
 	if k := recs[0].Key(); k.Budget != 0 {
 		t.Errorf("key %+v", k)
 	}
-	if err := res.Append(Record{Dataset: "sbm", Method: "res", Budget: 0.1}); err != nil {
+	if err := res.Append(Record{Dataset: "sbm", Form: "undirected", Method: "res", Model: "gcn", Layers: 1, Epochs: 5, Budget: 0.1}); err != nil {
 		t.Fatal(err)
 	}
 	// A second sweep cannot open the locked file.
