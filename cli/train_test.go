@@ -173,7 +173,7 @@ func TestTrainBadInput(t *testing.T) {
 		{"pairnorm scale", []string{"-m", "gcn", "--pairnorm", "--pairnorm-scale", "0"}, 2, "--pairnorm-scale 0"},
 		{"split word", []string{"-m", "gcn", "--split", "first"}, 2, `--split "first"`},
 		{"split out of range", []string{"-m", "gcn", "--split", "1"}, 2, "bottleneck has 1 split(s)"},
-		{"unknown dataset", []string{"-m", "gcn", "-d", "pubmed"}, 1, "pubmed"},
+		{"unknown dataset", []string{"-m", "gcn", "-d", "pubmed"}, 2, "pubmed"},
 		{"graph with fewer nodes", []string{"-m", "gcn", "--graph", small}, 1, "num_nodes is 5 but 80 nodes were expected"},
 		{"graph with more nodes", []string{"-m", "dirgcn", "--directed", "--graph", big}, 1, "num_nodes is 81"},
 		{"edge list id beyond", []string{"-m", "gcn", "--graph", badID}, 1, "80"},
