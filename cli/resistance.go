@@ -59,6 +59,8 @@ type PairR struct {
 // ResistanceOut is the output of `ohm resistance --json`; its fields are
 // stable.
 type ResistanceOut struct {
+	Dataset    string  `json:"dataset"` // dataset name, or the graph file's base name
+	Form       string  `json:"form"`    // "undirected" or "directed"
 	Nodes      int     `json:"nodes"`
 	Components int     `json:"components"`
 	MaxPair    *PairR  `json:"max_pair"`
@@ -107,7 +109,11 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 		return eng.Resistance(i, j)
 	}
 	_, count := tarjan.SCC(gr) // the connected components when undirected
-	out := ResistanceOut{Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}
+	form := "undirected"
+	if gr.Directed() {
+		form = "directed"
+	}
+	out := ResistanceOut{Dataset: name, Form: form, Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}
 	if p, ok := eng.MaxPair(); ok {
 		out.MaxPair = pairR(p)
 	}

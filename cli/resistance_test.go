@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -112,5 +113,15 @@ func TestResistanceBadUsage(t *testing.T) {
 		if code != tc.code || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errs, tc.code, tc.msg)
 		}
+	}
+}
+
+// TestResistanceJSONNamesItsGraph: resistance --json carries dataset and
+// form like the other commands' summaries.
+func TestResistanceJSONNamesItsGraph(t *testing.T) {
+	_, out, _ := run(t, "resistance", "--dataset", "bottleneck", "--directed", "--json")
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v["dataset"] != "bottleneck" || v["form"] != "directed" {
+		t.Fatalf("%v: %s", err, out)
 	}
 }
