@@ -90,9 +90,15 @@ paper: build
 paper-slice:
 	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_FORMS=undirected
 
+# Dataset tests skip without OHM_DATA; each skip is logged to SKIPLOG and the
+# run ends with how many were skipped and how to include them.
+SKIPLOG := $(CURDIR)/out/.skipped-dataset-tests
+
 test: lint
-	$(GO) test -count=1 $(PKGS)
+	@mkdir -p out && rm -f $(SKIPLOG)
+	OHM_SKIPLOG=$(SKIPLOG) $(GO) test -count=1 $(PKGS)
 	@$(MAKE) --no-print-directory test-python
+	@if [ -s $(SKIPLOG) ]; then echo "$$(wc -l < $(SKIPLOG)) dataset tests skipped: set OHM_DATA to a PyTorch Geometric data root (make test OHM_DATA=DIR) to include them"; fi
 
 # The Python package's tests (python/tests), with the binary just built, on
 # a Python 3 that can import numpy: the PATH's python3, else Debian's
