@@ -227,9 +227,9 @@ func printTraining(w io.Writer, o TrainOut, cfg gnn.Config, form string) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seed\tsplit\tbest_epoch\tval_acc\ttest_acc\t")
+	fmt.Fprintln(tw, "seed\tsplit\tbest_epoch\tval_acc %\ttest_acc %\t")
 	for _, r := range o.Runs {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.4f\t%.4f\t\n", r.Seed, r.Split, r.BestEpoch, r.ValAcc, r.TestAcc)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%.2f\t\n", r.Seed, r.Split, r.BestEpoch, 100*r.ValAcc, 100*r.TestAcc)
 	}
 	return tw.Flush()
 }
