@@ -203,6 +203,7 @@ func TestReportSynthetic(t *testing.T) {
 		// Diagnostics with their seeds.
 		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
+		"; each cell averages 2 runs.", // 2 seeds per setting
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q", want)
@@ -309,5 +310,25 @@ func TestLinePlotClipsBandsAndDrawsBaselineLast(t *testing.T) {
 	}
 	if _, err := linePlot("t", "depth L", "test accuracy (%)", ss, true); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestCellRuns(t *testing.T) {
+	for _, tc := range []struct {
+		ns   []int
+		want string
+	}{
+		{nil, "no runs"},
+		{[]int{1, 1}, "each cell is a single run (no std)"},
+		{[]int{3, 3, 3}, "each cell averages 3 runs"},
+		{[]int{10, 3, 5}, "each cell averages 3 to 10 runs"},
+	} {
+		tb := &tables{acc: map[accKey]stat{}}
+		for i, n := range tc.ns {
+			tb.acc[accKey{layers: i + 1}] = stat{n: n}
+		}
+		if got := tb.cellRuns(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.ns, got, tc.want)
+		}
 	}
 }
