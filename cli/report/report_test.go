@@ -203,7 +203,7 @@ func TestReportSynthetic(t *testing.T) {
 		// Diagnostics with their seeds.
 		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
-		"; each cell averages 2 runs.", // 2 seeds per setting
+		"; each cell averages 6 runs.", // 6 seeds/splits per setting
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q", want)
