@@ -23,7 +23,7 @@ import (
 // methods and depths, and the report.
 type DemoCmd struct {
 	Dataset string `default:"auto" help:"Dataset: auto (cornell when its files are found — never downloaded —, else the built-in bottleneck), or any dataset name."`
-	Out     string `default:"out/demo" type:"path" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
+	Out     string `default:"out/demo" short:"o" type:"path" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
 	Epochs  int    `default:"200" help:"Epochs per training run."`
 	Seeds   int    `default:"3" help:"Seeds per setting."`
 	Resume  bool   `help:"Keep what a previous demo left in --out and only run what is missing (default: start afresh)."`

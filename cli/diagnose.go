@@ -33,7 +33,7 @@ type DiagnoseCmd struct {
 	Seeds    int      `default:"5" help:"Number N ≥ 1 of seeds per model; every diagnostic is their mean ± population std."`
 	Split    int      `default:"0" help:"Split K (0-based) to train on; its training nodes fit the probes, its test nodes score them."`
 	Alpha    float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
-	Out      string   `default:"." type:"path" help:"Folder to write diagnostics.json to (must exist)."`
+	Out      string   `default:"." short:"o" type:"path" help:"Folder to write diagnostics.json to (must exist)."`
 	JSON     bool     `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
 }
 

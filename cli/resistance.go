@@ -15,15 +15,20 @@ import (
 
 // GraphFlags choose the input graph: a dataset or a graph file.
 type GraphFlags struct {
-	Dataset      string `short:"d" xor:"input" required:"" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, sbm."`
-	Graph        string `xor:"input" required:"" type:"existingfile" help:"Graph file instead of a dataset: .npz (edge_index, num_nodes) or an edge list ('u v' per line)."`
+	Dataset      string `short:"d" xor:"input" placeholder:"NAME" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, sbm. Exactly one of --dataset and --graph is required."`
+	Graph        string `xor:"input" type:"existingfile" placeholder:"FILE" help:"Graph file instead of a dataset: .npz (edge_index, num_nodes) or an edge list ('u v' per line). Exactly one of --dataset and --graph is required."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index; for --graph, the arcs of the file)."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic bool   `help:"Built-in sbm: heterophilic instead of homophilic."`
 }
 
 // LoadGraph returns the graph in the chosen form and a name for it.
+// Exactly one of --dataset and --graph must be given (kong's xor refuses
+// both; this refuses neither).
 func (f *GraphFlags) LoadGraph(g *Globals) (*linalg.Graph, string, error) {
+	if f.Graph == "" && f.Dataset == "" {
+		return nil, "", usagef("missing input: give --dataset NAME or --graph FILE")
+	}
 	if f.Graph != "" {
 		gr, err := graphio.Load(f.Graph, 0, f.Directed)
 		if err != nil {

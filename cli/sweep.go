@@ -14,7 +14,7 @@ import (
 
 // SweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
 type SweepCmd struct {
-	Results      string   `required:"" short:"o" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
+	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
 	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see the README). Flags given too override its fields."`
 	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
 	Forms        []string `help:"Comma-separated graph forms: undirected, directed (default undirected)."`

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,6 +209,29 @@ func TestTrainText(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n"); n != 11 {
 		t.Errorf("%d lines, want 7 summary + blank + header + 2 runs:\n%s", n, out)
+	}
+	// One unit: the runs' test accuracies (%) average to the summary's (%).
+	var mean float64
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "test accuracy"); ok {
+			fmt.Sscanf(strings.TrimSpace(v), "%f", &mean)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.Contains(lines[len(lines)-3], "test_acc %") {
+		t.Errorf("run header %q does not say %%", lines[len(lines)-3])
+	}
+	sum := 0.0
+	for _, l := range lines[len(lines)-2:] {
+		f := strings.Fields(l)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			t.Fatalf("run line %q: %v", l, err)
+		}
+		sum += v
+	}
+	if math.Abs(sum/2-mean) > 0.011 {
+		t.Errorf("runs' test accuracies average %.3f, summary says %.2f: units differ", sum/2, mean)
 	}
 }
 

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -49,8 +52,17 @@ type series struct {
 func linePlot(title, xlabel, ylabel string, ss []series, xInts bool) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
+	p.Title.Padding = vg.Points(8) // clear of the frame
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
+	p.Y.Tick.Marker = niceTicks{}
+	// Percentages: bands clipped to [0, 100], so no band claims more than
+	// every node right or fewer than none.
+	lo, hi := math.Inf(-1), math.Inf(1)
+	if strings.Contains(ylabel, "(%)") {
+		lo, hi = 0, 100
+	}
+	ss = drawOrder(ss)
 	p.Legend.Top = true
 	p.Legend.Left = false
 	p.Legend.TextStyle.Font.Size = vg.Points(8)
@@ -59,14 +71,7 @@ func linePlot(title, xlabel, ylabel string, ss []series, xInts bool) (*plot.Plot
 		if s.band == nil || len(s.x) < 2 {
 			continue
 		}
-		var poly plotter.XYs
-		for i := range s.x {
-			poly = append(poly, plotter.XY{X: s.x[i], Y: s.y[i] + s.band[i]})
-		}
-		for i := len(s.x) - 1; i >= 0; i-- {
-			poly = append(poly, plotter.XY{X: s.x[i], Y: s.y[i] - s.band[i]})
-		}
-		pg, err := plotter.NewPolygon(poly)
+		pg, err := plotter.NewPolygon(bandPolygon(s, lo, hi))
 		if err != nil {
 			return nil, err
 		}
@@ -98,6 +103,62 @@ func linePlot(title, xlabel, ylabel string, ss []series, xInts bool) (*plot.Plot
 		p.X.Tick.Marker = intTicks{}
 	}
 	return p, nil
+}
+
+// drawOrder returns the series with the dashed ones (the baseline none)
+// last, so that they are drawn on top; the order is otherwise kept.
+func drawOrder(ss []series) []series {
+	ss = slices.Clone(ss)
+	slices.SortStableFunc(ss, func(a, b series) int {
+		switch {
+		case a.dashed == b.dashed:
+			return 0
+		case b.dashed:
+			return -1
+		}
+		return 1
+	})
+	return ss
+}
+
+// bandPolygon is the outline of s's ± band, clipped to [lo, hi].
+func bandPolygon(s series, lo, hi float64) plotter.XYs {
+	var poly plotter.XYs
+	for i := range s.x {
+		poly = append(poly, plotter.XY{X: s.x[i], Y: min(hi, s.y[i]+s.band[i])})
+	}
+	for i := len(s.x) - 1; i >= 0; i-- {
+		poly = append(poly, plotter.XY{X: s.x[i], Y: max(lo, s.y[i]-s.band[i])})
+	}
+	return poly
+}
+
+// niceTicks labels 5–11 round values (1, 2 or 5 × 10^k apart) across the
+// axis range, with unlabelled minor ticks halfway, where gonum's default
+// often labels only two or three.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	step := math.Pow(10, math.Floor(math.Log10(max-min)))
+	for _, f := range []float64{1, 0.5, 0.2, 0.1} {
+		if (max-min)/(step*f) >= 5 {
+			step *= f
+			break
+		}
+	}
+	var ts []plot.Tick
+	for k := math.Ceil(min/step*2 - 1e-9); k/2*step <= max+1e-9*step; k++ {
+		v := k / 2 * step
+		t := plot.Tick{Value: v}
+		if int(k)%2 == 0 {
+			t.Label = strconv.FormatFloat(math.Round(v/step)*step+0, 'g', 6, 64) // +0: no "-0"
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 // intTicks labels every integer in the axis range (every other one past 12).

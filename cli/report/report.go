@@ -117,6 +117,28 @@ type tables struct {
 
 type formModel struct{ form, model string }
 
+// cellRuns says how many runs (seeds × splits) each table cell and figure
+// point averages: "each cell averages 3 runs", or the range when settings
+// differ.
+func (t *tables) cellRuns() string {
+	lo, hi := 0, 0
+	for _, st := range t.acc {
+		if lo == 0 || st.n < lo {
+			lo = st.n
+		}
+		hi = max(hi, st.n)
+	}
+	switch {
+	case hi == 0:
+		return "no runs"
+	case lo == hi && lo == 1:
+		return "each cell is a single run (no std)"
+	case lo == hi:
+		return fmt.Sprintf("each cell averages %d runs", lo)
+	}
+	return fmt.Sprintf("each cell averages %d to %d runs", lo, hi)
+}
+
 func mean(xs []float64) (m, s float64) {
 	for _, x := range xs {
 		m += x
@@ -344,7 +366,7 @@ func Write(recs []sweep.Record, opt Options) (*Output, error) {
 	if opt.Source != "" {
 		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
 	}
-	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting.\n\n", t.runs, src)
+	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
 	fig := func(name string) string {
 		out.Figures = append(out.Figures, filepath.Join(figDir, name))
 		return fmt.Sprintf("![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)

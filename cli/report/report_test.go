@@ -3,10 +3,12 @@ package report
 import (
 	"encoding/xml"
 	"errors"
+	"image/color"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,6 +203,7 @@ func TestReportSynthetic(t *testing.T) {
 		// Diagnostics with their seeds.
 		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
+		"; each cell averages 6 runs.", // 6 seeds/splits per setting
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q", want)
@@ -258,6 +261,74 @@ func TestReportNamesResultsRelativeToOut(t *testing.T) {
 		}
 		if !strings.Contains(string(md), " runs from "+tc.want+". ") {
 			t.Errorf("out %s, source %s: header %q, want the source as %s", tc.out, tc.source, strings.SplitN(string(md), "\n", 4)[2], tc.want)
+		}
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	for _, tc := range []struct {
+		min, max float64
+		labels   []string
+	}{
+		{0, 100, []string{"0", "20", "40", "60", "80", "100"}},
+		{23.5, 71, []string{"25", "30", "35", "40", "45", "50", "55", "60", "65", "70"}},
+		{0.12, 0.31, []string{"0.12", "0.14", "0.16", "0.18", "0.2", "0.22", "0.24", "0.26", "0.28", "0.3"}},
+		{-1, 1, []string{"-1", "-0.8", "-0.6", "-0.4", "-0.2", "0", "0.2", "0.4", "0.6", "0.8", "1"}},
+	} {
+		var got []string
+		for _, tk := range (niceTicks{}).Ticks(tc.min, tc.max) {
+			if tk.Value < tc.min-1e-9 || tk.Value > tc.max+1e-9 {
+				t.Errorf("[%v, %v]: tick %v outside", tc.min, tc.max, tk.Value)
+			}
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, tc.labels) {
+			t.Errorf("[%v, %v]: labels %v, want %v", tc.min, tc.max, got, tc.labels)
+		}
+	}
+}
+
+// Bands of percentages stay inside [0, 100]; the dashed baseline is drawn
+// last (on top).
+func TestLinePlotClipsBandsAndDrawsBaselineLast(t *testing.T) {
+	ss := []series{
+		{name: "none", dashed: true, color: color.Black, x: []float64{1, 2}, y: []float64{95, 5}, band: []float64{10, 10}},
+		{name: "err", color: color.Black, x: []float64{1, 2}, y: []float64{50, 50}, band: []float64{1, 1}},
+	}
+	for _, pt := range bandPolygon(ss[0], 0, 100) {
+		if pt.Y < 0 || pt.Y > 100 {
+			t.Errorf("band point %v outside [0, 100]", pt)
+		}
+	}
+	if got := bandPolygon(ss[0], 0, 100); got[0].Y != 100 || got[3].Y != 85 || got[2].Y != 0 {
+		t.Errorf("band %v: want 100 at x=1 top, 0 at x=2 bottom, 85 at x=1 bottom", got)
+	}
+	if o := drawOrder(ss); o[0].name != "err" || o[1].name != "none" {
+		t.Errorf("draw order %s, %s: want the dashed baseline last", o[0].name, o[1].name)
+	}
+	if _, err := linePlot("t", "depth L", "test accuracy (%)", ss, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCellRuns(t *testing.T) {
+	for _, tc := range []struct {
+		ns   []int
+		want string
+	}{
+		{nil, "no runs"},
+		{[]int{1, 1}, "each cell is a single run (no std)"},
+		{[]int{3, 3, 3}, "each cell averages 3 runs"},
+		{[]int{10, 3, 5}, "each cell averages 3 to 10 runs"},
+	} {
+		tb := &tables{acc: map[accKey]stat{}}
+		for i, n := range tc.ns {
+			tb.acc[accKey{layers: i + 1}] = stat{n: n}
+		}
+		if got := tb.cellRuns(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.ns, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+)
+
+// Oversized graphs are refused with the memory they need (exit status 1)
+// before anything large is allocated; OHM_MEMORY caps what ohm may use, so a
+// regression fails here instead of exhausting the machine.
+func TestResistanceRefusesOversizedGraphs(t *testing.T) {
+	t.Setenv("OHM_MEMORY", "256M")
+	var path, both strings.Builder
+	path.WriteString("# num_nodes 60000\n")
+	both.WriteString("# num_nodes 60000\n")
+	for i := 0; i+1 < 60000; i++ {
+		fmt.Fprintf(&path, "%d %d\n", i, i+1)
+		fmt.Fprintf(&both, "%d %d\n%d %d\n", i, i+1, i+1, i)
+	}
+	npz := filepath.Join(t.TempDir(), "huge.npz")
+	if err := graphio.WriteNPZ(npz, linalg.MaxNodes, []linalg.Edge{{U: 0, V: 1}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		directed   bool
+		msg        string
+	}{
+		{"100M nodes, one edge", writeFile(t, "n1e8.txt", "# num_nodes 100000000\n0 1\n"), false, "a graph of 100000000 nodes and 1 edges needs"},
+		{"int32 max nodes, edge list", writeFile(t, "nmax.txt", "# num_nodes 2147483647\n0 1\n"), true, "a graph of 2147483647 nodes"},
+		{"int32 max nodes, npz", npz, false, "a graph of 2147483647 nodes"},
+		{"60000-node path", writeFile(t, "path.txt", path.String()), false, "the dense resistance engine on 60000 nodes needs"},
+		{"60000-node directed path", writeFile(t, "path2.txt", both.String()), true, "the dense resistance engine on 60000 nodes needs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"resistance", "--graph", tc.file}
+			if tc.directed {
+				args = append(args, "--directed")
+			}
+			code, _, errs := run(t, args...)
+			if code != 1 || !strings.Contains(errs, tc.msg) || !strings.Contains(errs, "needs") ||
+				!strings.Contains(errs, "only 256.0 MiB is available") {
+				t.Fatalf("exit %d, stderr %q: want 1 and a memory refusal mentioning %q", code, errs, tc.msg)
+			}
+		})
+	}
+	// Beyond int32 ids: a format error naming the file and line.
+	f := writeFile(t, "big.txt", "# num_nodes 2147483648\n0 1\n")
+	code, _, errs := run(t, "resistance", "--graph", f)
+	if code != 1 || !strings.Contains(errs, "big.txt:1") || !strings.Contains(errs, "2147483647") {
+		t.Fatalf("num_nodes 2^31: exit %d, stderr %q", code, errs)
+	}
+}
