@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/sbinet/npyio/npy"
+
+	"github.com/ohmgnn/ohm/linalg"
 )
 
 // This file holds the .npy layer: a strict parser of the .npy header, the
@@ -38,8 +40,9 @@ var npyMagic = []byte("\x93NUMPY")
 const maxMemberSize = 1 << 31
 
 // MaxNodes is the largest node count (and so the largest id + 1) the readers
-// accept; larger counts are reported as malformed input rather than attempted.
-const MaxNodes = math.MaxInt32
+// accept, linalg.MaxNodes; larger counts are reported as malformed input
+// rather than attempted.
+const MaxNodes = linalg.MaxNodes
 
 // dtype is a parsed numpy dtype descriptor.
 type dtype struct {
