@@ -77,6 +77,9 @@ func TestSweepTinyEndToEnd(t *testing.T) {
 	}
 	checkOnce(t, recs)
 	for _, r := range recs {
+		if r.Method == "res" && (r.Added == 0 || r.AddedNet != r.Added || r.RemovedNet != 0) {
+			t.Errorf("res record without its net counts: %+v", r)
+		}
 		if r.Dataset != "bottleneck" || r.Form != "undirected" || r.Model != "gcn" || r.Epochs != 20 || r.E0 != 368 ||
 			r.TestAcc < 0 || r.TestAcc > 1 || r.BestEpoch < 1 || r.BestEpoch > 20 || r.Version != sweep.CodeVersion(r.Method, r.Form) {
 			t.Errorf("bad record %+v", r)

@@ -182,7 +182,7 @@ feed:
 				rec := Record{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b,
 					Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: spec.Epochs,
 					Seed: r.seed, Split: r.split, SynthSeed: spec.SynthSeed, Heterophilic: spec.Heterophilic,
-					E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed,
+					E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed, AddedNet: rw.AddedNet, RemovedNet: rw.RemovedNet,
 					StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
 				if gr.method == string(rewire.Curvature) {
 					rec.Alpha = alpha
