@@ -128,7 +128,7 @@ func TestBadUsage(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"data", "info", "--dataset", "pubmed"}, 2, `unknown dataset "pubmed" (known: cora, citeseer, cornell, texas, bottleneck, sbm, sbm-heterophilic)`},
+		{[]string{"data", "info", "--dataset", "pubmed"}, 2, `unknown dataset "pubmed" (known: cora, citeseer, cornell, texas, bottleneck, ring, sbm, sbm-heterophilic)`},
 		{[]string{"data", "info", "--dataset", "bottleneck", "--split", "3"}, 2, "--split 3: bottleneck has 1 split(s), 0..0"},
 		{[]string{"data", "info"}, 2, "missing flags: --dataset"},
 		{[]string{"data", "export", "--dataset", "bottleneck", "--out", "g.csv"}, 2, `unknown extension ".csv"`},
@@ -212,7 +212,7 @@ func TestDataList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &es); err != nil {
 		t.Fatal(err)
 	}
-	if len(es) != 6 || es[0].Dataset != "cora" || es[0].Found || len(es[0].Missing) != 8 || !es[4].Found || !es[4].Builtin {
+	if len(es) != 7 || es[0].Dataset != "cora" || es[0].Found || len(es[0].Missing) != 8 || !es[4].Found || !es[4].Builtin {
 		t.Fatalf("%+v", es)
 	}
 }

@@ -24,7 +24,7 @@ type DataCmd struct {
 
 // DatasetFlags choose a dataset and its form.
 type DatasetFlags struct {
-	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, sbm."`
+	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`

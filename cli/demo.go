@@ -22,7 +22,7 @@ import (
 // 1–6 with and without PairNorm over 3 seeds, the diagnostics of the same
 // methods and depths, and the report.
 type DemoCmd struct {
-	Dataset string `default:"auto" help:"Dataset: auto (cornell when its files are found — never downloaded —, else the built-in bottleneck), or any dataset name."`
+	Dataset string `default:"ring" help:"Dataset: the built-in ring (a long-range task across the bottlenecks of a ring of cliques, where the methods differ), or any dataset name (e.g. cornell, bottleneck)."`
 	Out     string `default:"out/demo" short:"o" type:"path" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
 	Epochs  int    `default:"200" help:"Epochs per training run."`
 	Seeds   int    `default:"3" help:"Seeds per setting."`
@@ -35,16 +35,12 @@ const (
 	demoMaxDepth = 6
 )
 
-// demoDataset resolves --dataset auto: cornell when the locator finds all
-// its files (no download), else bottleneck.
-func (c *DemoCmd) demoDataset(g *Globals) (name, why string) {
-	if !strings.EqualFold(c.Dataset, "auto") {
-		return strings.ToLower(c.Dataset), "chosen with --dataset"
+// demoDataset returns the dataset of the demo and why it was chosen.
+func (c *DemoCmd) demoDataset(*Globals) (name, why string) {
+	if strings.EqualFold(c.Dataset, "ring") {
+		return "ring", "built in: labels are the class shown by the clique across the ring, four bottlenecks away"
 	}
-	if root, _, err := g.Locator().Find("cornell"); err == nil && root != "" {
-		return "cornell", "its files were found in " + root
-	}
-	return "bottleneck", "built in; cornell's files were not found (set --data-dir or $OHM_DATA to use them)"
+	return strings.ToLower(c.Dataset), "chosen with --dataset"
 }
 
 // Run runs the demo and prints where the report is.

@@ -24,7 +24,7 @@ const MethodNone = "none"
 // DiagnoseCmd is `ohm diagnose`: representation diagnostics (SPEC §5) of
 // models trained on the original and on rewired graphs.
 type DiagnoseCmd struct {
-	Datasets []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
+	Datasets []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
 	Methods  []string `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
 	Budget   float64  `required:"" short:"r" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
 	Depths   []string `required:"" help:"Comma-separated model depths L ≥ 1."`

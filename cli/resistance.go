@@ -15,7 +15,7 @@ import (
 
 // GraphFlags choose the input graph: a dataset or a graph file.
 type GraphFlags struct {
-	Dataset      string `short:"d" xor:"input" placeholder:"NAME" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, sbm. Exactly one of --dataset and --graph is required."`
+	Dataset      string `short:"d" xor:"input" placeholder:"NAME" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm. Exactly one of --dataset and --graph is required."`
 	Graph        string `xor:"input" type:"existingfile" placeholder:"FILE" help:"Graph file instead of a dataset: .npz (edge_index, num_nodes) or an edge list ('u v' per line). Exactly one of --dataset and --graph is required."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index; for --graph, the arcs of the file)."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`

@@ -16,7 +16,7 @@ import (
 
 // StatsCmd is `ohm stats`.
 type StatsCmd struct {
-	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
+	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
 	Budgets          []string `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
 	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature, gtr, fosr."`
 	Alpha            float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`

@@ -16,7 +16,7 @@ import (
 type SweepCmd struct {
 	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
 	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see the README). Flags given too override its fields."`
-	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, sbm."`
+	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
 	Forms        []string `help:"Comma-separated graph forms: undirected, directed (default undirected)."`
 	Methods      []string `help:"Comma-separated methods: none, curvature, res, res-hop, err, err-hop (default all)."`
 	Budgets      []string `help:"Comma-separated budgets r in (0, 1] (default 0.01,0.05,0.1,0.15). The baseline none runs once, whatever the budgets."`

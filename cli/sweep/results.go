@@ -15,7 +15,7 @@ import (
 // [0, 1]; the rewiring fields describe the graph the model was trained on
 // (for method none: added = removed = iterations = 0).
 type Record struct {
-	Dataset      string  `json:"dataset"`                 // canonical name: cora, citeseer, cornell, texas, bottleneck, sbm
+	Dataset      string  `json:"dataset"`                 // canonical name: cora, citeseer, cornell, texas, bottleneck, ring, sbm
 	Form         string  `json:"form"`                    // undirected or directed (the form rewired)
 	Method       string  `json:"method"`                  // none, curvature, res, res-hop, err, err-hop
 	Budget       float64 `json:"budget"`                  // r; 0 for none

@@ -51,7 +51,7 @@ var PaperBudgets = []float64{0.01, 0.05, 0.1, 0.15}
 // default (see Normalize). It is also the format of `ohm sweep --config`
 // (JSON, these field names; unknown fields are an error).
 type Spec struct {
-	// Datasets: cora, citeseer, cornell, texas, bottleneck, sbm. Required.
+	// Datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Required.
 	Datasets []string `json:"datasets"`
 	// Forms: undirected and/or directed (default undirected).
 	Forms []string `json:"forms,omitempty"`

@@ -15,7 +15,7 @@ import (
 // Dataset is a node-classification dataset in ohm's canonical form.
 type Dataset struct {
 	// Name is the canonical lower-case name ("cora", "citeseer", "cornell",
-	// "texas", "bottleneck", "sbm").
+	// "texas", "bottleneck", "ring", "sbm").
 	Name string
 	// Graph is the directed form of SPEC §1: the arcs exactly as PyG's
 	// edge_index holds them, duplicates coalesced, self-loops kept. For

@@ -56,13 +56,13 @@ func Names() []string {
 	for _, s := range sources {
 		names = append(names, s.name)
 	}
-	return append(names, "bottleneck", "sbm")
+	return append(names, "bottleneck", "ring", "sbm")
 }
 
 // IsBuiltin reports whether name is a synthetic dataset that needs no files.
 func IsBuiltin(name string) bool {
 	n := strings.ToLower(name)
-	return n == "bottleneck" || n == "sbm"
+	return n == "bottleneck" || n == "ring" || n == "sbm"
 }
 
 func lookupSource(name string) (source, error) {
@@ -183,6 +183,8 @@ func (l *Locator) Load(name string, synth SynthOptions) (*Dataset, error) {
 	switch strings.ToLower(name) {
 	case "bottleneck":
 		return Bottleneck(synth), nil
+	case "ring":
+		return Ring(synth), nil
 	case "sbm":
 		return SBM(synth), nil
 	}

@@ -121,3 +121,32 @@ func checkSplit(t *testing.T, d *Dataset, train, val, test int) {
 		}
 	}
 }
+
+// TestRing: the ring task's graph is Bottleneck's, every clique's label is
+// the class the opposite clique shows, and a node's features (one-hot of its
+// own clique's class) determine its label in no clique pair: every shown
+// class has two different labels.
+func TestRing(t *testing.T) {
+	d := Ring(SynthOptions{})
+	b := Bottleneck(SynthOptions{})
+	if !d.Graph.Equal(b.Graph) || d.NumClasses != 4 || len(d.Splits[0].Train) != 24 || len(d.Splits[0].Test) != 32 {
+		t.Fatalf("ring: %d nodes, %d classes, split %d/%d", d.Graph.N(), d.NumClasses, len(d.Splits[0].Train), len(d.Splits[0].Test))
+	}
+	labelsOf := map[int]map[int]bool{}
+	for i := range d.Graph.N() {
+		c := i / 10
+		shown := d.Features.At(i, ringOwn[c])
+		if shown != 1 || d.Labels[i] != ringOwn[(c+4)%8] {
+			t.Fatalf("node %d: feature %v, label %d", i, shown, d.Labels[i])
+		}
+		if labelsOf[ringOwn[c]] == nil {
+			labelsOf[ringOwn[c]] = map[int]bool{}
+		}
+		labelsOf[ringOwn[c]][d.Labels[i]] = true
+	}
+	for shown, ls := range labelsOf {
+		if len(ls) != 2 {
+			t.Errorf("shown class %d has labels %v: the features would give the label away", shown, ls)
+		}
+	}
+}
