@@ -42,42 +42,14 @@ const (
 func Bottleneck(opt SynthOptions) *Dataset {
 	r := rand.New(rand.NewPCG(opt.Seed, 0xb0771e))
 	n := bottleneckCliques * bottleneckSize
-	g := linalg.NewGraph(n, true)
 	labels := make([]int, n)
-	for c := range bottleneckCliques {
-		base := c * bottleneckSize
-		for i := range bottleneckSize {
-			labels[base+i] = c % bottleneckClasses
-			for j := range bottleneckSize {
-				if i != j {
-					g.AddEdge(base+i, base+j)
-				}
-			}
-		}
-		// Bridge from the last node of clique c to the first of clique c+1.
-		u, v := base+bottleneckSize-1, ((c+1)%bottleneckCliques)*bottleneckSize
-		g.AddEdge(u, v)
-		g.AddEdge(v, u)
+	for i := range labels {
+		labels[i] = i / bottleneckSize % bottleneckClasses
 	}
-	var sp Split
-	for c := range bottleneckCliques {
-		perm := r.Perm(bottleneckSize)
-		for k, p := range perm {
-			id := c*bottleneckSize + p
-			switch {
-			case k < 3:
-				sp.Train = append(sp.Train, id)
-			case k < 6:
-				sp.Val = append(sp.Val, id)
-			default:
-				sp.Test = append(sp.Test, id)
-			}
-		}
-	}
-	sortSplit(&sp)
+	sp := cliqueSplit(r, bottleneckCliques, bottleneckSize)
 	return &Dataset{
 		Name:       "bottleneck",
-		Graph:      g,
+		Graph:      cliqueRing(bottleneckCliques, bottleneckSize),
 		Features:   synthFeaturesFor(r, labels, bottleneckClasses),
 		Labels:     labels,
 		NumClasses: bottleneckClasses,
