@@ -334,3 +334,32 @@ func TestExitCodes(t *testing.T) {
 		t.Errorf("unreadable graph: exit %d, want 1: %s", code, errs)
 	}
 }
+
+// TestDataSynth: ohm data synth writes a graph ohm reads back with its
+// labels, reproducibly from the seed.
+func TestDataSynth(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.npz"), filepath.Join(dir, "b.npz")
+	for _, p := range []string{a, b} {
+		if code, _, errs := run(t, "-q", "data", "synth", "--model", "sbm", "--nodes", "500", "--avg-degree", "8", "--seed", "3", "--out", p); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	x, _ := os.ReadFile(a)
+	y, _ := os.ReadFile(b)
+	if !bytes.Equal(x, y) {
+		t.Fatal("same seed, different files")
+	}
+	g, err := graphio.Load(a, 0, false)
+	if err != nil || g.N() != 500 || g.NumEdges() < 1500 || g.NumEdges() > 2500 {
+		t.Fatalf("read back: %v, %d nodes, %d edges (mean degree 8 → about 2000)", err, g.N(), g.NumEdges())
+	}
+	z, err := graphio.OpenNPZ(a)
+	if err != nil || !z.Has("y") {
+		t.Fatalf("labels y missing: %v", err)
+	}
+	z.Close()
+	if code, _, _ := run(t, "data", "synth", "--model", "sbm", "--nodes", "0", "--out", a); code != 2 {
+		t.Fatalf("--nodes 0: exit %d", code)
+	}
+}

@@ -20,6 +20,7 @@ type DataCmd struct {
 	List   DataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing."`
 	Info   DataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
 	Export DataExportCmd `cmd:"" help:"Write a dataset's graph as .npz (edge_index, num_nodes) or as an edge list (.txt)."`
+	Synth  DataSynthCmd  `cmd:"" help:"Generate a graph of any size (sbm, rgg, ba, ring of cliques) as .npz, in time and memory linear in its size."`
 }
 
 // DatasetFlags choose a dataset and its form.

@@ -370,3 +370,17 @@ func EncodeNPZ(w io.Writer, numNodes int, arcs []linalg.Edge, extra map[string][
 func WriteNPZ(path string, numNodes int, arcs []linalg.Edge, extra map[string][]linalg.Edge) error {
 	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeNPZ(w, numNodes, arcs, extra) })
 }
+
+// WriteGraphNPZ writes a graph archive like WriteNPZ (edge_index, num_nodes)
+// followed by more arrays of any kind, e.g. node labels y; atomically.
+func WriteGraphNPZ(path string, numNodes int, arcs []linalg.Edge, more ...*Array) error {
+	if numNodes < 0 || numNodes > MaxNodes {
+		return fmt.Errorf("graphio: node count %d outside [0, %d]", numNodes, MaxNodes)
+	}
+	ei, err := edgeArray(KeyEdgeIndex, numNodes, arcs)
+	if err != nil {
+		return err
+	}
+	arrays := append([]*Array{ei, NewInt64Array(KeyNumNodes, nil, []int64{int64(numNodes)})}, more...)
+	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeNPZArrays(w, arrays...) })
+}
