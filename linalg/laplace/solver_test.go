@@ -72,3 +72,43 @@ func BenchmarkSolveSBM(b *testing.B) {
 		b.ReportMetric(float64(it), "iterations")
 	}
 }
+
+// TestSketchResistances: with k = 400 rows the sketch's resistances are
+// within the Johnson–Lindenstrauss spread of the exact ones (relative error
+// of standard deviation √(2/k) ≈ 7 %): at least 95 % of the pairs within
+// 20 %, and none off by more than half.
+func TestSketchResistances(t *testing.T) {
+	gg, _ := graphgen.SBM(150, 3, 0.12, 0.02, 9)
+	g, _ := linalg.FromEdges(gg.N, false, gg.Edges)
+	comp := labels(g)
+	P, err := linalg.Pinv(g, comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := NewSketch(s, g, 400, 1, 1e-10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within, total, worst := 0, 0, 0.0
+	for u := range g.N() {
+		for v := u + 1; v < g.N(); v++ {
+			if comp[u] != comp[v] {
+				continue
+			}
+			exact := linalg.Resistance(P, u, v)
+			rel := math.Abs(sk.R(u, v)-exact) / exact
+			worst = math.Max(worst, rel)
+			total++
+			if rel <= 0.2 {
+				within++
+			}
+		}
+	}
+	if float64(within) < 0.95*float64(total) || worst > 0.5 {
+		t.Fatalf("%d of %d pairs within 20 %%, worst %.2f", within, total, worst)
+	}
+}
