@@ -12,8 +12,8 @@ import (
 // Curvature is the baseline operator of SPEC §3: curvature rewiring with
 // exact Ollivier–Ricci curvature (one addition across the least-curved edge
 // and one removal of the most-curved edge per iteration). It is not in
-// Methods, which lists the resistance operators that Run drives; Run does not
-// implement it — RunCurvature does (the CLI dispatches on the method).
+// Methods, which lists the resistance operators; Run runs it with its own
+// loop (curvature_rewire.go), α from Config.Alpha.
 const Curvature Method = "curvature"
 
 // DefaultAlpha is the laziness α of the measures μx when none is given, as in

@@ -103,7 +103,7 @@ func TestCurvatureHandBuilt(t *testing.T) {
 	}
 }
 
-// TestCurvatureConfig: RunCurvature rejects other methods, a bad α and what
+// TestCurvatureConfig: runCurvature rejects other methods, a bad α and what
 // Config.Validate rejects.
 func TestCurvatureConfig(t *testing.T) {
 	g := pathGraph(t, 4)
