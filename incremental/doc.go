@@ -9,4 +9,10 @@
 // the most resistant pair. Bridges and strong-connectivity questions are
 // answered by the Tarjan module (package incremental/tarjan), never by a
 // floating-point comparison.
+//
+// Engine is the one interface the rewiring operators and the command line
+// use: Undirected and Directed implement it here, the exact from-scratch
+// oracle in package rewire. Every ranking follows SPEC §3's rule through
+// package incremental/rank. In GTR mode (Options.GTR) the undirected engine
+// also keeps (L⁺)² and scores pairs by the drop of total resistance.
 package incremental
