@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,8 +109,7 @@ func (c *DemoCmd) Run(g *Globals) error {
 		}
 	}
 	if diag == nil {
-		methods := make([]string, len(sweep.AllMethods))
-		copy(methods, sweep.AllMethods)
+		methods := slices.Clone(spec.Methods) // the sweep's: the paper's methods
 		diag, err = RunDiagnostics(g, DiagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
 			Depths: depths, Seeds: c.Seeds, Alpha: rewire.DefaultAlpha})
 		if err != nil {
