@@ -29,5 +29,10 @@ func DenseBytes(n int, directed, perHop bool) uint64 {
 // DenseBytes exceed the available memory (linalg.CheckMemory).
 func checkDense(n int, directed, perHop bool) error {
 	return linalg.CheckMemory(fmt.Sprintf("the dense resistance engine on %d nodes", n), DenseBytes(n, directed, perHop),
-		"the exact engines keep n² numbers; use a smaller graph (or a component of it) or a machine with more memory")
+		"the dense engines keep n² numbers; use --engine sketch (undirected err, res), a smaller graph (or a component of it) or a machine with more memory")
 }
+
+// CheckDense is the check the dense engines make before they allocate:
+// nil when DenseBytes(n, directed, perHop) fits in the available memory,
+// else a *linalg.MemoryError naming the size and the sketch engine.
+func CheckDense(n int, directed, perHop bool) error { return checkDense(n, directed, perHop) }

@@ -53,6 +53,9 @@ func ParseMethod(s string) (Method, error) {
 // Removes reports whether the method removes an edge each iteration.
 func (m Method) Removes() bool { return m == ERR || m == ERRHop || m == Curvature }
 
+// Sketchable reports whether the sketch engine runs the method (err, res).
+func (m Method) Sketchable() bool { return m == ERR || m == Res }
+
 // PerHop reports whether the method scores pairs by resistance per hop.
 func (m Method) PerHop() bool { return m == ERRHop || m == ResHop }
 

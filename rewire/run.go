@@ -3,6 +3,7 @@ package rewire
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
@@ -16,9 +17,26 @@ type EngineKind string
 
 // The engines.
 const (
-	Incremental EngineKind = "incremental" // rank-one updates (default)
+	Incremental EngineKind = "incremental" // rank-one updates of the dense L⁺ or X
 	Exact       EngineKind = "exact"       // recompute everything every iteration
+	Sketch      EngineKind = "sketch"      // resistance sketch + exact re-scoring (incremental.Sketch)
+	Auto        EngineKind = "auto"        // Incremental when its L⁺ fits in memory, else Sketch (default)
 )
+
+// ChooseEngine resolves Auto (and the empty kind) for g and cfg: the
+// incremental engine when its dense state fits in the memory available
+// (incremental.DenseBytes against linalg.AvailableMemory), else the sketch
+// engine, with the reason in words. Other kinds are returned as they are.
+func ChooseEngine(g *linalg.Graph, cfg Config) (EngineKind, string) {
+	if cfg.Engine != Auto && cfg.Engine != "" {
+		return cfg.Engine, ""
+	}
+	need := incremental.DenseBytes(g.N(), g.Directed(), cfg.Method.PerHop())
+	if incremental.CheckDense(g.N(), g.Directed(), cfg.Method.PerHop()) == nil || !cfg.Method.Sketchable() || g.Directed() {
+		return Incremental, fmt.Sprintf("engine auto: incremental (dense state %.2g GB fits in memory)", float64(need)/1e9)
+	}
+	return Sketch, fmt.Sprintf("engine auto: sketch (the dense state would need %.2g GB, more than is available)", float64(need)/1e9)
+}
 
 // Config is one rewiring run.
 type Config struct {
@@ -27,8 +45,11 @@ type Config struct {
 	Budget float64
 	// WithinComponents restricts undirected pairs to one component.
 	WithinComponents bool
-	// Engine is Incremental (default when empty) or Exact.
+	// Engine is Auto (default when empty), Incremental, Exact or Sketch.
 	Engine EngineKind
+	// Sketch configures the sketch engine (Engine Sketch, or Auto when it
+	// chooses it); Workers and WithinComponents are taken from here.
+	Sketch incremental.SketchOptions
 	// Alpha is the curvature baseline's laziness α (SPEC §3); nil means
 	// DefaultAlpha. Other methods ignore it.
 	Alpha *float64
@@ -73,9 +94,14 @@ func (c *Config) Validate(directed bool) error {
 		}
 	}
 	switch c.Engine {
-	case "", Incremental, Exact:
+	case "", Auto, Incremental, Exact:
+	case Sketch:
+		if directed || !c.Method.Sketchable() {
+			return fmt.Errorf("the sketch engine runs err and res on undirected graphs, not %s%s (per-hop scores need the distances of every candidate pair, which only the dense engines keep)",
+				c.Method, map[bool]string{true: " directed", false: ""}[directed])
+		}
 	default:
-		return fmt.Errorf("unknown engine %q (known: %s, %s)", c.Engine, Incremental, Exact)
+		return fmt.Errorf("unknown engine %q (known: %s, %s, %s, %s)", c.Engine, Auto, Incremental, Exact, Sketch)
 	}
 	return nil
 }
@@ -99,6 +125,11 @@ type Result struct {
 	PassedOver   int
 	StoppedEarly string // why the run stopped before B, or ""
 	Seconds      float64
+	// Engine is the engine that ran (Auto resolved).
+	Engine EngineKind
+	// Rounds and Solves are the sketch engine's sketches and Laplacian
+	// solves (0 for the dense engines).
+	Rounds, Solves int
 	// Fallbacks counts the exact solves the fast directed engine made
 	// because a residual or a decision margin was not safely above its
 	// error bound (incremental.Directed.Fallbacks); 0 for other engines.
@@ -143,11 +174,13 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		return runFoSR(g, cfg)
 	}
 	t0 := time.Now()
+	cfg.Engine, _ = ChooseEngine(g, cfg)
 	eng, err := newEngine(g, cfg)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0())}
+	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0()), Engine: cfg.Engine}
+	sketch, _ := eng.(*incremental.Sketch)
 	search := tarjan.NewSearcher(g.N())
 	var edits []Edit
 	var skip []incremental.Pair // pairs known to give nothing
@@ -158,7 +191,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		}
 		G := eng.Graph()
 		var ranked []incremental.Pair
-		if cfg.Method.Removes() {
+		if cfg.Method.Removes() && sketch == nil {
 			ranked = rankEdges(eng, G)
 		}
 		adds, skip2, passed := chooseAdditions(eng, G, skip)
@@ -172,7 +205,16 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 			}
 			edits = append(edits, edit(G, it, "add", a))
 		}
-		if cfg.Method.Removes() {
+		if cfg.Method.Removes() && sketch != nil {
+			// The sketch engine ranks its kept edges itself (G(t)'s
+			// resistances, edges added in the batch left out).
+			if r, ok := eng.MinEdge(func(u, v int) bool { return !search.IsBridge(G, u, v) }); ok {
+				if err := eng.Remove(r.U, r.V); err != nil {
+					return nil, fmt.Errorf("iteration %d: %w", it, err)
+				}
+				edits = append(edits, edit(G, it, "remove", r))
+			}
+		} else if cfg.Method.Removes() {
 			rank.Each(ranked, rank.Ascending, false, func(r incremental.Pair) bool {
 				var keeps bool
 				if G.Directed() {
@@ -211,6 +253,12 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 			cfg.OnIteration(it, G, edits)
 		}
 	}
+	if sketch != nil {
+		if err := sketch.Err(); err != nil {
+			return nil, err
+		}
+		res.Rounds, res.Solves = sketch.Rounds(), sketch.Solves()
+	}
 	res.Graph = eng.Graph().Clone()
 	res.AddedNet, res.RemovedNet = NetChange(g, res.Graph)
 	if f, ok := eng.(interface{ Fallbacks() int }); ok {
@@ -242,8 +290,20 @@ func edit(g *linalg.Graph, it int, op string, p incremental.Pair) Edit {
 
 func newEngine(g *linalg.Graph, cfg Config) (incremental.Engine, error) {
 	hop := cfg.Method.PerHop()
-	if cfg.Engine == Exact {
+	switch cfg.Engine {
+	case Exact:
 		return newExactEngine(g, hop, cfg.WithinComponents)
+	case Sketch:
+		opt := cfg.Sketch
+		opt.Removes = cfg.Method.Removes()
+		opt.WithinComponents = cfg.WithinComponents
+		if opt.Workers == 0 {
+			opt.Workers = cfg.Workers
+		}
+		if opt.Workers == 0 {
+			opt.Workers = runtime.GOMAXPROCS(0)
+		}
+		return incremental.NewSketch(g, opt)
 	}
 	// Directed graphs use the fast (low-rank, residual-certified) mode; the
 	// exact engine is the oracle.

@@ -13,56 +13,73 @@ import (
 // incidence matrix, so that R_uv ≈ ‖Z (e_u − e_v)‖² within a factor 1 ± ε
 // for all pairs with high probability when k = O(log n / ε²) (the
 // Johnson–Lindenstrauss lemma; the relative error of one pair has standard
-// deviation about √(2/k)). Building it costs k Laplacian solves and k·n
-// floats; a pair's estimate costs O(k).
+// deviation about √(2/k)). Since Z 1 = 0 on every component, ‖Z e_u‖²
+// estimates L⁺_uu the same way. Building it costs k Laplacian solves and
+// k·n floats; a pair's estimate costs O(k).
 type Sketch struct {
 	k, n int
-	z    []float64 // row q is z[q·n : (q+1)·n]
+	z    []float64 // node-major: node u's k coordinates are z[u·k : (u+1)·k]
 }
 
 // NewSketch solves the k systems L z_q = Bᵀ q_q (q_q random signs on the
-// edges, from seed) to relative residual tol. O(k·(m + solve)).
-func NewSketch(s *Solver, g *linalg.Graph, k int, seed uint64, tol float64) (*Sketch, error) {
+// edges, drawn from seed and q, so the sketch does not depend on workers)
+// to relative residual tol, on up to workers goroutines. O(k·(m + solve)).
+func NewSketch(s *Solver, g *linalg.Graph, k int, seed uint64, tol float64, workers int) (*Sketch, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("laplace: sketch of %d rows", k)
 	}
 	n := g.N()
-	r := rand.New(rand.NewPCG(seed, 0x5e7c))
 	sk := &Sketch{k: k, n: n, z: make([]float64, k*n)}
-	b := make([]float64, n)
-	edges := g.Edges()
-	for q := range k {
-		clear(b)
-		for _, e := range edges {
-			if e.U == e.V {
-				continue
+	scale := 1 / math.Sqrt(float64(k))
+	fill := func(q int, b []float64) {
+		r := rand.New(rand.NewPCG(seed, 0x5e7c+uint64(q)))
+		for u := range n {
+			for _, v := range g.Neighbours(u) {
+				if v <= u {
+					continue
+				}
+				sign := 1.0
+				if r.Uint64()&1 == 1 {
+					sign = -1
+				}
+				b[u] += sign
+				b[v] -= sign
 			}
-			sign := 1.0
-			if r.Uint64()&1 == 1 {
-				sign = -1
-			}
-			b[e.U] += sign
-			b[e.V] -= sign
 		}
-		x, _, err := s.Solve(b, tol, 10*n+100)
-		if err != nil {
-			return nil, fmt.Errorf("sketch row %d: %w", q, err)
+	}
+	use := func(q int, x []float64) {
+		for u, v := range x {
+			sk.z[u*k+q] = v * scale
 		}
-		row := sk.z[q*n : (q+1)*n]
-		scale := 1 / math.Sqrt(float64(k))
-		for i := range row {
-			row[i] = x[i] * scale
-		}
+	}
+	if _, err := s.SolveMany(k, fill, use, tol, 10*n+100, workers); err != nil {
+		return nil, fmt.Errorf("sketch: %w", err)
 	}
 	return sk, nil
 }
 
+// K is the number of rows of the sketch.
+func (sk *Sketch) K() int { return sk.k }
+
+// Point is node u's embedding, Z e_u (k entries; read-only).
+func (sk *Sketch) Point(u int) []float64 { return sk.z[u*sk.k : (u+1)*sk.k] }
+
 // R returns the sketch's estimate of R_uv (inside one component). O(k).
 func (sk *Sketch) R(u, v int) float64 {
+	a, b := sk.Point(u), sk.Point(v)
 	s := 0.0
-	for q := range sk.k {
-		d := sk.z[q*sk.n+u] - sk.z[q*sk.n+v]
+	for q, x := range a {
+		d := x - b[q]
 		s += d * d
+	}
+	return s
+}
+
+// Diag returns the estimate of L⁺_uu, ‖Z e_u‖². O(k).
+func (sk *Sketch) Diag(u int) float64 {
+	s := 0.0
+	for _, x := range sk.Point(u) {
+		s += x * x
 	}
 	return s
 }

@@ -89,7 +89,7 @@ func TestSketchResistances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := NewSketch(s, g, 400, 1, 1e-10)
+	sk, err := NewSketch(s, g, 400, 1, 1e-10, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,5 +110,86 @@ func TestSketchResistances(t *testing.T) {
 	}
 	if float64(within) < 0.95*float64(total) || worst > 0.5 {
 		t.Fatalf("%d of %d pairs within 20 %%, worst %.2f", within, total, worst)
+	}
+}
+
+// TestSolveManyAgainstSolve: blocks of right-hand sides (some zero, some
+// on single components) give the single-side solutions, on any number of
+// workers, on a graph with three components and an isolated node.
+func TestSolveManyAgainstSolve(t *testing.T) {
+	gg, _ := graphgen.SBM(150, 3, 0.15, 0, 3)
+	g, err := linalg.FromEdges(gg.N+1, false, gg.Edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const count = 19
+	rhs := make([][]float64, count)
+	r := rand.New(rand.NewPCG(5, 5))
+	for q := range rhs {
+		rhs[q] = make([]float64, g.N())
+		if q%5 == 3 {
+			continue // zero
+		}
+		for i := range rhs[q] {
+			if q%3 == 0 || i < 50 {
+				rhs[q][i] = r.NormFloat64()
+			}
+		}
+	}
+	for _, workers := range []int{1, 3} {
+		got := make([][]float64, count)
+		_, err := s.SolveMany(count, func(q int, b []float64) { copy(b, rhs[q]) },
+			func(q int, x []float64) { got[q] = append([]float64(nil), x...) }, 1e-10, 1000, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q := range count {
+			want, _, err := s.Solve(rhs[q], 1e-10, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				if math.Abs(got[q][i]-want[i]) > 1e-8 {
+					t.Fatalf("workers %d, side %d, node %d: %.12g, single solve %.12g", workers, q, i, got[q][i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSolveManySBM solves 32 systems (8 per block) on a 10⁵-node,
+// 10⁶-edge SBM; compare ns/op / 32 with BenchmarkSolveSBM.
+func BenchmarkSolveManySBM(b *testing.B) {
+	gg, _ := graphgen.SBM(100000, 10, 20.0*0.8/9999, 20.0*0.2/90000, 1)
+	g, _ := linalg.FromEdges(gg.N, false, gg.Edges)
+	s, err := New(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		it, err := s.SolveMany(32, func(q int, x []float64) { x[q], x[len(x)-1-q] = 1, -1 },
+			func(int, []float64) {}, 1e-8, 2000, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(it), "iterations")
+	}
+}
+
+// BenchmarkNewSolverSBM builds the solver (components and IC(0) factor) of
+// a 10⁵-node, 10⁶-edge SBM.
+func BenchmarkNewSolverSBM(b *testing.B) {
+	gg, _ := graphgen.SBM(100000, 10, 20.0*0.8/9999, 20.0*0.2/90000, 1)
+	g, _ := linalg.FromEdges(gg.N, false, gg.Edges)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := New(g); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

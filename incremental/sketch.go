@@ -1,0 +1,511 @@
+package incremental
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/laplace"
+)
+
+// SketchOptions configures the sketch engine.
+type SketchOptions struct {
+	// Rows is k, the rows of the resistance sketch (default 48: a pair's
+	// relative error has standard deviation about √(2/k) = 20 %; 32 rows
+	// missed the farthest pair by more than 2 % on small SBMs).
+	Rows int
+	// Round is the number of iterations decided from one sketch before
+	// the next (default 128).
+	Round int
+	// Candidates is the number of nodes of largest sketched L⁺_ii kept as
+	// addition candidates (default 2·Round + 64).
+	Candidates int
+	// Removes says the operator removes edges (err), so the engine keeps
+	// removal candidates too.
+	Removes bool
+	// WithinComponents restricts pairs to one component (as in Options).
+	WithinComponents bool
+	// Seed draws the sketches' random signs (round r uses Seed + r).
+	Seed uint64
+	// Workers for the Laplacian solves; 0 means 1.
+	Workers int
+	// Tol is the relative residual of the exact re-scoring solves (default
+	// 1e-8); sketches are solved to 1e-4, far below their own error.
+	Tol float64
+	// Progress, if set, is told about every solve batch (what, how many).
+	Progress func(what string, done, total int)
+}
+
+// Sketch is the resistance engine for graphs whose L⁺ does not fit in
+// memory (issue 14): undirected, for the operators err and res. It works
+// in rounds. At the start of a round it builds the Laplacian solver of the
+// current graph (laplace: IC(0)-preconditioned conjugate gradients) and a
+// Spielman–Srivastava sketch Z with k rows, R_ij ≈ ‖Z e_i − Z e_j‖². From
+// the sketch it draws the candidates:
+//
+//   - for additions, the nodes most likely to hold the farthest pair: the
+//     Candidates (default 2E + 64) nodes with the largest sketched L⁺_ii
+//     (E the round's length), the 8 nodes farthest by the sketch from
+//     each of the first 32 of them,
+//     and the extreme points of the embedding along each of its k
+//     coordinates (random directions) at both ends;
+//   - for removals, the E + 32 edges of smallest sketched resistance that
+//     are not bridges (Tarjan), i.e. their endpoints.
+//
+// It then solves L x = e_c exactly (relative residual Tol) for every
+// candidate node c, keeping only the block M = L⁺[K, K] of the kept nodes
+// K, |K|² floats. Inside the round every decision is exact among the
+// candidates: MaxPair ranks all pairs of addition candidates by R_ij =
+// M_ii + M_jj − 2M_ij with SPEC §3's rule, MinEdge all edges with both ends
+// in K, and every edit (both ends are kept) updates M by Sherman–Morrison,
+// L⁺' = L⁺ ∓ u uᵀ / (1 ± R_ab) with u = L⁺(e_a − e_b) read from M's
+// columns: exact, so M stays L⁺[K, K] of the current graph. The error is
+// in the choice of candidates only: the farthest pair is missed when one
+// of its ends is not among them. A new round starts when the round's
+// iterations are made, when an addition joins two components (L⁺ changes
+// rank), or when case 2 of SPEC §3 needs neighbours that are not kept.
+//
+// Memory O((n + m)·k + |K|²), never n²; time per round O(k + |K|) solves
+// of O(m) per iteration each, per iteration O(|S|² + |K|²).
+type Sketch struct {
+	g   *linalg.Graph
+	opt SketchOptions
+
+	comp  []int32 // component per node, at the round's start
+	kept  []int   // K, ascending node ids
+	index []int32 // node → position in kept, or −1
+	cand  []int32 // positions (in kept) of the addition candidates, ascending ids
+	m     []float64
+	edges []Pair // edges of the graph with both ends kept (row-major U < V)
+
+	left    int // iterations left in the round
+	stale   bool
+	round   int
+	solves  int
+	skip    []Pair
+	pending []pendingEdit
+	added   map[[2]int]bool // edges added in the open batch
+	err     error
+	tracker rank.Max
+}
+
+type pendingEdit struct {
+	add  bool
+	u, v int
+}
+
+var _ Engine = (*Sketch)(nil)
+
+// NewSketch starts the sketch engine on a copy of g (undirected) with its
+// first round. Its cost is that of a round.
+func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
+	if g.Directed() {
+		return nil, fmt.Errorf("the sketch engine takes undirected graphs")
+	}
+	if opt.Rows <= 0 {
+		opt.Rows = 48
+	}
+	if opt.Round <= 0 {
+		opt.Round = 128
+	}
+	if opt.Candidates <= 0 {
+		opt.Candidates = 2*opt.Round + 64
+	}
+	if opt.Tol <= 0 {
+		opt.Tol = 1e-8
+	}
+	e := &Sketch{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
+	if err := e.refresh(nil); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Rounds is the number of sketches made so far, Solves the Laplacian
+// solves (sketch rows and re-scoring columns).
+func (e *Sketch) Rounds() int { return e.round }
+
+// Solves is the number of Laplacian systems solved so far.
+func (e *Sketch) Solves() int { return e.solves }
+
+// Kept is the number of nodes whose L⁺ entries the round keeps exactly.
+func (e *Sketch) Kept() int { return len(e.kept) }
+
+// Err is the error of a round started by MaxPair, if any (MaxPair then
+// reports no pair).
+func (e *Sketch) Err() error { return e.err }
+
+// refresh starts a round on the current graph: solver, sketch, candidates,
+// and the exact block M. extra nodes are kept as addition candidates too.
+func (e *Sketch) refresh(extra []int) error {
+	g := e.g
+	n := g.N()
+	workers := max(1, e.opt.Workers)
+	solver, err := laplace.New(g)
+	if err != nil {
+		return err
+	}
+	k := e.opt.Rows
+	sk, err := laplace.NewSketch(solver, g, k, e.opt.Seed+uint64(e.round), 1e-4, workers)
+	if err != nil {
+		return err
+	}
+	e.solves += k
+	e.round++
+	if e.opt.Progress != nil {
+		e.opt.Progress("sketch", k, k)
+	}
+	e.comp = e.comp[:0]
+	for i := range n {
+		e.comp = append(e.comp, int32(solver.Component(i)))
+	}
+	E := e.opt.Round
+	// Addition candidates: largest sketched L⁺_ii, then the extremes along
+	// each coordinate.
+	diag := make([]float64, n)
+	order := make([]int, n)
+	for i := range n {
+		diag[i] = sk.Diag(i)
+		order[i] = i
+	}
+	s := min(n, e.opt.Candidates)
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(diag[b], diag[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	isCand := make(map[int]bool, s+2*k+len(extra))
+	for _, i := range order[:s] {
+		isCand[i] = true
+	}
+	for q := range k {
+		lo, hi := 0, 0
+		for i := 1; i < n; i++ {
+			z := sk.Point(i)[q]
+			if z < sk.Point(lo)[q] {
+				lo = i
+			}
+			if z > sk.Point(hi)[q] {
+				hi = i
+			}
+		}
+		isCand[lo], isCand[hi] = true, true
+	}
+	// Partners: for the 32 candidates of largest L⁺_ii, the 8 nodes
+	// farthest from each by the sketch (the cross term −2L⁺_ij of R_ij is
+	// what the diagonal alone misses).
+	far := make([]Pair, n)
+	for _, a := range order[:min(s, 32)] {
+		for j := range n {
+			far[j] = Pair{U: a, V: j, Score: sk.R(a, j)}
+		}
+		slices.SortFunc(far, func(x, y Pair) int {
+			if c := cmp.Compare(y.Score, x.Score); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.V, y.V)
+		})
+		for _, p := range far[:min(n, 8)] {
+			isCand[p.V] = true
+		}
+	}
+	for _, i := range extra {
+		isCand[i] = true
+	}
+	keep := make(map[int]bool, len(isCand))
+	for i := range isCand {
+		keep[i] = true
+	}
+	if e.opt.Removes {
+		// Removal candidates: the lightest non-bridge edges by the sketch.
+		bridges := tarjan.Bridges(g)
+		var es []Pair
+		for _, ed := range g.Edges() {
+			if !bridges.Has(ed.U, ed.V) {
+				es = append(es, Pair{U: ed.U, V: ed.V, Score: sk.R(ed.U, ed.V)})
+			}
+		}
+		slices.SortStableFunc(es, func(a, b Pair) int { return cmp.Compare(a.Score, b.Score) })
+		for _, p := range es[:min(len(es), E+32)] {
+			keep[p.U], keep[p.V] = true, true
+		}
+	}
+	e.kept = e.kept[:0]
+	for i := range keep {
+		e.kept = append(e.kept, i)
+	}
+	slices.Sort(e.kept)
+	for i := range e.index {
+		e.index[i] = -1
+	}
+	for p, i := range e.kept {
+		e.index[i] = int32(p)
+	}
+	e.cand = e.cand[:0]
+	for p, i := range e.kept {
+		if isCand[i] {
+			e.cand = append(e.cand, int32(p))
+		}
+	}
+	// M = L⁺[K, K], one solve per kept node.
+	K := len(e.kept)
+	e.m = make([]float64, K*K)
+	done := 0
+	_, err = solver.SolveMany(K, func(q int, b []float64) { b[e.kept[q]] = 1 },
+		func(q int, x []float64) {
+			row := e.m[q*K : (q+1)*K]
+			for p, i := range e.kept {
+				row[p] = x[i]
+			}
+			if e.opt.Progress != nil {
+				done++ // calls for different q may overlap; the count is indicative
+				e.opt.Progress("re-scoring", done, K)
+			}
+		}, e.opt.Tol, 10*n+100, workers)
+	if err != nil {
+		return fmt.Errorf("re-scoring solves: %w", err)
+	}
+	e.solves += K
+	for a := range K { // symmetrise: the solves meet Tol, not the last bit
+		for b := a + 1; b < K; b++ {
+			v := (e.m[a*K+b] + e.m[b*K+a]) / 2
+			e.m[a*K+b], e.m[b*K+a] = v, v
+		}
+	}
+	e.edges = e.edges[:0]
+	for _, u := range e.kept {
+		for _, v := range g.Neighbours(u) {
+			if v > u && e.index[v] >= 0 {
+				e.edges = append(e.edges, Pair{U: u, V: v})
+			}
+		}
+	}
+	e.left, e.stale = E, false
+	return nil
+}
+
+// r is the exact resistance between kept positions a and b (across
+// components, L⁺_aa + L⁺_bb: M_ab is 0 there).
+func (e *Sketch) r(a, b int32) float64 {
+	K := len(e.kept)
+	return e.m[int(a)*K+int(a)] + e.m[int(b)*K+int(b)] - 2*e.m[int(a)*K+int(b)]
+}
+
+// Graph is the current graph.
+func (e *Sketch) Graph() *linalg.Graph { return e.g }
+
+// MaxPair ranks every pair of addition candidates by its exact resistance
+// (SPEC §3's rule), starting a new round first when the last one is used
+// up. A pair that is an edge needs its ends' neighbours kept (case 2): if
+// they are not, a round keeping them starts. O(|S|²).
+func (e *Sketch) MaxPair() (Pair, bool) {
+	if e.err != nil {
+		return Pair{}, false
+	}
+	if e.left <= 0 || e.stale {
+		if e.err = e.refresh(nil); e.err != nil {
+			return Pair{}, false
+		}
+	}
+	p, ok := e.bestCandidatePair()
+	if ok && e.g.HasEdge(p.U, p.V) && !e.neighboursKept(p.U, p.V) {
+		extra := []int{p.U, p.V}
+		extra = append(extra, e.g.Neighbours(p.U)...)
+		extra = append(extra, e.g.Neighbours(p.V)...)
+		if e.err = e.refresh(extra); e.err != nil {
+			return Pair{}, false
+		}
+		p, ok = e.bestCandidatePair()
+	}
+	return p, ok
+}
+
+func (e *Sketch) neighboursKept(u, v int) bool {
+	for _, x := range [2]int{u, v} {
+		for _, y := range e.g.Neighbours(x) {
+			if e.index[y] < 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (e *Sketch) bestCandidatePair() (Pair, bool) {
+	t := &e.tracker
+	t.Exclude = e.skip
+	t.Reset()
+	for x, a := range e.cand {
+		u := e.kept[a]
+		for _, b := range e.cand[x+1:] {
+			v := e.kept[b]
+			if e.opt.WithinComponents && e.comp[u] != e.comp[v] {
+				continue
+			}
+			if s := e.r(a, b); s > t.Floor() {
+				t.Offer(Pair{U: u, V: v, Score: s})
+			}
+		}
+	}
+	return t.Result()
+}
+
+// Skip sets the pairs MaxPair leaves out.
+func (e *Sketch) Skip(pairs []Pair) { e.skip = slices.Clone(pairs) }
+
+// MinEdge is the first edge with both ends kept, in ascending exact
+// resistance of G(t) (SPEC §3's rule), that accept takes; edges added in
+// the open batch are not candidates. O(|edges of K|·log).
+func (e *Sketch) MinEdge(accept func(u, v int) bool) (Pair, bool) {
+	var es []Pair
+	for _, p := range e.edges {
+		if e.added[[2]int{p.U, p.V}] || !e.g.HasEdge(p.U, p.V) {
+			continue
+		}
+		p.Score = e.r(e.index[p.U], e.index[p.V])
+		es = append(es, p)
+	}
+	var out Pair
+	found := false
+	rank.Each(es, rank.Ascending, false, func(p Pair) bool {
+		if accept == nil || accept(p.U, p.V) {
+			out, found = p, true
+			return false
+		}
+		return true
+	})
+	return out, found
+}
+
+// Resistance is R_ij: exact when both are kept, else the estimate of a
+// fresh two-sided solve would be needed, which the engine does not make:
+// false.
+func (e *Sketch) Resistance(i, j int) (float64, bool) {
+	a, b := e.index[i], e.index[j]
+	if a < 0 || b < 0 {
+		return 0, false
+	}
+	return e.r(a, b), true
+}
+
+// ResistanceAfterAdd is R_ab once the edge {x,y} alone is added, when all
+// four are kept (else false). O(1).
+func (e *Sketch) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
+	ia, ib, ix, iy := e.index[a], e.index[b], e.index[x], e.index[y]
+	if ia < 0 || ib < 0 || ix < 0 || iy < 0 {
+		return 0, false
+	}
+	rab := e.r(ia, ib)
+	if e.comp[x] != e.comp[y] {
+		return rab, true // joining components: no value from L⁺ of G(t); SPEC keeps R_ab
+	}
+	K := len(e.kept)
+	ua := e.m[int(ix)*K+int(ia)] - e.m[int(iy)*K+int(ia)]
+	ub := e.m[int(ix)*K+int(ib)] - e.m[int(iy)*K+int(ib)]
+	return rab - (ua-ub)*(ua-ub)/(1+e.r(ix, iy)), true
+}
+
+// SameBlock reports whether i and j are in one component.
+func (e *Sketch) SameBlock(i, j int) bool { return e.comp[i] == e.comp[j] }
+
+// Begin opens a batch of edits.
+func (e *Sketch) Begin() {
+	e.pending = e.pending[:0]
+	clear(e.added)
+}
+
+// Add adds {u, v} to the graph; both ends must be kept.
+func (e *Sketch) Add(u, v int) error {
+	if err := e.check("add", u, v); err != nil {
+		return err
+	}
+	if e.g.HasEdge(u, v) {
+		return &EditError{Op: "add", U: u, V: v, Reason: ErrEdgeExists}
+	}
+	e.g.AddEdge(u, v)
+	if e.added == nil {
+		e.added = map[[2]int]bool{}
+	}
+	e.added[[2]int{min(u, v), max(u, v)}] = true
+	e.pending = append(e.pending, pendingEdit{add: true, u: u, v: v})
+	return nil
+}
+
+// Remove removes {u, v} from the graph; both ends must be kept and the
+// edge must not be a bridge of the current graph (its resistance below 1).
+func (e *Sketch) Remove(u, v int) error {
+	if err := e.check("remove", u, v); err != nil {
+		return err
+	}
+	if !e.g.HasEdge(u, v) {
+		return &EditError{Op: "remove", U: u, V: v, Reason: ErrNoEdge}
+	}
+	e.g.RemoveEdge(u, v)
+	e.pending = append(e.pending, pendingEdit{u: u, v: v})
+	return nil
+}
+
+func (e *Sketch) check(op string, u, v int) error {
+	n := e.g.N()
+	if u < 0 || v < 0 || u >= n || v >= n {
+		return &EditError{Op: op, U: u, V: v, Reason: ErrNodeRange}
+	}
+	if u == v {
+		return &EditError{Op: op, U: u, V: v, Reason: ErrSelfLoop}
+	}
+	if e.index[u] < 0 || e.index[v] < 0 {
+		return &EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)}
+	}
+	return nil
+}
+
+// Commit applies the batch's Sherman–Morrison updates to M, in the order
+// of the edits: O(|K|²) each. An addition across components makes the
+// round stale (the next MaxPair starts a new one).
+func (e *Sketch) Commit() error {
+	K := len(e.kept)
+	u := make([]float64, K)
+	for _, ed := range e.pending {
+		a, b := int(e.index[ed.u]), int(e.index[ed.v])
+		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
+			e.stale = true
+			continue
+		}
+		for p := range K {
+			u[p] = e.m[a*K+p] - e.m[b*K+p]
+		}
+		rho := u[a] - u[b]
+		var c float64
+		if ed.add {
+			c = -1 / (1 + rho)
+			e.edges = append(e.edges, Pair{U: min(ed.u, ed.v), V: max(ed.u, ed.v)})
+		} else {
+			e.edges = slices.DeleteFunc(e.edges, func(p Pair) bool { return p.U == min(ed.u, ed.v) && p.V == max(ed.u, ed.v) })
+			if !(rho < 1-1e-9) {
+				return fmt.Errorf("remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, ErrBridge)
+			}
+			c = 1 / (1 - rho)
+		}
+		for p := range K {
+			f := c * u[p]
+			if f == 0 {
+				continue
+			}
+			row := e.m[p*K : (p+1)*K]
+			for q, x := range u {
+				row[q] += f * x
+			}
+		}
+	}
+	e.pending = e.pending[:0]
+	e.left--
+	if math.IsNaN(e.m[0]) {
+		return fmt.Errorf("sketch engine: the kept block became NaN")
+	}
+	return nil
+}
