@@ -11,6 +11,7 @@ import (
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/rewire"
 )
 
 // GraphFlags choose the input graph: a dataset or a graph file.
@@ -50,6 +51,7 @@ type ResistanceCmd struct {
 	WithinComponents bool   `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
 	Pairs            string `type:"existingfile" help:"File of 'u v' lines: print R for each pair."`
+	Engine           string `help:"auto (incremental when L⁺ fits in memory, else sketch), incremental, or sketch (undirected: the max pair and --top among the sketch's candidates, exact; the min edge among its kept edges; --pairs by one Laplacian solve each)." enum:"auto,incremental,sketch" default:"auto"`
 	JSON             bool   `name:"json" help:"Print one JSON object (fields in the README)."`
 }
 
@@ -98,10 +100,26 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	}
 	t0 := time.Now()
 	opt := incremental.Options{Workers: g.Workers(), WithinComponents: c.WithinComponents}
+	kind := rewire.EngineKind(c.Engine)
+	if kind == rewire.Auto {
+		var why string
+		kind, why = rewire.ChooseEngine(gr, rewire.Config{Method: rewire.ERR, Engine: rewire.Auto})
+		if !g.Quiet {
+			fmt.Fprintln(g.Stderr, why)
+		}
+	}
+	if kind == rewire.Sketch && gr.Directed() {
+		return usagef("--engine sketch: undirected graphs only")
+	}
 	var eng incremental.Engine
-	if gr.Directed() {
+	var sketch *incremental.Sketch
+	switch {
+	case kind == rewire.Sketch:
+		sketch, err = incremental.NewSketch(gr, incremental.SketchOptions{Workers: g.Workers(), WithinComponents: c.WithinComponents, Removes: true})
+		eng = sketch
+	case gr.Directed():
 		eng, err = incremental.NewDirected(gr, opt)
-	} else {
+	default:
 		eng, err = incremental.NewUndirected(gr, opt)
 	}
 	if err != nil {
@@ -110,6 +128,10 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	r := func(i, j int) (float64, bool) {
 		if c.WithinComponents && !eng.SameBlock(i, j) {
 			return 0, false
+		}
+		if sketch != nil {
+			v, err := sketch.SolveResistance(i, j)
+			return v, err == nil
 		}
 		return eng.Resistance(i, j)
 	}
@@ -125,7 +147,13 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	if p, ok := eng.MinEdge(nil); ok {
 		out.MinEdge = pairR(p)
 	}
-	for _, p := range incremental.Top(gr.N(), c.Top, gr.Directed(), r) {
+	top := func() []incremental.Pair {
+		if sketch != nil {
+			return sketch.Top(c.Top)
+		}
+		return incremental.Top(gr.N(), c.Top, gr.Directed(), r)
+	}
+	for _, p := range top() {
 		out.Top = append(out.Top, *pairR(p))
 	}
 	for _, p := range pairs {

@@ -25,7 +25,7 @@ type RewireCmd struct {
 	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
 	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
-	Engine           string  `help:"incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed) or exact (recompute L⁺ or X every iteration; same decisions, slower)." default:"incremental"`
+	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
 	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
 	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line."`
@@ -61,8 +61,14 @@ type RewireSummary struct {
 	Version string `json:"version"`
 	// StoppedEarly is null when the run made its B iterations, else why not.
 	StoppedEarly *string `json:"stopped_early"`
-	Engine       string  `json:"engine"`
-	Seconds      float64 `json:"seconds"`
+	// Engine is the engine that ran: incremental, exact or sketch (auto
+	// resolved).
+	Engine string `json:"engine"`
+	// Rounds and Solves are the sketch engine's sketches and Laplacian
+	// solves (0 otherwise).
+	Rounds  int     `json:"rounds"`
+	Solves  int     `json:"solves"`
+	Seconds float64 `json:"seconds"`
 }
 
 // rewireConfig builds and validates the rewiring configuration from the
@@ -74,7 +80,7 @@ func rewireConfig(method string, budget float64, within, directed bool, engine s
 	}
 	cfg := rewire.Config{Method: m, Budget: budget, WithinComponents: within, Engine: rewire.EngineKind(strings.ToLower(engine)), MaxIterations: maxIter}
 	if cfg.Engine == "" {
-		cfg.Engine = rewire.Incremental
+		cfg.Engine = rewire.Auto
 	}
 	if err := cfg.Validate(directed); err != nil {
 		switch {
@@ -143,6 +149,7 @@ func (c *RewireCmd) Run(g *Globals) error {
 	}
 	warnZeroBudget(g, name, cfg.Budget, gr.E0())
 	cfg.Workers = g.Workers()
+	announceEngine(g, gr, cfg)
 	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
 	cfg.Alpha = &c.Alpha
@@ -190,18 +197,32 @@ func iterationsAllowed(cfg rewire.Config, e0 int) int {
 	return b
 }
 
+// announceEngine says on stderr which engine auto chose and why (not
+// when quiet, and only for methods that use an engine).
+func announceEngine(g *Globals, gr *linalg.Graph, cfg rewire.Config) {
+	if g.Quiet || (cfg.Engine != rewire.Auto && cfg.Engine != "") || !cfg.Method.UsesEngine() {
+		return
+	}
+	_, why := rewire.ChooseEngine(gr, cfg)
+	fmt.Fprintln(g.Stderr, why)
+}
+
 func summarize(name string, directed bool, cfg rewire.Config, res *rewire.Result, seconds float64) RewireSummary {
 	s := RewireSummary{
 		Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, E0: res.E0,
 		Iterations: res.Iterations, Added: res.Added, Removed: res.Removed,
 		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
-		Version: rewire.CodeVersion(cfg.Method, directed), Engine: string(cfg.Engine), Seconds: seconds,
+		Version: rewire.CodeVersion(cfg.Method, directed), Engine: string(res.Engine), Seconds: seconds,
+		Rounds: res.Rounds, Solves: res.Solves,
 	}
 	if directed {
 		s.Form = "directed"
 	}
-	if s.Engine == "" {
+	if s.Engine == "" { // curvature and fosr: their own loops, incremental unless exact
 		s.Engine = string(rewire.Incremental)
+		if cfg.Engine == rewire.Exact {
+			s.Engine = string(rewire.Exact)
+		}
 	}
 	if e := float64(res.E0); e > 0 {
 		s.AddedPct, s.RemovedPct = 100*float64(res.Added)/e, 100*float64(res.Removed)/e
@@ -238,6 +259,8 @@ func printSummary(w io.Writer, s RewireSummary) error {
 	fmt.Fprintf(tw, "version\t%s\n", s.Version)
 	fmt.Fprintf(tw, "stopped_early\t%s\n", stopped)
 	fmt.Fprintf(tw, "engine\t%s\n", s.Engine)
+	fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
+	fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
 	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
 	return tw.Flush()
 }

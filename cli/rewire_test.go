@@ -17,7 +17,7 @@ import (
 )
 
 var summaryKeys = []string{"added", "added_net", "added_net_pct", "added_pct", "budget", "dataset", "e0", "engine", "form", "iterations",
-	"method", "passed_over", "removed", "removed_net", "removed_net_pct", "removed_pct", "seconds", "stopped_early", "version"}
+	"method", "passed_over", "removed", "removed_net", "removed_net_pct", "removed_pct", "rounds", "seconds", "solves", "stopped_early", "version"}
 
 // rewireJSON runs `ohm rewire --json args…` and returns the summary, its
 // keys (sorted) and the raw output.

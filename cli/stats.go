@@ -22,7 +22,7 @@ type StatsCmd struct {
 	Alpha            float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
 	Directed         bool     `help:"Use the directed form of every dataset."`
 	WithinComponents bool     `name:"within-components" help:"Undirected: admissible pairs only inside one connected component."`
-	Engine           string   `help:"incremental or exact." default:"incremental"`
+	Engine           string   `help:"auto, incremental, exact or sketch (as ohm rewire --engine)." default:"auto"`
 	SynthSeed        uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic     bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
 	JSON             bool     `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`

@@ -75,7 +75,8 @@ type Sketch struct {
 	g   *linalg.Graph
 	opt SketchOptions
 
-	comp  []int32 // component per node, at the round's start
+	solver *laplace.Solver // of the graph the round started on
+	comp   []int32         // component per node, at the round's start
 	kept  []int   // K, ascending node ids
 	index []int32 // node → position in kept, or −1
 	cand  []int32 // positions (in kept) of the addition candidates, ascending ids
@@ -150,6 +151,7 @@ func (e *Sketch) refresh(extra []int) error {
 		return err
 	}
 	k := e.opt.Rows
+	e.solver = solver
 	sk, err := laplace.NewSketch(solver, g, k, e.opt.Seed+uint64(e.round), 1e-4, workers)
 	if err != nil {
 		return err
@@ -353,6 +355,51 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 		}
 	}
 	return t.Result()
+}
+
+// Top returns the k first pairs of SPEC §3's descending ranking among the
+// addition candidates (exact resistances): the pairs `ohm resistance
+// --top` lists on graphs beyond the dense engines. O(|S|² log).
+func (e *Sketch) Top(k int) []Pair {
+	var ps []Pair
+	for x, a := range e.cand {
+		for _, b := range e.cand[x+1:] {
+			u, v := e.kept[a], e.kept[b]
+			if !e.opt.WithinComponents || e.comp[u] == e.comp[v] {
+				ps = append(ps, Pair{U: u, V: v, Score: e.r(a, b)})
+			}
+		}
+	}
+	var out []Pair
+	rank.Each(ps, rank.Descending, false, func(p Pair) bool {
+		out = append(out, p)
+		return len(out) < k
+	})
+	return out
+}
+
+// SolveResistance is the exact R_uv of the graph the current round started
+// on, by one Laplacian solve (across components, L⁺_uu + L⁺_vv: two).
+// O(m) per solver iteration.
+func (e *Sketch) SolveResistance(u, v int) (float64, error) {
+	n := e.g.N()
+	if e.comp[u] == e.comp[v] {
+		b := make([]float64, n)
+		b[u], b[v] = 1, -1
+		x, _, err := e.solver.Solve(b, e.opt.Tol, 10*n+100)
+		return x[u] - x[v], err
+	}
+	r := 0.0
+	for _, w := range [2]int{u, v} {
+		b := make([]float64, n)
+		b[w] = 1
+		x, _, err := e.solver.Solve(b, e.opt.Tol, 10*n+100)
+		if err != nil {
+			return 0, err
+		}
+		r += x[w]
+	}
+	return r, nil
 }
 
 // Skip sets the pairs MaxPair leaves out.

@@ -53,6 +53,10 @@ func ParseMethod(s string) (Method, error) {
 // Removes reports whether the method removes an edge each iteration.
 func (m Method) Removes() bool { return m == ERR || m == ERRHop || m == Curvature }
 
+// UsesEngine reports whether the method reads a resistance engine (err,
+// err-hop, res, res-hop, gtr); curvature and fosr do not.
+func (m Method) UsesEngine() bool { return m != Curvature && m != FoSR }
+
 // Sketchable reports whether the sketch engine runs the method (err, res).
 func (m Method) Sketchable() bool { return m == ERR || m == Res }
 
