@@ -19,7 +19,7 @@ type SketchOptions struct {
 	// missed the farthest pair by more than 2 % on small SBMs).
 	Rows int
 	// Round is the number of iterations decided from one sketch before
-	// the next (default 128).
+	// the next (default 256).
 	Round int
 	// Candidates is the number of nodes of largest sketched L⁺_ii kept as
 	// addition candidates (default 2·Round + 64).
@@ -34,7 +34,7 @@ type SketchOptions struct {
 	// Workers for the Laplacian solves; 0 means 1.
 	Workers int
 	// Tol is the relative residual of the exact re-scoring solves (default
-	// 1e-8); sketches are solved to 1e-4, far below their own error.
+	// 1e-7); sketches are solved to 1e-4, far below their own error.
 	Tol float64
 	// Progress, if set, is told about every solve batch (what, how many).
 	Progress func(what string, done, total int)
@@ -50,10 +50,10 @@ type SketchOptions struct {
 //   - for additions, the nodes most likely to hold the farthest pair: the
 //     Candidates (default 2E + 64) nodes with the largest sketched L⁺_ii
 //     (E the round's length), the 8 nodes farthest by the sketch from
-//     each of the first 32 of them,
+//     each of the first 8 of them,
 //     and the extreme points of the embedding along each of its k
 //     coordinates (random directions) at both ends;
-//   - for removals, the E + 32 edges of smallest sketched resistance that
+//   - for removals, the E/2 + 16 edges of smallest sketched resistance that
 //     are not bridges (Tarjan), i.e. their endpoints.
 //
 // It then solves L x = e_c exactly (relative residual Tol) for every
@@ -111,13 +111,13 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 		opt.Rows = 48
 	}
 	if opt.Round <= 0 {
-		opt.Round = 128
+		opt.Round = 256
 	}
 	if opt.Candidates <= 0 {
 		opt.Candidates = 2*opt.Round + 64
 	}
 	if opt.Tol <= 0 {
-		opt.Tol = 1e-8
+		opt.Tol = 1e-7
 	}
 	e := &Sketch{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
 	if err := e.refresh(nil); err != nil {
@@ -198,11 +198,11 @@ func (e *Sketch) refresh(extra []int) error {
 		}
 		isCand[lo], isCand[hi] = true, true
 	}
-	// Partners: for the 32 candidates of largest L⁺_ii, the 8 nodes
+	// Partners: for the 8 candidates of largest L⁺_ii, the 8 nodes
 	// farthest from each by the sketch (the cross term −2L⁺_ij of R_ij is
 	// what the diagonal alone misses).
 	far := make([]Pair, n)
-	for _, a := range order[:min(s, 32)] {
+	for _, a := range order[:min(s, 8)] {
 		for j := range n {
 			far[j] = Pair{U: a, V: j, Score: sk.R(a, j)}
 		}
@@ -233,7 +233,7 @@ func (e *Sketch) refresh(extra []int) error {
 			}
 		}
 		slices.SortStableFunc(es, func(a, b Pair) int { return cmp.Compare(a.Score, b.Score) })
-		for _, p := range es[:min(len(es), E+32)] {
+		for _, p := range es[:min(len(es), E/2+16)] {
 			keep[p.U], keep[p.V] = true, true
 		}
 	}

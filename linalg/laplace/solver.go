@@ -172,6 +172,10 @@ func (s *Solver) factor() error {
 // apply sets y = A x for a block of c right-hand sides stored node-major
 // (x[i·c + q]).
 func (s *Solver) apply(y, x []float64, c int) {
+	if c == block {
+		s.apply8(y, x)
+		return
+	}
 	for i := range s.n {
 		yi := y[i*c : i*c+c]
 		xi := x[i*c : i*c+c]
@@ -190,6 +194,10 @@ func (s *Solver) apply(y, x []float64, c int) {
 
 // precondition solves F Fᵀ z = r for a block of c right-hand sides.
 func (s *Solver) precondition(z, r []float64, c int) {
+	if c == block {
+		s.precondition8(z, r)
+		return
+	}
 	copy(z, r)
 	for i := range s.n { // F w = r
 		zi := z[i*c : i*c+c]
