@@ -47,12 +47,13 @@ type SketchOptions struct {
 // Spielman–Srivastava sketch Z with k rows, R_ij ≈ ‖Z e_i − Z e_j‖². From
 // the sketch it draws the candidates:
 //
-//   - for additions, the nodes most likely to hold the farthest pair: the
-//     Candidates (default 2E + 64) nodes with the largest sketched L⁺_ii
-//     (E the round's length), the 8 nodes farthest by the sketch from
-//     each of the first 8 of them,
-//     and the extreme points of the embedding along each of its k
-//     coordinates (random directions) at both ends;
+//   - for additions, the nodes most likely to hold the farthest pair:
+//     anchors (the 32 nodes of largest sketched L⁺_ii and the extreme
+//     points of the embedding along each of its k coordinates, random
+//     directions, at both ends), the Candidates (default 2E + 64, E the
+//     round's length) nodes of largest estimated eccentricity ρ_i =
+//     max over anchors a of R̂_ia, and the nodes of small components (64
+//     nodes or fewer, up to 1024 in all);
 //   - for removals, the E/2 + 16 edges of smallest sketched resistance that
 //     are not bridges (Tarjan), i.e. their endpoints.
 //
@@ -66,7 +67,9 @@ type SketchOptions struct {
 // columns: exact, so M stays L⁺[K, K] of the current graph. The error is
 // in the choice of candidates only: the farthest pair is missed when one
 // of its ends is not among them. A new round starts when the round's
-// iterations are made, when an addition joins two components (L⁺ changes
+// iterations are made, when the best candidate pair's R falls below the
+// largest eccentricity estimate outside the candidates (a pair outside may
+// now be the farthest), when an addition joins two components (L⁺ changes
 // rank), or when case 2 of SPEC §3 needs neighbours that are not kept.
 //
 // Memory O((n + m)·k + |K|²), never n²; time per round O(k + |K|) solves
@@ -77,13 +80,14 @@ type Sketch struct {
 
 	solver *laplace.Solver // of the graph the round started on
 	comp   []int32         // component per node, at the round's start
-	kept  []int   // K, ascending node ids
-	index []int32 // node → position in kept, or −1
-	cand  []int32 // positions (in kept) of the addition candidates, ascending ids
-	m     []float64
-	edges []Pair // edges of the graph with both ends kept (row-major U < V)
+	kept   []int           // K, ascending node ids
+	index  []int32         // node → position in kept, or −1
+	cand   []int32         // positions (in kept) of the addition candidates, ascending ids
+	m      []float64
+	edges  []Pair // edges of the graph with both ends kept (row-major U < V)
 
-	left    int // iterations left in the round
+	left    int     // iterations left in the round
+	cover   float64 // the largest estimated eccentricity outside the candidates
 	stale   bool
 	round   int
 	solves  int
@@ -166,25 +170,24 @@ func (e *Sketch) refresh(extra []int) error {
 		e.comp = append(e.comp, int32(solver.Component(i)))
 	}
 	E := e.opt.Round
-	// Addition candidates: largest sketched L⁺_ii, then the extremes along
-	// each coordinate.
+	// Anchors: the 32 nodes of largest sketched L⁺_ii and the extremes of
+	// the embedding along each of its k coordinates (random directions).
 	diag := make([]float64, n)
 	order := make([]int, n)
 	for i := range n {
 		diag[i] = sk.Diag(i)
 		order[i] = i
 	}
-	s := min(n, e.opt.Candidates)
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(diag[b], diag[a]); c != 0 {
-			return c
+	byDesc := func(score []float64) func(a, b int) int {
+		return func(a, b int) int {
+			if c := cmp.Compare(score[b], score[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
 		}
-		return cmp.Compare(a, b)
-	})
-	isCand := make(map[int]bool, s+2*k+len(extra))
-	for _, i := range order[:s] {
-		isCand[i] = true
 	}
+	slices.SortFunc(order, byDesc(diag))
+	anchors := slices.Clone(order[:min(n, 32)])
 	for q := range k {
 		lo, hi := 0, 0
 		for i := 1; i < n; i++ {
@@ -196,28 +199,70 @@ func (e *Sketch) refresh(extra []int) error {
 				hi = i
 			}
 		}
-		isCand[lo], isCand[hi] = true, true
+		anchors = append(anchors, lo, hi)
 	}
-	// Partners: for the 8 candidates of largest L⁺_ii, the 8 nodes
-	// farthest from each by the sketch (the cross term −2L⁺_ij of R_ij is
-	// what the diagonal alone misses).
-	far := make([]Pair, n)
-	for _, a := range order[:min(s, 8)] {
-		for j := range n {
-			far[j] = Pair{U: a, V: j, Score: sk.R(a, j)}
-		}
-		slices.SortFunc(far, func(x, y Pair) int {
-			if c := cmp.Compare(y.Score, x.Score); c != 0 {
-				return c
+	slices.Sort(anchors)
+	anchors = slices.Compact(anchors)
+	// Eccentricity estimate ρ_i = max over anchors a of R̂_ia (across
+	// components L̂⁺_ii + L̂⁺_aa, as the paper scores such pairs): the
+	// farthest pair's ends are far from some anchor. O(n·|anchors|·k).
+	ecc := make([]float64, n)
+	for i := range n {
+		best := 0.0
+		for _, a := range anchors {
+			var r float64
+			switch {
+			case a == i:
+				continue
+			case e.comp[a] == e.comp[i]:
+				r = sk.R(i, a)
+			case e.opt.WithinComponents:
+				continue
+			default:
+				r = diag[i] + diag[a]
 			}
-			return cmp.Compare(x.V, y.V)
-		})
-		for _, p := range far[:min(n, 8)] {
-			isCand[p.V] = true
+			best = max(best, r)
+		}
+		ecc[i] = best
+	}
+	for i := range n {
+		order[i] = i
+	}
+	slices.SortFunc(order, byDesc(ecc))
+	s := min(n, e.opt.Candidates)
+	isCand := make(map[int]bool, s+len(anchors)+len(extra))
+	for _, i := range order[:s] {
+		isCand[i] = true
+	}
+	for _, a := range anchors {
+		isCand[a] = true
+	}
+	// Small components: every node of a component of at most 64 nodes
+	// (their pairs can be far apart with a small L⁺_ii), up to 1024 nodes
+	// in all, smallest component ids first.
+	csize := map[int32]int{}
+	for _, c := range e.comp {
+		csize[c]++
+	}
+	small := 0
+	for i := range n {
+		if cs := csize[e.comp[i]]; cs <= 64 && cs > 1 && small < 1024 {
+			isCand[i] = true
+			small++
 		}
 	}
 	for _, i := range extra {
 		isCand[i] = true
+	}
+	// The round holds while its best pair beats every pair with an end
+	// outside the candidates: such a pair's R is at most its end's
+	// eccentricity, and additions only lower resistances.
+	e.cover = 0
+	for _, i := range order[s:] {
+		if !isCand[i] {
+			e.cover = ecc[i]
+			break
+		}
 	}
 	keep := make(map[int]bool, len(isCand))
 	for i := range isCand {
@@ -315,6 +360,13 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		}
 	}
 	p, ok := e.bestCandidatePair()
+	if e.left < e.opt.Round && (!ok || p.Score < e.cover) {
+		// A pair outside the candidates may now be the farthest.
+		if e.err = e.refresh(nil); e.err != nil {
+			return Pair{}, false
+		}
+		p, ok = e.bestCandidatePair()
+	}
 	if ok && e.g.HasEdge(p.U, p.V) && !e.neighboursKept(p.U, p.V) {
 		extra := []int{p.U, p.V}
 		extra = append(extra, e.g.Neighbours(p.U)...)
