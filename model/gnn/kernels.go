@@ -265,7 +265,7 @@ func nonZeros(idx []int, val []float64, row []float64, n, st int) int {
 // mulNN sets dst = a·b for a (n×k), b (k×m), dst (n×m), skipping the zero
 // entries of a. O(nnz(a)·m + n·k).
 func mulNN(dst, a, b []float64, n, k, m int, s *scratch) {
-	mulNNb(dst, a, [][]float64{b}, n, k, m, s)
+	denseMul(dst, a, b, n, k, m, s)
 }
 
 // mulNNb sets dst_r = a_r·b[r] for the S = len(b) runs of a (n×k each, side
@@ -286,7 +286,7 @@ func mulNNb(dst, a []float64, b [][]float64, n, k, m int, s *scratch) {
 // entries of a are left out (the loss gradient lives on the training nodes
 // and their neighbourhoods). O(n·m + nnz(a on those rows)·m + k·m).
 func mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
-	mulTNb([][]float64{dst}, a, g, n, k, m, s)
+	denseMulTN(dst, a, g, n, k, m, s)
 }
 
 // mulTNb sets dst[r] = a_rᵀ·g_r (k×m) for the S = len(dst) runs of a (n×k
@@ -312,9 +312,7 @@ func mulTNb(dst [][]float64, a, g []float64, n, k, m int, s *scratch) {
 // mulNT sets dst = g·bᵀ for g (n×m), b (k×m), dst (n×k), as g·(bᵀ) with bᵀ
 // formed in scratch. O(nnz(g)·k + n·m + k·m).
 func mulNT(dst, g, b []float64, n, k, m int, s *scratch) {
-	bt := s.trans(m * k)
-	transpose(bt, b, k, m)
-	mulNTb(dst, g, [][]float64{bt}, n, k, m, s)
+	denseMulNT(dst, g, b, n, k, m, s)
 }
 
 // transpose sets bt (m×k) to the transpose of b (k×m).
