@@ -42,37 +42,31 @@ func csrMul(dst strided, p *blas.SparseMatrix, src strided, w int, add bool, bia
 			addp = &bias[c]
 		}
 		d, s := &dst.data[dst.off+c], &src.data[src.off+c]
+		var ok bool
 		if w-c >= 16 {
-			csr16AVX(d, dst.stride, &p.Indptr[0], ind, val, p.I, s, src.stride, addp, as)
+			ok = csr16AVX(d, dst.stride, &p.Indptr[0], ind, val, p.I, s, src.stride, addp, as, p.J)
 			c += 16
-			continue
+		} else {
+			r := min(w-c, 8)
+			ok = csr8AVX(d, dst.stride, &p.Indptr[0], ind, val, p.I, s, src.stride, addp, as, &masks8[r], p.J)
+			c += r
 		}
-		r := min(w-c, 8)
-		csr8AVX(d, dst.stride, &p.Indptr[0], ind, val, p.I, s, src.stride, addp, as, &masks8[r])
-		c += r
+		if !ok {
+			panic("gnn: CSR column index out of range or row pointers decreasing")
+		}
 	}
 }
 
 // csrCheck panics unless the assembly loops may run P·src into dst for w
-// columns: row pointers from 0, non-decreasing, within the index and value
-// arrays; every column index below c; src and dst long enough. O(r + nnz).
+// columns: row pointers from 0 up to at most the index and value arrays'
+// length, src and dst long enough (the loops themselves check that the row
+// pointers do not decrease and that every column index is below c). O(1).
 func csrCheck(dst strided, p *blas.SparseMatrix, src strided, w int) {
 	if len(p.Indptr) < p.I+1 || p.Indptr[0] != 0 {
 		panic("gnn: CSR row pointers malformed")
 	}
-	for i := range p.I {
-		if p.Indptr[i+1] < p.Indptr[i] {
-			panic("gnn: CSR row pointers decrease")
-		}
-	}
-	nnz := p.Indptr[p.I]
-	if nnz > len(p.Ind) || nnz > len(p.Data) {
+	if nnz := p.Indptr[p.I]; nnz < 0 || nnz > len(p.Ind) || nnz > len(p.Data) {
 		panic("gnn: CSR row pointers beyond the entries")
-	}
-	for _, j := range p.Ind[:nnz] {
-		if uint(j) >= uint(p.J) {
-			panic("gnn: CSR column index out of range")
-		}
 	}
 	if src.off < 0 || dst.off < 0 || (p.J > 0 && (p.J-1)*src.stride+src.off+w > len(src.data)) ||
 		(p.I-1)*dst.stride+dst.off+w > len(dst.data) {

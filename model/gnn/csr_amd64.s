@@ -9,8 +9,8 @@
 // and then, when addp is not nil, plus addp[i·as : …] (as = 0 adds one
 // row, a bias, to every row; addp = dst, as = ds adds to what dst held).
 
-// func csr16AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int)
-TEXT ·csr16AVX(SB), NOSPLIT, $0-80
+// func csr16AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, nc int) (ok bool)
+TEXT ·csr16AVX(SB), NOSPLIT, $0-89
 	MOVQ  dst+0(FP), DI
 	MOVQ  ds+8(FP), R9
 	SHLQ  $3, R9
@@ -37,9 +37,12 @@ row16:
 	VXORPD Y3, Y3, Y3
 	TESTQ  R13, R13
 	JE     store16
+	JL     fail16
 
 term16:
 	MOVQ         (R10), AX
+	CMPQ         AX, nc+80(FP)
+	JAE          fail16
 	IMULQ        R8, AX
 	ADDQ         BX, AX
 	VBROADCASTSD (DX), Y4
@@ -76,13 +79,19 @@ put16:
 
 done16:
 	VZEROUPPER
+	MOVB $1, ok+88(FP)
 	RET
 
-// func csr8AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, mask *[8]int64)
+fail16:
+	VZEROUPPER
+	MOVB $0, ok+88(FP)
+	RET
+
+// func csr8AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, mask *[8]int64, nc int) (ok bool)
 //
 // csr16AVX for the lanes of 8 columns whose mask entry is −1: only those
 // are read from src and addp and written to dst.
-TEXT ·csr8AVX(SB), NOSPLIT, $0-88
+TEXT ·csr8AVX(SB), NOSPLIT, $0-97
 	MOVQ    dst+0(FP), DI
 	MOVQ    ds+8(FP), R9
 	SHLQ    $3, R9
@@ -110,9 +119,12 @@ row8:
 	VXORPD Y1, Y1, Y1
 	TESTQ  R13, R13
 	JE     store8
+	JL     fail8
 
 term8:
 	MOVQ         (R10), AX
+	CMPQ         AX, nc+88(FP)
+	JAE          fail8
 	IMULQ        R8, AX
 	ADDQ         BX, AX
 	VBROADCASTSD (DX), Y4
@@ -145,4 +157,10 @@ put8:
 
 done8:
 	VZEROUPPER
+	MOVB $1, ok+96(FP)
+	RET
+
+fail8:
+	VZEROUPPER
+	MOVB $0, ok+96(FP)
 	RET

@@ -25,11 +25,11 @@ func gather8AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int,
 	panic("gnn: gather8AVX off amd64")
 }
 
-func csr16AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int) {
+func csr16AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, nc int) bool {
 	panic("gnn: csr16AVX off amd64")
 }
 
-func csr8AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, mask *[8]int64) {
+func csr8AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, mask *[8]int64, nc int) bool {
 	panic("gnn: csr8AVX off amd64")
 }
 
