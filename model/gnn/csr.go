@@ -119,22 +119,38 @@ func transposeCSR(a *sparse.CSR) *sparse.CSR {
 }
 
 // spmmTBy sets dst = Pᵀ·g (w columns) given P and its transpose pt
-// (transposeCSR): by scattering the non-zero rows of g (spmmT) when fewer
-// than a quarter of them are non-zero (the loss gradient and its first
+// (transposeCSR): by scattering the non-zero rows of g when fewer than a
+// quarter of them are non-zero (the loss gradient and its first
 // propagations), else by gathering over pt (csrMul), which visits the same
 // terms in the same order and adds only zero terms besides (a zero row of g
-// contributes ±0 to a sum that started at +0): both give the same bits.
-// O(r·w) to count the non-zero rows, then the cost of the chosen product.
-func spmmTBy(dst strided, p, pt *blas.SparseMatrix, g strided, w int) {
-	nz := 0
-	for i := range p.I {
-		if !isZero(g.data[i*g.stride+g.off : i*g.stride+g.off+w]) {
-			nz++
-		}
-	}
-	if 4*nz < p.I {
-		spmmT(dst, p, g, w)
+// contributes ±0 to a sum that started at +0): both give the bits of spmmT.
+// O(r·w) to find the non-zero rows, then the cost of the chosen product.
+func spmmTBy(dst strided, p, pt *blas.SparseMatrix, g strided, w int, s *scratch) {
+	rows := nonZeroRows(g, p.I, w, s)
+	if 4*len(rows) >= p.I {
+		csrMul(dst, pt, g, w, false, nil)
 		return
 	}
-	csrMul(dst, pt, g, w, false, nil)
+	for j := range p.J {
+		clear(dst.data[j*dst.stride+dst.off : j*dst.stride+dst.off+w])
+	}
+	for _, i := range rows {
+		lo, hi := p.Indptr[i], p.Indptr[i+1]
+		scatter(dst.data[dst.off:], dst.stride, p.Ind[lo:hi], p.Data[lo:hi], g.data[i*g.stride+g.off:i*g.stride+g.off+w], w)
+	}
+}
+
+// nonZeroRows returns, in s.rows, the rows i < n of the w-column block g
+// that hold a non-zero entry, ascending. O(n·w).
+func nonZeroRows(g strided, n, w int, s *scratch) []int {
+	if cap(s.rows) < n {
+		s.rows = make([]int, n)
+	}
+	rows := s.rows[:0]
+	for i := range n {
+		if !isZero(g.data[i*g.stride+g.off : i*g.stride+g.off+w]) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }

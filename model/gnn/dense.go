@@ -24,7 +24,11 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 			continue
 		}
 		r := min(m-c, 8)
-		denseNN8AVX(&dst[c], m, &a[0], k, n, k, &b[c], m, &masks8[r])
+		pad := s.padded(k * 8) // b's r columns, zero-padded to 8
+		for p := range k {
+			copy(pad[p*8:p*8+8], b[p*m+c:p*m+c+r])
+		}
+		denseNN8AVX(&dst[c], m, &a[0], k, n, k, &pad[0], 8, &masks8[r])
 		c += r
 	}
 }
@@ -42,15 +46,7 @@ func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 		panic("gnn: dense product operand too short")
 	}
 	clear(dst[:k*m])
-	if cap(s.rows) < n {
-		s.rows = make([]int, n)
-	}
-	rows := s.rows[:0]
-	for i := range n {
-		if !isZero(g[i*m : (i+1)*m]) {
-			rows = append(rows, i)
-		}
-	}
+	rows := nonZeroRows(whole(g, m), n, m, s)
 	if len(rows) == 0 {
 		return
 	}
@@ -61,7 +57,11 @@ func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 			continue
 		}
 		r := min(m-c, 8)
-		denseTN8AVX(&dst[c], m, &a[0], k, &rows[0], len(rows), k, &g[c], m, &masks8[r])
+		pad := s.padded(k * 8) // the r columns of dst, padded to 8
+		denseTN8AVX(&pad[0], 8, &a[0], k, &rows[0], len(rows), k, &g[c], m, &masks8[r])
+		for p := range k {
+			copy(dst[p*m+c:p*m+c+r], pad[p*8:p*8+r])
+		}
 		c += r
 	}
 }

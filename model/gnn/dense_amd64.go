@@ -10,7 +10,8 @@ package gnn
 func denseNN16AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
 
 // denseNN8AVX is denseNN16AVX for the lanes of 8 columns whose mask entry
-// is −1 (masks8[w] for w ≤ 8 columns).
+// is −1 (masks8[w] for w ≤ 8 columns): only those are written to dst, but
+// b's rows are read whole (8 entries each: the caller pads b).
 //
 //go:noescape
 func denseNN8AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int, mask *[8]int64)
@@ -23,8 +24,9 @@ func denseNN8AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64,
 //go:noescape
 func denseTN16AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
 
-// denseTN8AVX is denseTN16AVX for the lanes of 8 columns whose mask entry
-// is −1.
+// denseTN8AVX is denseTN16AVX for 8 columns of dst, read and written whole
+// (the caller pads dst), and the lanes of g whose mask entry is −1 (the
+// others read as zero).
 //
 //go:noescape
 func denseTN8AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int, mask *[8]int64)

@@ -77,7 +77,8 @@ doneNN16:
 // func denseNN8AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int, mask *[8]int64)
 //
 // denseNN16AVX for the lanes of 8 columns whose mask entry is −1: only those
-// are read from b and written to dst.
+// are written to dst. All 8 lanes of b's rows are read (the caller pads b),
+// the extra lanes' sums discarded.
 TEXT ·denseNN8AVX(SB), NOSPLIT, $0-72
 	MOVQ    dst+0(FP), DI
 	MOVQ    ds+8(FP), R8
@@ -109,10 +110,8 @@ rowNN8:
 termNN8:
 	VBROADCASTSD (AX), Y4
 	VCMPPD       $4, Y9, Y4, Y5
-	VMASKMOVPD   (DX), Y11, Y6
-	VMASKMOVPD   32(DX), Y12, Y7
-	VMULPD       Y6, Y4, Y6
-	VMULPD       Y7, Y4, Y7
+	VMULPD       (DX), Y4, Y6
+	VMULPD       32(DX), Y4, Y7
 	VANDPD       Y5, Y6, Y6
 	VANDPD       Y5, Y7, Y7
 	VADDPD       Y6, Y0, Y0
@@ -206,7 +205,8 @@ doneTN16:
 
 // func denseTN8AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int, mask *[8]int64)
 //
-// denseTN16AVX for the lanes of 8 columns whose mask entry is −1.
+// denseTN16AVX for 8 columns of dst, all written (the caller pads dst), from
+// the lanes of g whose mask entry is −1 (the others read as zero).
 TEXT ·denseTN8AVX(SB), NOSPLIT, $0-80
 	MOVQ    dst+0(FP), DI
 	MOVQ    ds+8(FP), R8
@@ -248,12 +248,10 @@ termTN8:
 	VMULPD       Y1, Y4, Y7
 	VANDPD       Y5, Y6, Y6
 	VANDPD       Y5, Y7, Y7
-	VMASKMOVPD   (DX), Y11, Y8
-	VMASKMOVPD   32(DX), Y12, Y10
-	VADDPD       Y8, Y6, Y6
-	VADDPD       Y10, Y7, Y7
-	VMASKMOVPD   Y6, Y11, (DX)
-	VMASKMOVPD   Y7, Y12, 32(DX)
+	VADDPD       (DX), Y6, Y6
+	VADDPD       32(DX), Y7, Y7
+	VMOVUPD      Y6, (DX)
+	VMOVUPD      Y7, 32(DX)
 	ADDQ         $8, AX
 	ADDQ         R8, DX
 	DECQ         R12

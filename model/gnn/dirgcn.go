@@ -78,8 +78,8 @@ func (l *DirGCNLayer) Backward(dy *mat.Dense, needInput bool) *mat.Dense {
 	l.dm = ensure(l.dm, n, w)
 	dm := rawDense(l.dm)
 	gs := whole(g, l.out)
-	spmmTBy(strided{dm, w, 0}, l.In.RawMatrix(), l.inT.RawMatrix(), gs, l.out)
-	spmmTBy(strided{dm, w, l.out}, l.Out.RawMatrix(), l.outT.RawMatrix(), gs, l.out)
+	spmmTBy(strided{dm, w, 0}, l.In.RawMatrix(), l.inT.RawMatrix(), gs, l.out, &l.ws)
+	spmmTBy(strided{dm, w, l.out}, l.Out.RawMatrix(), l.outT.RawMatrix(), gs, l.out, &l.ws)
 	for i := range n {
 		copy(dm[i*w+2*l.out:i*w+w], g[i*l.out:(i+1)*l.out])
 	}

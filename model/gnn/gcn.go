@@ -80,7 +80,7 @@ func (l *GCNLayer) Backward(dy *mat.Dense, needInput bool) *mat.Dense {
 	g := rawDense(contiguous(dy))
 	l.dm = ensure(l.dm, n, l.out)
 	dm := rawDense(l.dm)
-	spmmTBy(whole(dm, l.out), l.A.RawMatrix(), l.at.RawMatrix(), whole(g, l.out), l.out)
+	spmmTBy(whole(dm, l.out), l.A.RawMatrix(), l.at.RawMatrix(), whole(g, l.out), l.out, &l.ws)
 	colSums(rawDense(l.B.Grad), g, n, l.out)
 	inputGradW(rawDense(l.W.Grad), l.x, dm, l.out, &l.ws)
 	if !needInput {

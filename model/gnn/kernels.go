@@ -49,6 +49,16 @@ type scratch struct {
 	val  []float64
 	t    []float64
 	rows []int
+	pad  []float64
+}
+
+// padded returns a zeroed buffer of length n (8-column padded blocks).
+func (s *scratch) padded(n int) []float64 {
+	if len(s.pad) < n {
+		s.pad = make([]float64, n)
+	}
+	clear(s.pad[:n])
+	return s.pad[:n]
 }
 
 // row returns index and value buffers of length ≥ n.

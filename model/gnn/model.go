@@ -195,16 +195,21 @@ func (m *Model) dropInput(x mat.Matrix) mat.Matrix {
 		}
 		words := m.draws(nnz)
 		thr, scale := dropThreshold(p)
+		vals := [2]float64{0, scale} // keepScale's values scale·0, scale·1
+		// Locals, so that the stores below need not reload m's fields; w
+		// advances branch-free (keep is 1 or 0).
+		xia, xja, xval := m.xia, m.xja[:nnz], m.xval[:nnz]
+		ind, val := raw.Ind[:nnz], raw.Data[:nnz]
+		words = words[:(nnz+1)/2]
 		w := 0
 		for i := range raw.I {
 			for q := raw.Indptr[i]; q < raw.Indptr[i+1]; q++ {
-				mk := keepScale(words, q, thr, scale)
-				m.xja[w], m.xval[w] = raw.Ind[q], raw.Data[q]*mk
-				if mk != 0 {
-					w++
-				}
+				u := words[q>>1] >> (32 * uint(q&1)) & 0xffffffff
+				keep := 1 - (u-thr)>>63
+				xja[w], xval[w] = ind[q], val[q]*vals[keep]
+				w += int(keep)
 			}
-			m.xia[i+1] = w
+			xia[i+1] = w
 		}
 		if m.xcsr == nil {
 			m.xcsr = &sparse.CSR{}
@@ -274,6 +279,13 @@ func keepScale(words []uint64, k int, thr uint64, scale float64) float64 {
 	return scale * float64(1-(u-thr)>>63)
 }
 
+// keepPair returns the mask values of the two entries that the draw x
+// decides (low half first), as keepScale does, from the table {0, scale}
+// (the values scale·0 and scale·1 of keepScale) rather than a conversion.
+func keepPair(x, thr uint64, vals *[2]float64) (float64, float64) {
+	return vals[1-(x&0xffffffff-thr)>>63], vals[1-(x>>32-thr)>>63]
+}
+
 // dropMaskFrom fills mask from the draws words (dropMask's rule). O(len(mask)).
 func dropMaskFrom(mask []float64, words []uint64, p float64) {
 	thr, scale := dropThreshold(p)
@@ -283,14 +295,22 @@ func dropMaskFrom(mask []float64, words []uint64, p float64) {
 }
 
 // reluDrop sets mask from the draws words (dropMask's rule) and
-// h = relu(z)·mask in the same pass. O(len(h)).
+// h = relu(z)·mask in the same pass, two entries per draw. O(len(h)).
 func reluDrop(h, mask, z []float64, words []uint64, p float64) {
 	thr, scale := dropThreshold(p)
-	mask, z = mask[:len(h)], z[:len(h)]
-	for k := range h {
-		mk := keepScale(words, k, thr, scale)
-		mask[k] = mk
-		h[k] = max(z[k], 0) * mk
+	vals := [2]float64{0, scale}
+	n := len(h)
+	mask, z, words = mask[:n], z[:n], words[:(n+1)/2]
+	k := 0
+	for ; k+1 < n; k += 2 {
+		m0, m1 := keepPair(words[k>>1], thr, &vals)
+		mask[k], mask[k+1] = m0, m1
+		h[k], h[k+1] = max(z[k], 0)*m0, max(z[k+1], 0)*m1
+	}
+	if k < n {
+		m0, _ := keepPair(words[k>>1], thr, &vals)
+		mask[k] = m0
+		h[k] = max(z[k], 0) * m0
 	}
 }
 
