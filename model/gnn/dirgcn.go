@@ -23,7 +23,7 @@ type DirGCNLayer struct {
 	W       *Param      // in×3·out weight [W_in W_out W_self]
 	B       *Param      // 1×out bias
 
-	inT, outT *sparse.CSR // the transposes, for the backward gathers
+	inT, outT *sparse.CSR // the transposes, for the backward gathers; shared
 	in, out   int
 	x         mat.Matrix
 	m, z      *mat.Dense // H·W (n×3out) and the output
@@ -33,10 +33,16 @@ type DirGCNLayer struct {
 
 // NewDirGCNLayer returns a DirGCN layer over the operators in = D_in⁻¹A_in
 // and out = D_out⁻¹A_out with nIn inputs and nOut outputs, its weights drawn
-// from rng. Parameter names start with prefix. It keeps the operators'
-// transposes for the backward pass: O(n + nnz).
+// from rng. Parameter names start with prefix. It builds the operators'
+// transposes for the backward pass: O(n + nnz) (a Model's layers share
+// their Operators' transposes instead).
 func NewDirGCNLayer(in, out *sparse.CSR, nIn, nOut int, rng *rand.Rand, prefix string) *DirGCNLayer {
-	l := &DirGCNLayer{In: in, Out: out, inT: transposeCSR(in), outT: transposeCSR(out), in: nIn, out: nOut,
+	return newDirGCNLayer(in, out, transposeCSR(in), transposeCSR(out), nIn, nOut, rng, prefix)
+}
+
+// newDirGCNLayer is NewDirGCNLayer with the transposes given (shared).
+func newDirGCNLayer(in, out, inT, outT *sparse.CSR, nIn, nOut int, rng *rand.Rand, prefix string) *DirGCNLayer {
+	l := &DirGCNLayer{In: in, Out: out, inT: inT, outT: outT, in: nIn, out: nOut,
 		W: newParam(prefix+".weight", nIn, 3*nOut), B: newParam(prefix+".bias", 1, nOut)}
 	glorot(rawDense(l.W.Value), nIn, nOut, rng)
 	return l

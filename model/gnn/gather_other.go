@@ -48,3 +48,15 @@ func denseTN16AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int
 func denseTN8AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int, mask *[8]int64) {
 	panic("gnn: denseTN8AVX off amd64")
 }
+
+func sumRows16AVX(dst *float64, src *float64, n, ss int, mask *[16]int64) {
+	panic("gnn: sumRows16AVX off amd64")
+}
+
+func addToRows16AVX(dst *float64, ds, n int, v *float64, mask *[16]int64) {
+	panic("gnn: addToRows16AVX off amd64")
+}
+
+func scaleAVX(y *float64, f float64, n int) {
+	panic("gnn: scaleAVX off amd64")
+}

@@ -37,7 +37,7 @@ type GCNLayer struct {
 	W *Param      // in×out weight
 	B *Param      // 1×out bias
 
-	at      *sparse.CSR // Âᵀ (transposeCSR), for the backward gather
+	at      *sparse.CSR // Âᵀ (transposeCSR), for the backward gather; shared
 	in, out int
 	x       mat.Matrix // cached input
 	m, z    *mat.Dense // H·W and the output
@@ -47,9 +47,15 @@ type GCNLayer struct {
 
 // NewGCNLayer returns a GCN layer over the operator Â (see GCNOperator) with
 // in inputs and out outputs, its weights drawn from rng. Parameter names
-// start with prefix. It keeps Âᵀ for the backward pass: O(n + nnz(Â)).
+// start with prefix. It builds Âᵀ for the backward pass: O(n + nnz(Â))
+// (a Model's layers share their Operators' transpose instead).
 func NewGCNLayer(a *sparse.CSR, in, out int, rng *rand.Rand, prefix string) *GCNLayer {
-	l := &GCNLayer{A: a, at: transposeCSR(a), in: in, out: out,
+	return newGCNLayer(a, transposeCSR(a), in, out, rng, prefix)
+}
+
+// newGCNLayer is NewGCNLayer with Âᵀ given (at, shared).
+func newGCNLayer(a, at *sparse.CSR, in, out int, rng *rand.Rand, prefix string) *GCNLayer {
+	l := &GCNLayer{A: a, at: at, in: in, out: out,
 		W: newParam(prefix+".weight", in, out), B: newParam(prefix+".bias", 1, out)}
 	glorot(rawDense(l.W.Value), in, out, rng)
 	return l

@@ -12,6 +12,9 @@ import (
 // bit-for-bit reproducible. All products reduce to one gather kernel,
 // d = Σ_q v_q·src[idx_q], over a sparse row (idx, v): a CSR row, or the
 // non-zero entries of a dense row (ReLU and dropout leave many zeros).
+// With AVX the layers call the whole-matrix forms of these loops instead
+// (csr.go, dense.go), which give the same bits; the loops here remain the
+// path without AVX and the reference the tests compare against.
 
 // rawDense returns the row-major elements of m, whose stride must equal its
 // column count (every matrix this package allocates has that layout).
@@ -417,9 +420,7 @@ func whole(data []float64, m int) strided { return strided{data: data, stride: m
 
 // addBias adds b to every row of the n×m row-major z.
 func addBias(z, b []float64, n, m int) {
-	for i := range n {
-		axpy(z[i*m:(i+1)*m], 1, b)
-	}
+	addToRows(whole(z, m), n, m, b)
 }
 
 // colSums sets db to the column sums of the n×m row-major g.
@@ -431,7 +432,5 @@ func colSums(db, g []float64, n, m int) {
 // ascending order.
 func colSumsS(db []float64, g strided, n, m int) {
 	clear(db[:m])
-	for i := range n {
-		axpy(db[:m], 1, g.data[i*g.stride+g.off:i*g.stride+g.off+m])
-	}
+	sumRows(db, g, n, m)
 }

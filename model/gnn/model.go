@@ -102,10 +102,11 @@ func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error)
 			out = arch.Classes
 		}
 		name := fmt.Sprintf("conv%d", l)
+		normT, inT, outT := ops.transposes()
 		if arch.Kind == GCN {
-			m.convs = append(m.convs, NewGCNLayer(ops.Norm, in, out, rng, name))
+			m.convs = append(m.convs, newGCNLayer(ops.Norm, normT, in, out, rng, name))
 		} else {
-			m.convs = append(m.convs, NewDirGCNLayer(ops.In, ops.Out, in, out, rng, name))
+			m.convs = append(m.convs, newDirGCNLayer(ops.In, ops.Out, inT, outT, in, out, rng, name))
 		}
 	}
 	m.norms = make([]*PairNorm, L-1)

@@ -239,3 +239,31 @@ func sameBitsNaN(t *testing.T, name string, got, want []float64) {
 		}
 	}
 }
+
+// TestRowsBits: sumRows, addToRows and scaleAll give the bits of their
+// axpy and scalar loops for widths 1–40 on strided offset blocks, with
+// special values (±Inf, NaN, −0, subnormal) and no rows at all.
+func TestRowsBits(t *testing.T) {
+	if !useAVX {
+		t.Skip("no AVX on this machine: the row sums are the axpy loops")
+	}
+	rng := rand.New(rand.NewPCG(12, 13))
+	for _, n := range []int{0, 1, 29} {
+		for w := 1; w <= 40; w++ {
+			st, off := w+3, 2
+			src := awkward(max(n, 1)*st+off+w, rng, true)
+			d0 := awkward(w, rng, false)
+			name := fmt.Sprintf("n=%d w=%d", n, w)
+			var got, want []float64
+			withAVX(true, func() { got = slices.Clone(d0); sumRows(got, strided{src, st, off}, n, w) })
+			withAVX(false, func() { want = slices.Clone(d0); sumRows(want, strided{src, st, off}, n, w) })
+			sameBitsNaN(t, "sumRows "+name, got, want)
+			withAVX(true, func() { got = slices.Clone(src); addToRows(strided{got, st, off}, n, w, d0) })
+			withAVX(false, func() { want = slices.Clone(src); addToRows(strided{want, st, off}, n, w, d0) })
+			sameBitsNaN(t, "addToRows "+name, got, want)
+			withAVX(true, func() { got = slices.Clone(src[:n*w]); scaleAll(got, d0[0]) })
+			withAVX(false, func() { want = slices.Clone(src[:n*w]); scaleAll(want, d0[0]) })
+			sameBitsNaN(t, "scaleAll "+name, got, want)
+		}
+	}
+}
