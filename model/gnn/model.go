@@ -83,7 +83,9 @@ type Model struct {
 
 // NewModel builds the model of arch on the operators ops (whose Kind must be
 // arch.Kind), drawing Glorot-uniform weights layer by layer from rng (biases
-// zero) and keeping rng for the dropout masks. O(number of weights).
+// zero) and keeping rng for the dropout masks. O(number of weights), plus
+// O(n + nnz) on the first model built on ops (the operators' transposes,
+// then shared).
 func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error) {
 	if err := arch.Validate(); err != nil {
 		return nil, err
