@@ -23,18 +23,26 @@ type DirGCNLayer struct {
 	W       *Param      // in×3·out weight [W_in W_out W_self]
 	B       *Param      // 1×out bias
 
-	in, out int
-	x       mat.Matrix
-	m, z    *mat.Dense // H·W (n×3out) and the output
-	dm, dx  *mat.Dense
-	ws      scratch
+	inT, outT *sparse.CSR // the transposes, for the backward gathers; shared
+	in, out   int
+	x         mat.Matrix
+	m, z      *mat.Dense // H·W (n×3out) and the output
+	dm, dx    *mat.Dense
+	ws        scratch
 }
 
 // NewDirGCNLayer returns a DirGCN layer over the operators in = D_in⁻¹A_in
 // and out = D_out⁻¹A_out with nIn inputs and nOut outputs, its weights drawn
-// from rng. Parameter names start with prefix.
+// from rng. Parameter names start with prefix. It builds the operators'
+// transposes for the backward pass: O(n + nnz) (a Model's layers share
+// their Operators' transposes instead).
 func NewDirGCNLayer(in, out *sparse.CSR, nIn, nOut int, rng *rand.Rand, prefix string) *DirGCNLayer {
-	l := &DirGCNLayer{In: in, Out: out, in: nIn, out: nOut,
+	return newDirGCNLayer(in, out, transposeCSR(in), transposeCSR(out), nIn, nOut, rng, prefix)
+}
+
+// newDirGCNLayer is NewDirGCNLayer with the transposes given (shared).
+func newDirGCNLayer(in, out, inT, outT *sparse.CSR, nIn, nOut int, rng *rand.Rand, prefix string) *DirGCNLayer {
+	l := &DirGCNLayer{In: in, Out: out, inT: inT, outT: outT, in: nIn, out: nOut,
 		W: newParam(prefix+".weight", nIn, 3*nOut), B: newParam(prefix+".bias", 1, nOut)}
 	glorot(rawDense(l.W.Value), nIn, nOut, rng)
 	return l
@@ -56,8 +64,8 @@ func (l *DirGCNLayer) Forward(x mat.Matrix) *mat.Dense {
 	m, z := rawDense(l.m), rawDense(l.z)
 	mulInput(m, x, rawDense(l.W.Value), w, &l.ws)
 	zs := whole(z, l.out)
-	spmm(zs, l.In.RawMatrix(), strided{m, w, 0}, l.out, false)
-	spmm(zs, l.Out.RawMatrix(), strided{m, w, l.out}, l.out, true)
+	csrMul(zs, l.In.RawMatrix(), strided{m, w, 0}, l.out, false, nil)
+	csrMul(zs, l.Out.RawMatrix(), strided{m, w, l.out}, l.out, true, nil)
 	b := rawDense(l.B.Value)
 	for i := range n {
 		zi := z[i*l.out : (i+1)*l.out]
@@ -76,8 +84,8 @@ func (l *DirGCNLayer) Backward(dy *mat.Dense, needInput bool) *mat.Dense {
 	l.dm = ensure(l.dm, n, w)
 	dm := rawDense(l.dm)
 	gs := whole(g, l.out)
-	spmmT(strided{dm, w, 0}, l.In.RawMatrix(), gs, l.out)
-	spmmT(strided{dm, w, l.out}, l.Out.RawMatrix(), gs, l.out)
+	spmmTBy(strided{dm, w, 0}, l.In.RawMatrix(), l.inT.RawMatrix(), gs, l.out, &l.ws)
+	spmmTBy(strided{dm, w, l.out}, l.Out.RawMatrix(), l.outT.RawMatrix(), gs, l.out, &l.ws)
 	for i := range n {
 		copy(dm[i*w+2*l.out:i*w+w], g[i*l.out:(i+1)*l.out])
 	}

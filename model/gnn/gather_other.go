@@ -24,3 +24,39 @@ func scatterAVX(dst *float64, stride int, idx *int, v *float64, n int, s *float6
 func gather8AVX(dst *float64, idx *int, v *float64, n int, src *float64, ss int, mask *[8]int64) {
 	panic("gnn: gather8AVX off amd64")
 }
+
+func csr16AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, nc int) bool {
+	panic("gnn: csr16AVX off amd64")
+}
+
+func csr8AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, mask *[8]int64, nc int) bool {
+	panic("gnn: csr8AVX off amd64")
+}
+
+func denseNN16AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int) {
+	panic("gnn: denseNN16AVX off amd64")
+}
+
+func denseNN8AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int, mask *[8]int64) {
+	panic("gnn: denseNN8AVX off amd64")
+}
+
+func denseTN16AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int) {
+	panic("gnn: denseTN16AVX off amd64")
+}
+
+func denseTN8AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int, mask *[8]int64) {
+	panic("gnn: denseTN8AVX off amd64")
+}
+
+func sumRows16AVX(dst *float64, src *float64, n, ss int, mask *[16]int64) {
+	panic("gnn: sumRows16AVX off amd64")
+}
+
+func addToRows16AVX(dst *float64, ds, n int, v *float64, mask *[16]int64) {
+	panic("gnn: addToRows16AVX off amd64")
+}
+
+func scaleAVX(y *float64, f float64, n int) {
+	panic("gnn: scaleAVX off amd64")
+}

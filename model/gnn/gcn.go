@@ -37,6 +37,7 @@ type GCNLayer struct {
 	W *Param      // in×out weight
 	B *Param      // 1×out bias
 
+	at      *sparse.CSR // Âᵀ (transposeCSR), for the backward gather; shared
 	in, out int
 	x       mat.Matrix // cached input
 	m, z    *mat.Dense // H·W and the output
@@ -46,9 +47,15 @@ type GCNLayer struct {
 
 // NewGCNLayer returns a GCN layer over the operator Â (see GCNOperator) with
 // in inputs and out outputs, its weights drawn from rng. Parameter names
-// start with prefix.
+// start with prefix. It builds Âᵀ for the backward pass: O(n + nnz(Â))
+// (a Model's layers share their Operators' transpose instead).
 func NewGCNLayer(a *sparse.CSR, in, out int, rng *rand.Rand, prefix string) *GCNLayer {
-	l := &GCNLayer{A: a, in: in, out: out,
+	return newGCNLayer(a, transposeCSR(a), in, out, rng, prefix)
+}
+
+// newGCNLayer is NewGCNLayer with Âᵀ given (at, shared).
+func newGCNLayer(a, at *sparse.CSR, in, out int, rng *rand.Rand, prefix string) *GCNLayer {
+	l := &GCNLayer{A: a, at: at, in: in, out: out,
 		W: newParam(prefix+".weight", in, out), B: newParam(prefix+".bias", 1, out)}
 	glorot(rawDense(l.W.Value), in, out, rng)
 	return l
@@ -68,8 +75,7 @@ func (l *GCNLayer) Forward(x mat.Matrix) *mat.Dense {
 	l.z = ensure(l.z, n, l.out)
 	m, z := rawDense(l.m), rawDense(l.z)
 	mulInput(m, x, rawDense(l.W.Value), l.out, &l.ws)
-	spmm(whole(z, l.out), l.A.RawMatrix(), whole(m, l.out), l.out, false)
-	addBias(z, rawDense(l.B.Value), n, l.out)
+	csrMul(whole(z, l.out), l.A.RawMatrix(), whole(m, l.out), l.out, false, rawDense(l.B.Value))
 	return l.z
 }
 
@@ -80,7 +86,7 @@ func (l *GCNLayer) Backward(dy *mat.Dense, needInput bool) *mat.Dense {
 	g := rawDense(contiguous(dy))
 	l.dm = ensure(l.dm, n, l.out)
 	dm := rawDense(l.dm)
-	spmmT(whole(dm, l.out), l.A.RawMatrix(), whole(g, l.out), l.out)
+	spmmTBy(whole(dm, l.out), l.A.RawMatrix(), l.at.RawMatrix(), whole(g, l.out), l.out, &l.ws)
 	colSums(rawDense(l.B.Grad), g, n, l.out)
 	inputGradW(rawDense(l.W.Grad), l.x, dm, l.out, &l.ws)
 	if !needInput {
@@ -115,7 +121,7 @@ func checkInput(x mat.Matrix, a *sparse.CSR, in int) int {
 func mulInput(dst []float64, x mat.Matrix, w []float64, m int, s *scratch) {
 	switch x := x.(type) {
 	case *sparse.CSR:
-		spmm(whole(dst, m), x.RawMatrix(), whole(w, m), m, false)
+		csrMul(whole(dst, m), x.RawMatrix(), whole(w, m), m, false, nil)
 	case *mat.Dense:
 		x = contiguous(x)
 		n, k := x.Dims()

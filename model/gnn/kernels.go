@@ -12,6 +12,9 @@ import (
 // bit-for-bit reproducible. All products reduce to one gather kernel,
 // d = Σ_q v_q·src[idx_q], over a sparse row (idx, v): a CSR row, or the
 // non-zero entries of a dense row (ReLU and dropout leave many zeros).
+// With AVX the layers call the whole-matrix forms of these loops instead
+// (csr.go, dense.go), which give the same bits; the loops here remain the
+// path without AVX and the reference the tests compare against.
 
 // rawDense returns the row-major elements of m, whose stride must equal its
 // column count (every matrix this package allocates has that layout).
@@ -49,6 +52,16 @@ type scratch struct {
 	val  []float64
 	t    []float64
 	rows []int
+	pad  []float64
+}
+
+// padded returns a zeroed buffer of length n (8-column padded blocks).
+func (s *scratch) padded(n int) []float64 {
+	if len(s.pad) < n {
+		s.pad = make([]float64, n)
+	}
+	clear(s.pad[:n])
+	return s.pad[:n]
 }
 
 // row returns index and value buffers of length ≥ n.
@@ -265,7 +278,7 @@ func nonZeros(idx []int, val []float64, row []float64, n, st int) int {
 // mulNN sets dst = a·b for a (n×k), b (k×m), dst (n×m), skipping the zero
 // entries of a. O(nnz(a)·m + n·k).
 func mulNN(dst, a, b []float64, n, k, m int, s *scratch) {
-	mulNNb(dst, a, [][]float64{b}, n, k, m, s)
+	denseMul(dst, a, b, n, k, m, s)
 }
 
 // mulNNb sets dst_r = a_r·b[r] for the S = len(b) runs of a (n×k each, side
@@ -286,7 +299,7 @@ func mulNNb(dst, a []float64, b [][]float64, n, k, m int, s *scratch) {
 // entries of a are left out (the loss gradient lives on the training nodes
 // and their neighbourhoods). O(n·m + nnz(a on those rows)·m + k·m).
 func mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
-	mulTNb([][]float64{dst}, a, g, n, k, m, s)
+	denseMulTN(dst, a, g, n, k, m, s)
 }
 
 // mulTNb sets dst[r] = a_rᵀ·g_r (k×m) for the S = len(dst) runs of a (n×k
@@ -312,9 +325,7 @@ func mulTNb(dst [][]float64, a, g []float64, n, k, m int, s *scratch) {
 // mulNT sets dst = g·bᵀ for g (n×m), b (k×m), dst (n×k), as g·(bᵀ) with bᵀ
 // formed in scratch. O(nnz(g)·k + n·m + k·m).
 func mulNT(dst, g, b []float64, n, k, m int, s *scratch) {
-	bt := s.trans(m * k)
-	transpose(bt, b, k, m)
-	mulNTb(dst, g, [][]float64{bt}, n, k, m, s)
+	denseMulNT(dst, g, b, n, k, m, s)
 }
 
 // transpose sets bt (m×k) to the transpose of b (k×m).
@@ -409,9 +420,7 @@ func whole(data []float64, m int) strided { return strided{data: data, stride: m
 
 // addBias adds b to every row of the n×m row-major z.
 func addBias(z, b []float64, n, m int) {
-	for i := range n {
-		axpy(z[i*m:(i+1)*m], 1, b)
-	}
+	addToRows(whole(z, m), n, m, b)
 }
 
 // colSums sets db to the column sums of the n×m row-major g.
@@ -423,7 +432,5 @@ func colSums(db, g []float64, n, m int) {
 // ascending order.
 func colSumsS(db []float64, g strided, n, m int) {
 	clear(db[:m])
-	for i := range n {
-		axpy(db[:m], 1, g.data[i*g.stride+g.off:i*g.stride+g.off+m])
-	}
+	sumRows(db, g, n, m)
 }

@@ -65,22 +65,27 @@ type Model struct {
 	convs []Conv
 	norms []*PairNorm
 	rng   *rand.Rand
+	pcg   *rand.PCG // rng's source when known (NewTrainer): drawn directly, same sequence
+	words []uint64  // the draws of one dropout mask
 
 	drop bool
 	pre  []*mat.Dense // stage k: input of its ReLU (conv or PairNorm output)
 	h    []*mat.Dense // stage k: relu(pre)·mask, the input of conv k+1
 	mask [][]float64
 
-	xmask []float64 // input dropout mask (stored entries of a sparse input)
+	xmask []float64 // input dropout mask (dense input)
 	xia   []int     // dropped-out sparse input: kept entries only
 	xja   []int
 	xval  []float64
 	xd    *mat.Dense // dropped-out dense input
+	xcsr  *sparse.CSR
 }
 
 // NewModel builds the model of arch on the operators ops (whose Kind must be
 // arch.Kind), drawing Glorot-uniform weights layer by layer from rng (biases
-// zero) and keeping rng for the dropout masks. O(number of weights).
+// zero) and keeping rng for the dropout masks. O(number of weights), plus
+// O(n + nnz) on the first model built on ops (the operators' transposes,
+// then shared).
 func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error) {
 	if err := arch.Validate(); err != nil {
 		return nil, err
@@ -99,10 +104,11 @@ func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error)
 			out = arch.Classes
 		}
 		name := fmt.Sprintf("conv%d", l)
+		normT, inT, outT := ops.transposes()
 		if arch.Kind == GCN {
-			m.convs = append(m.convs, NewGCNLayer(ops.Norm, in, out, rng, name))
+			m.convs = append(m.convs, newGCNLayer(ops.Norm, normT, in, out, rng, name))
 		} else {
-			m.convs = append(m.convs, NewDirGCNLayer(ops.In, ops.Out, in, out, rng, name))
+			m.convs = append(m.convs, newDirGCNLayer(ops.In, ops.Out, inT, outT, in, out, rng, name))
 		}
 	}
 	m.norms = make([]*PairNorm, L-1)
@@ -167,10 +173,7 @@ func (m *Model) forward(x mat.Matrix, train bool, seen func(l int, z *mat.Dense)
 			if len(m.mask[l]) != len(h) {
 				m.mask[l] = make([]float64, len(h))
 			}
-			dropMask(m.mask[l], p, m.rng)
-			for k, v := range zs {
-				h[k] = max(v, 0) * m.mask[l][k]
-			}
+			reluDrop(h, m.mask[l], zs, m.draws(len(h)), p)
 		} else {
 			for k, v := range zs {
 				h[k] = max(v, 0)
@@ -190,23 +193,32 @@ func (m *Model) dropInput(x mat.Matrix) mat.Matrix {
 	case *sparse.CSR:
 		raw := x.RawMatrix()
 		nnz := len(raw.Data)
-		if len(m.xmask) != nnz || len(m.xia) != raw.I+1 {
-			m.xmask = make([]float64, nnz)
+		if len(m.xja) != nnz || len(m.xia) != raw.I+1 {
 			m.xia, m.xja, m.xval = make([]int, raw.I+1), make([]int, nnz), make([]float64, nnz)
 		}
-		dropMask(m.xmask, p, m.rng)
+		words := m.draws(nnz)
+		thr, scale := dropThreshold(p)
+		vals := [2]float64{0, scale} // keepScale's values scale·0, scale·1
+		// Locals, so that the stores below need not reload m's fields; w
+		// advances branch-free (keep is 1 or 0).
+		xia, xja, xval := m.xia, m.xja[:nnz], m.xval[:nnz]
+		ind, val := raw.Ind[:nnz], raw.Data[:nnz]
+		words = words[:(nnz+1)/2]
 		w := 0
 		for i := range raw.I {
 			for q := raw.Indptr[i]; q < raw.Indptr[i+1]; q++ {
-				mk := m.xmask[q]
-				m.xja[w], m.xval[w] = raw.Ind[q], raw.Data[q]*mk
-				if mk != 0 {
-					w++
-				}
+				u := words[q>>1] >> (32 * uint(q&1)) & 0xffffffff
+				keep := 1 - (u-thr)>>63
+				xja[w], xval[w] = ind[q], val[q]*vals[keep]
+				w += int(keep)
 			}
-			m.xia[i+1] = w
+			xia[i+1] = w
 		}
-		return sparse.NewCSR(raw.I, raw.J, m.xia, m.xja[:w], m.xval[:w])
+		if m.xcsr == nil {
+			m.xcsr = &sparse.CSR{}
+		}
+		*m.xcsr = *sparse.NewCSR(raw.I, raw.J, m.xia, m.xja[:w], m.xval[:w])
+		return m.xcsr
 	case *mat.Dense:
 		x = contiguous(x)
 		r, c := x.Dims()
@@ -215,7 +227,7 @@ func (m *Model) dropInput(x mat.Matrix) mat.Matrix {
 		if len(m.xmask) != len(d) {
 			m.xmask = make([]float64, len(d))
 		}
-		dropMask(m.xmask, p, m.rng)
+		dropMaskFrom(m.xmask, m.draws(len(d)), p)
 		for k, v := range xs {
 			d[k] = v * m.xmask[k]
 		}
@@ -225,20 +237,83 @@ func (m *Model) dropInput(x mat.Matrix) mat.Matrix {
 }
 
 // dropMask fills mask with 0 (dropped) or 1/(1−p) (kept), branch-free: each
-// 32-bit half u of a draw keeps its entry iff u ≥ ⌊p·2³²⌋.
+// 32-bit half u of a draw keeps its entry iff u ≥ ⌊p·2³²⌋, entry 2k from the
+// low half of draw k and entry 2k+1 from its high half. O(len(mask)).
 func dropMask(mask []float64, p float64, rng *rand.Rand) {
-	thr := uint64(p * (1 << 32))
-	scale := 1 / (1 - p)
-	// (u − thr) >> 63 is 1 iff u < thr, for u, thr < 2³².
-	k := 0
-	for ; k+1 < len(mask); k += 2 {
-		x := rng.Uint64()
-		mask[k] = scale * float64(1-(x&0xffffffff-thr)>>63)
-		mask[k+1] = scale * float64(1-(x>>32-thr)>>63)
+	words := make([]uint64, (len(mask)+1)/2)
+	for k := range words {
+		words[k] = rng.Uint64()
 	}
-	if k < len(mask) {
-		x := rng.Uint64()
-		mask[k] = scale * float64(1-(x&0xffffffff-thr)>>63)
+	dropMaskFrom(mask, words, p)
+}
+
+// draws returns the model's next ⌈n/2⌉ 64-bit draws (two dropout decisions
+// each), in a buffer of the model. From the PCG directly when NewTrainer
+// handed it over (an inlined call; rng.Uint64 would go through the Source
+// interface): the same sequence either way. O(n).
+func (m *Model) draws(n int) []uint64 {
+	c := (n + 1) / 2
+	if cap(m.words) < c {
+		m.words = make([]uint64, c)
+	}
+	w := m.words[:c]
+	if m.pcg != nil {
+		for k := range w {
+			w[k] = m.pcg.Uint64()
+		}
+	} else {
+		for k := range w {
+			w[k] = m.rng.Uint64()
+		}
+	}
+	return w
+}
+
+// dropThreshold returns ⌊p·2³²⌋ and the keep scale 1/(1−p).
+func dropThreshold(p float64) (thr uint64, scale float64) {
+	return uint64(p * (1 << 32)), 1 / (1 - p)
+}
+
+// keepScale returns entry k's mask value: scale when the 32-bit half of
+// words[k/2] that decides it (low for even k, high for odd) is ≥ thr, else
+// 0. Branch-free: (u − thr) >> 63 is 1 iff u < thr, for u, thr < 2³².
+func keepScale(words []uint64, k int, thr uint64, scale float64) float64 {
+	u := words[k>>1] >> (32 * uint(k&1)) & 0xffffffff
+	return scale * float64(1-(u-thr)>>63)
+}
+
+// keepPair returns the mask values of the two entries that the draw x
+// decides (low half first), as keepScale does, from the table {0, scale}
+// (the values scale·0 and scale·1 of keepScale) rather than a conversion.
+func keepPair(x, thr uint64, vals *[2]float64) (float64, float64) {
+	return vals[1-(x&0xffffffff-thr)>>63], vals[1-(x>>32-thr)>>63]
+}
+
+// dropMaskFrom fills mask from the draws words (dropMask's rule). O(len(mask)).
+func dropMaskFrom(mask []float64, words []uint64, p float64) {
+	thr, scale := dropThreshold(p)
+	for k := range mask {
+		mask[k] = keepScale(words, k, thr, scale)
+	}
+}
+
+// reluDrop sets mask from the draws words (dropMask's rule) and
+// h = relu(z)·mask in the same pass, two entries per draw. O(len(h)).
+func reluDrop(h, mask, z []float64, words []uint64, p float64) {
+	thr, scale := dropThreshold(p)
+	vals := [2]float64{0, scale}
+	n := len(h)
+	mask, z, words = mask[:n], z[:n], words[:(n+1)/2]
+	k := 0
+	for ; k+1 < n; k += 2 {
+		m0, m1 := keepPair(words[k>>1], thr, &vals)
+		mask[k], mask[k+1] = m0, m1
+		h[k], h[k+1] = max(z[k], 0)*m0, max(z[k+1], 0)*m1
+	}
+	if k < n {
+		m0, _ := keepPair(words[k>>1], thr, &vals)
+		mask[k] = m0
+		h[k] = max(z[k], 0) * m0
 	}
 }
 

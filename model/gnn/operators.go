@@ -2,6 +2,7 @@ package gnn
 
 import (
 	"math"
+	"sync"
 
 	"github.com/james-bowman/sparse"
 
@@ -20,6 +21,27 @@ type Operators struct {
 	Norm *sparse.CSR
 	// In and Out are DirGCN's D_in⁻¹A_in and D_out⁻¹A_out (nil for GCN).
 	In, Out *sparse.CSR
+
+	tOnce            sync.Once
+	normT, inT, outT *sparse.CSR // transposes for the backward gathers
+}
+
+// transposes returns Âᵀ (GCN) or the transposes of In and Out (DirGCN),
+// built on the first call (transposeCSR, O(n + nnz)) and shared by every
+// layer and run on these operators; safe for concurrent use.
+func (o *Operators) transposes() (normT, inT, outT *sparse.CSR) {
+	o.tOnce.Do(func() {
+		if o.Norm != nil {
+			o.normT = transposeCSR(o.Norm)
+		}
+		if o.In != nil {
+			o.inT = transposeCSR(o.In)
+		}
+		if o.Out != nil {
+			o.outT = transposeCSR(o.Out)
+		}
+	})
+	return o.normT, o.inT, o.outT
 }
 
 // NewOperators builds the operators of kind k on g: Â = GCNOperator(g) for

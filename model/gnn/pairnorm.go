@@ -47,10 +47,8 @@ func (p *PairNorm) Forward(x *mat.Dense) *mat.Dense {
 func pairNormForward(y, x []float64, n, m int, scale float64, sigma, mean []float64) {
 	S := len(sigma)
 	clear(mean[:S*m])
-	for i := range n {
-		for r := range S {
-			axpy(mean[r*m:(r+1)*m], 1, x[(i*S+r)*m:(i*S+r+1)*m])
-		}
+	for r := range S {
+		sumRows(mean[r*m:(r+1)*m], strided{x, S * m, r * m}, n, m)
 	}
 	for k := range mean[:S*m] {
 		mean[k] /= float64(n)
@@ -76,6 +74,10 @@ func pairNormForward(y, x []float64, n, m int, scale float64, sigma, mean []floa
 		if sigma[r] > 0 {
 			f[r] = scale / sigma[r]
 		}
+	}
+	if S == 1 {
+		scaleAll(y[:n*m], f[0])
+		return
 	}
 	for i := range n {
 		for r := range S {
@@ -137,18 +139,19 @@ func pairNormBackward(dx, g, y []float64, n, m int, scale float64, sigma, mean, 
 			for k := range di {
 				di[k] = a * (gi[k] - b*yi[k])
 			}
-			axpy(mean[r*m:(r+1)*m], 1, di)
 		}
 	}
-	for k := range mean[:S*m] {
-		mean[k] /= float64(n)
-	}
-	for i := range n {
-		for r := range S {
-			if sigma[r] == 0 || scale == 0 {
-				continue
-			}
-			axpy(dx[(i*S+r)*m:(i*S+r+1)*m], -1, mean[r*m:(r+1)*m])
+	for r := range S {
+		if sigma[r] == 0 || scale == 0 {
+			continue
 		}
+		// The column means, rows in order; then dx − mean as dx + (−mean)
+		// (axpy(row, −1, mean) rounds the same: (−1)·mean is exact).
+		mr := mean[r*m : (r+1)*m]
+		sumRows(mr, strided{dx, S * m, r * m}, n, m)
+		for k := range mr {
+			mr[k] = -(mr[k] / float64(n))
+		}
+		addToRows(strided{dx, S * m, r * m}, n, m, mr)
 	}
 }

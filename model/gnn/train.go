@@ -71,11 +71,12 @@ func NewTrainer(data *Data, cfg Config, k int, seed uint64) (*Trainer, error) {
 	_, f := data.X.Dims()
 	arch := Architecture{Kind: cfg.Kind, Layers: cfg.Layers, In: f, Hidden: cfg.Hidden,
 		Classes: data.Classes, PairNorm: cfg.PairNorm, PairNormScale: cfg.PairNormScale, Dropout: cfg.Dropout}
-	rng := rand.New(rand.NewPCG(seed, pcgStream))
-	m, err := NewModel(arch, data.Ops, rng)
+	pcg := rand.NewPCG(seed, pcgStream)
+	m, err := NewModel(arch, data.Ops, rand.New(pcg))
 	if err != nil {
 		return nil, err
 	}
+	m.pcg = pcg
 	for i, p := range m.Params() {
 		if cfg.DecayScope == DecayAll || i < len(m.convs[0].Params()) {
 			p.WeightDecay = cfg.WeightDecay

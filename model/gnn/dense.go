@@ -1,0 +1,75 @@
+package gnn
+
+// Dense products with AVX: the whole n-row matrix goes through one
+// assembly loop per column block (16 columns, or at most 8 under a lane
+// mask), zero coefficients masked rather than skipped. They give the bits
+// of the sparse-row loops mulNNb, mulTNb and mulNTb (S = 1), which remain
+// the path without AVX.
+
+// denseMul sets dst = a·b for a (n×k), b (k×m), dst (n×m), every entry
+// summed from zero over ascending p with the terms of zero a[i,p] left out.
+// It panics when a slice is too short. O(n·k·m).
+func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
+	if !useAVX || n == 0 || m == 0 || k == 0 {
+		mulNNb(dst, a, [][]float64{b}, n, k, m, s)
+		return
+	}
+	if len(a) < n*k || len(b) < k*m || len(dst) < n*m {
+		panic("gnn: dense product operand too short")
+	}
+	for c := 0; c < m; {
+		if m-c >= 16 {
+			denseNN16AVX(&dst[c], m, &a[0], k, n, k, &b[c], m)
+			c += 16
+			continue
+		}
+		r := min(m-c, 8)
+		pad := s.padded(k * 8) // b's r columns, zero-padded to 8
+		for p := range k {
+			copy(pad[p*8:p*8+8], b[p*m+c:p*m+c+r])
+		}
+		denseNN8AVX(&dst[c], m, &a[0], k, n, k, &pad[0], 8, &masks8[r])
+		c += r
+	}
+}
+
+// denseMulTN sets dst = aᵀ·g for a (n×k), g (n×m), dst (k×m): each entry
+// sums a[i,p]·g[i,:] over ascending i from zero, leaving out the rows where
+// g is zero and the zero entries of a. It panics when a slice is too short.
+// O(n·m + (non-zero rows of g)·k·m).
+func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
+	if !useAVX || n == 0 || m == 0 || k == 0 {
+		mulTNb([][]float64{dst}, a, g, n, k, m, s)
+		return
+	}
+	if len(a) < n*k || len(g) < n*m || len(dst) < k*m {
+		panic("gnn: dense product operand too short")
+	}
+	clear(dst[:k*m])
+	rows := nonZeroRows(whole(g, m), n, m, s)
+	if len(rows) == 0 {
+		return
+	}
+	for c := 0; c < m; {
+		if m-c >= 16 {
+			denseTN16AVX(&dst[c], m, &a[0], k, &rows[0], len(rows), k, &g[c], m)
+			c += 16
+			continue
+		}
+		r := min(m-c, 8)
+		pad := s.padded(k * 8) // the r columns of dst, padded to 8
+		denseTN8AVX(&pad[0], 8, &a[0], k, &rows[0], len(rows), k, &g[c], m, &masks8[r])
+		for p := range k {
+			copy(dst[p*m+c:p*m+c+r], pad[p*8:p*8+r])
+		}
+		c += r
+	}
+}
+
+// denseMulNT sets dst = g·bᵀ for g (n×m), b (k×m), dst (n×k), as g·(bᵀ)
+// with bᵀ formed in scratch (denseMul). O(n·m·k + k·m).
+func denseMulNT(dst, g, b []float64, n, k, m int, s *scratch) {
+	bt := s.trans(m * k)
+	transpose(bt, b, k, m)
+	denseMul(dst, g, bt, n, m, k, s)
+}
