@@ -263,8 +263,8 @@ func TestOversizedGraphRefused(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = run(t, "resistance", "--graph", path)
-	if code != 1 || !strings.Contains(errs, "the dense resistance engine on 20000 nodes needs") {
+	code, _, errs = run(t, "resistance", "--graph", path, "--engine", "incremental")
+	if code != 1 || !strings.Contains(errs, "the dense resistance engine on 20000 nodes needs") || !strings.Contains(errs, "--engine sketch") {
 		t.Fatalf("20000-node path: exit %d: %s", code, errs)
 	}
 }

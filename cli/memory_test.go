@@ -2,12 +2,15 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
 
 // Oversized graphs are refused with the memory they need (exit status 1)
@@ -38,7 +41,9 @@ func TestResistanceRefusesOversizedGraphs(t *testing.T) {
 		{"60000-node directed path", writeFile(t, "path2.txt", both.String()), true, "the dense resistance engine on 60000 nodes needs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"resistance", "--graph", tc.file}
+			// The dense engine asked for explicitly (auto would take the
+			// sketch engine for the undirected path).
+			args := []string{"resistance", "--graph", tc.file, "--engine", "incremental"}
 			if tc.directed {
 				args = append(args, "--directed")
 			}
@@ -54,5 +59,36 @@ func TestResistanceRefusesOversizedGraphs(t *testing.T) {
 	code, _, errs := run(t, "resistance", "--graph", f)
 	if code != 1 || !strings.Contains(errs, "big.txt:1") || !strings.Contains(errs, "2147483647") {
 		t.Fatalf("num_nodes 2^31: exit %d, stderr %q", code, errs)
+	}
+}
+
+var decisions = regexp.MustCompile(`,"score":[^}]*`)
+
+// TestAutoEngineChoosesSketch: with too little memory for L⁺, the default
+// engine (auto) says it takes the sketch engine and runs it; Cornell is
+// small enough that the sketch keeps every node, so its log is the
+// incremental engine's.
+func TestAutoEngineChoosesSketch(t *testing.T) {
+	datatest.Root(t, filepath.FromSlash("cornell/raw/out1_graph_edges.txt"))
+	dir := t.TempDir()
+	logs := map[string]string{}
+	for _, tc := range []struct{ memory, engine string }{{"", "incremental"}, {"700K", "sketch"}} {
+		if tc.memory != "" {
+			t.Setenv("OHM_MEMORY", tc.memory)
+		}
+		log := filepath.Join(dir, tc.engine+".jsonl")
+		code, out, errs := run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05", "--log", log, "--json")
+		if code != 0 || !strings.Contains(errs, "engine auto: "+tc.engine) || !strings.Contains(out, `"engine": "`+tc.engine+`"`) {
+			t.Fatalf("memory %q: exit %d, stderr %q, stdout %s", tc.memory, code, errs, out)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The decisions; the scores agree to the solver's tolerance.
+		logs[tc.engine] = decisions.ReplaceAllString(string(b), "")
+	}
+	if logs["sketch"] != logs["incremental"] {
+		t.Fatalf("logs differ:\n%s\nvs\n%s", logs["sketch"], logs["incremental"])
 	}
 }
