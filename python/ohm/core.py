@@ -62,8 +62,10 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
 
     method: err, err-hop, res, res-hop, curvature, gtr or fosr; budget: r in
     (0, 1], the run makes floor(r·E0) iterations; directed: rewire the arcs
-    as given (else the undirected graph of the arcs); engine: "incremental"
-    (default) or "exact"; alpha: curvature's laziness; seed, fosr_x0: FoSR's
+    as given (else the undirected graph of the arcs); engine: "auto"
+    (default: "incremental" when L⁺ fits in memory, else "sketch"),
+    "incremental", "exact" or "sketch" (undirected err and res on graphs
+    beyond memory; docs/sketch.md); alpha: curvature's laziness; seed, fosr_x0: FoSR's
     start vector (a seed, or an array of num_nodes floats). A bad argument
     raises ValueError with the command's message; a failed run OhmError.
     """
