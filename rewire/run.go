@@ -23,12 +23,19 @@ const (
 	Auto        EngineKind = "auto"        // Incremental when its L⁺ fits in memory, else Sketch (default)
 )
 
-// ChooseEngine resolves Auto (and the empty kind) for g and cfg: the
-// incremental engine when its dense state fits in the memory available
-// (incremental.DenseBytes against linalg.AvailableMemory), else the sketch
-// engine, with the reason in words. Other kinds are returned as they are.
+// ChooseEngine resolves Auto for g and cfg: the incremental engine when
+// its dense state fits in the memory available (incremental.DenseBytes
+// against linalg.AvailableMemory), else the sketch engine, with the reason
+// in words. The empty kind is Incremental: code that records results (the
+// sweeps, diagnose) leaves it empty and gets the exact decisions or a
+// refusal, never the sketch's under the same rewiring code version. Other
+// kinds are returned as they are.
 func ChooseEngine(g *linalg.Graph, cfg Config) (EngineKind, string) {
-	if cfg.Engine != Auto && cfg.Engine != "" {
+	switch cfg.Engine {
+	case "":
+		return Incremental, ""
+	case Auto:
+	default:
 		return cfg.Engine, ""
 	}
 	need := incremental.DenseBytes(g.N(), g.Directed(), cfg.Method.PerHop())
@@ -45,7 +52,9 @@ type Config struct {
 	Budget float64
 	// WithinComponents restricts undirected pairs to one component.
 	WithinComponents bool
-	// Engine is Auto (default when empty), Incremental, Exact or Sketch.
+	// Engine is Incremental (default when empty), Exact, Sketch or Auto
+	// (Incremental when its dense state fits in memory, else Sketch; the
+	// commands' default).
 	Engine EngineKind
 	// Sketch configures the sketch engine (Engine Sketch, or Auto when it
 	// chooses it); Workers and WithinComponents are taken from here.

@@ -142,22 +142,30 @@ func TestSketchEngineQuality(t *testing.T) {
 func TestEngineChoice(t *testing.T) {
 	gg, _ := graphgen.SBM(3000, 3, 0.01, 0.001, 1)
 	g := mustFrom(t, gg)
-	if k, why := ChooseEngine(g, Config{Method: ERR}); k != Incremental {
+	if k, why := ChooseEngine(g, Config{Method: ERR, Engine: Auto}); k != Incremental {
 		t.Fatalf("auto chose %s: %s", k, why)
 	}
 	t.Setenv("OHM_MEMORY", "100M")
-	if k, why := ChooseEngine(g, Config{Method: ERR}); k != Sketch {
+	if k, why := ChooseEngine(g, Config{Method: ERR, Engine: Auto}); k != Sketch {
 		t.Fatalf("auto chose %s with 100 MB: %s", k, why)
 	}
-	if k, _ := ChooseEngine(g, Config{Method: ERRHop}); k != Incremental {
+	if k, _ := ChooseEngine(g, Config{Method: ERRHop, Engine: Auto}); k != Incremental {
 		t.Fatalf("auto chose %s for err-hop", k)
+	}
+	// The empty kind (sweeps, diagnose) never takes the sketch engine: its
+	// results carry the exact engine's code version.
+	if k, _ := ChooseEngine(g, Config{Method: ERR}); k != Incremental {
+		t.Fatalf("empty engine chose %s", k)
+	}
+	if _, err := Run(g, Config{Method: ERR, Budget: 0.01}); err == nil {
+		t.Fatal("empty engine beyond memory ran")
 	}
 	_, err := Run(g, Config{Method: ERR, Budget: 0.01, Engine: Incremental})
 	var me *linalg.MemoryError
 	if !errors.As(err, &me) {
 		t.Fatalf("incremental engine beyond memory: %v", err)
 	}
-	r, err := Run(g, Config{Method: ERR, Budget: 0.002})
+	r, err := Run(g, Config{Method: ERR, Budget: 0.002, Engine: Auto})
 	if err != nil || r.Engine != Sketch {
 		t.Fatalf("auto beyond memory: %v, engine %v", err, r)
 	}
