@@ -212,7 +212,7 @@ func summarize(name string, directed bool, cfg rewire.Config, res *rewire.Result
 		Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, E0: res.E0,
 		Iterations: res.Iterations, Added: res.Added, Removed: res.Removed,
 		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
-		Version: rewire.CodeVersion(cfg.Method, directed), Engine: string(res.Engine), Seconds: seconds,
+		Version: rewire.RunVersion(cfg.Method, directed, res.Engine), Engine: string(res.Engine), Seconds: seconds,
 		Rounds: res.Rounds, Solves: res.Solves,
 	}
 	if directed {

@@ -37,8 +37,6 @@ type SketchOptions struct {
 	// Tol is the relative residual of the exact re-scoring solves (default
 	// 1e-7); sketches are solved to 1e-4, far below their own error.
 	Tol float64
-	// Progress, if set, is told about every solve batch (what, how many).
-	Progress func(what string, done, total int)
 }
 
 // Sketch is the resistance engine for graphs whose L⁺ does not fit in
@@ -163,9 +161,6 @@ func (e *Sketch) refresh(extra []int) error {
 	}
 	e.solves += k
 	e.round++
-	if e.opt.Progress != nil {
-		e.opt.Progress("sketch", k, k)
-	}
 	e.comp = e.comp[:0]
 	for i := range n {
 		e.comp = append(e.comp, int32(solver.Component(i)))
@@ -318,16 +313,11 @@ func (e *Sketch) refresh(extra []int) error {
 	// M = L⁺[K, K], one solve per kept node.
 	K := len(e.kept)
 	e.m = make([]float64, K*K)
-	done := 0
 	_, err = solver.SolveMany(K, func(q int, b []float64) { b[e.kept[q]] = 1 },
 		func(q int, x []float64) {
 			row := e.m[q*K : (q+1)*K]
 			for p, i := range e.kept {
 				row[p] = x[i]
-			}
-			if e.opt.Progress != nil {
-				done++ // calls for different q may overlap; the count is indicative
-				e.opt.Progress("re-scoring", done, K)
 			}
 		}, e.opt.Tol, 10*n+100, workers)
 	if err != nil {

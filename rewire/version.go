@@ -28,3 +28,15 @@ func CodeVersion(m Method, directed bool) string {
 	}
 	return "rewire-1"
 }
+
+// RunVersion is the version of a run's decisions: CodeVersion, with
+// "+sketch-1" appended when the sketch engine made them (its decisions are
+// exact only among its candidates, so they are never reported as the dense
+// engines'). Summaries print it; sweeps and the graph cache never run the
+// sketch engine and key on CodeVersion.
+func RunVersion(m Method, directed bool, e EngineKind) string {
+	if e == Sketch {
+		return CodeVersion(m, directed) + "+sketch-1"
+	}
+	return CodeVersion(m, directed)
+}
