@@ -139,12 +139,11 @@ func (q sketchQuality) check(t testing.TB, label string, worst, mean float64) {
 }
 
 // TestSketchQualityPlanetoid: err at 10 % on Cora and CiteSeer with the
-// sketch engine's defaults, against the exact engine (issue 14, item 4).
-// Neither meets the issue's per-iteration bar yet (measured: Cora worst
-// 0.939, mean 0.9925; CiteSeer worst 0.768, mean 0.944; Kirchhoff 1.000
-// both): the test holds the measured levels so a regression fails, and
-// logs the bar. It takes minutes (a dense mirror follows every
-// iteration): OHM_LONG=1.
+// sketch engine's defaults, against the exact engine (issue 14, item 4),
+// at the issue's bar: every chosen pair ≥ 0.98 of the exact maximum, mean
+// ≥ 0.995, Kirchhoff drop ≥ 95 % of the exact run's, no bridge removed
+// (measured: worst 1.0000 and mean 1.00000 on both). It takes minutes (a
+// dense mirror follows every iteration): OHM_LONG=1.
 func TestSketchQualityPlanetoid(t *testing.T) {
 	if os.Getenv("OHM_LONG") == "" {
 		t.Skip("minutes per dataset; set OHM_LONG=1")
@@ -155,8 +154,7 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 	}
 	for _, name := range names {
 		g := load(t, name, false)
-		floor := map[string][2]float64{"cora": {0.92, 0.99}, "citeseer": {0.75, 0.94}}[name]
-		measureSketch(t, g, 0.1, incremental.SketchOptions{Seed: 1}).check(t, name, floor[0], floor[1])
+		measureSketch(t, g, 0.1, incremental.SketchOptions{Seed: 1}).check(t, name, 0.98, 0.995)
 	}
 }
 
@@ -180,7 +178,7 @@ func BenchmarkSketchQualitySBM(b *testing.B) {
 	}
 	for range b.N {
 		q := measureSketch(b, g, 0.01, incremental.SketchOptions{Seed: 1})
-		q.check(b, fmt.Sprintf("sbm-%d", n), 0.92, 0.99)
+		q.check(b, fmt.Sprintf("sbm-%d", n), 0.98, 0.995)
 		b.ReportMetric(q.Worst, "worst")
 		b.ReportMetric(q.Mean, "mean")
 		b.ReportMetric(q.KirchhoffShare, "kirchhoff")
