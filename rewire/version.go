@@ -30,13 +30,18 @@ func CodeVersion(m Method, directed bool) string {
 }
 
 // RunVersion is the version of a run's decisions: CodeVersion, with
-// "+sketch-1" appended when the sketch engine made them (its decisions are
+// "+sketch-N" appended when the sketch engine made them (its decisions are
 // exact only among its candidates, so they are never reported as the dense
 // engines'). Summaries print it; sweeps and the graph cache never run the
-// sketch engine and key on CodeVersion.
+// sketch engine and key on CodeVersion. SketchVersion is N: 2 since the
+// kept set grows inside a round (the candidates, hence decisions, changed).
 func RunVersion(m Method, directed bool, e EngineKind) string {
 	if e == Sketch {
-		return CodeVersion(m, directed) + "+sketch-1"
+		return CodeVersion(m, directed) + "+sketch-" + SketchVersion
 	}
 	return CodeVersion(m, directed)
 }
+
+// SketchVersion is the sketch engine's version in RunVersion: bumped
+// whenever its choice of candidates, hence its decisions, can change.
+const SketchVersion = "2"
