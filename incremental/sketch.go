@@ -35,6 +35,10 @@ type SketchOptions struct {
 	Seed uint64
 	// Workers for the Laplacian solves; 0 means 1.
 	Workers int
+	// MaxKept caps the kept nodes the cover and the removals' bound may
+	// add inside a round (default 8192: M then takes 512 MB); beyond it
+	// the round decides among what it keeps.
+	MaxKept int
 	// Tol is the relative residual of the exact re-scoring solves (default
 	// 1e-7); sketches are solved to 1e-4, far below their own error.
 	Tol float64
@@ -157,6 +161,9 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 	}
 	if opt.Tol <= 0 {
 		opt.Tol = 1e-7
+	}
+	if opt.MaxKept <= 0 {
+		opt.MaxKept = 8192
 	}
 	e := &Sketch{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
 	if err := e.refresh(nil); err != nil {
@@ -448,8 +455,9 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		p, ok := e.bestCandidatePair()
 		var more []int
 		// Nodes next to a removal whose bound reaches the best pair.
+		room := e.opt.MaxKept - len(e.kept)
 		for _, w := range e.suspect {
-			if e.index[w] < 0 && (!ok || e.scale*e.ecc[w] >= coverMargin*p.Score) {
+			if len(more) < room && e.index[w] < 0 && (!ok || e.scale*e.ecc[w] >= coverMargin*p.Score) {
 				more = append(more, w)
 			}
 		}
@@ -459,7 +467,7 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		// flat (expanders) this can keep most nodes: the sketch's 10 %
 		// error then exceeds the spread of the eccentricities.
 		if len(more) == 0 && (!ok || p.Score < coverMargin*e.cover) {
-			for i := e.next; i < len(e.order) && len(more) < growBatch; i++ {
+			for i := e.next; i < len(e.order) && len(more) < min(growBatch, room); i++ {
 				if w := e.order[i]; e.index[w] < 0 {
 					more = append(more, w)
 				}
