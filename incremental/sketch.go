@@ -260,29 +260,19 @@ func (e *Sketch) refresh(extra []int) error {
 	// whose farthest partner is no anchor is found by the partner).
 	// O(n·|anchors|·k).
 	ecc := make([]float64, n)
-	eccentricity := func() {
-		for i := range n {
-			best := 0.0
-			for _, a := range anchors {
-				var r float64
-				switch {
-				case a == i:
-					continue
-				case e.comp[a] == e.comp[i]:
-					r = sk.R(i, a)
-				case e.opt.WithinComponents:
-					continue
-				default:
-					r = diag[i] + diag[a]
-				}
-				best = max(best, r)
-			}
-			ecc[i] = best
-		}
+	sortByEcc := func() {
 		for i := range n {
 			order[i] = i
 		}
 		slices.SortFunc(order, byDesc(ecc))
+	}
+	eccentricity := func() {
+		for i := range n {
+			ecc[i] = e.farthest(i, anchors,
+				func(_, a int) float64 { return sk.R(i, a) },
+				func(_, a int) float64 { return diag[i] + diag[a] })
+		}
+		sortByEcc()
 	}
 	eccentricity()
 	anchors = append(anchors, order[:min(n, 128)]...)
@@ -322,27 +312,11 @@ func (e *Sketch) refresh(extra []int) error {
 			w := 1/vh + 1/vj
 			dh, sd = (hd.Mean[i]/vh+diag[i]/vj)/w, math.Sqrt(1/w)
 		}
-		best := 0.0
-		for q, a := range X {
-			var r float64
-			switch {
-			case a == i:
-				continue
-			case e.comp[a] == e.comp[i]:
-				r = dh + cols[q*n+a] - 2*cols[q*n+i]
-			case e.opt.WithinComponents:
-				continue
-			default:
-				r = dh + cols[q*n+a]
-			}
-			best = max(best, r)
-		}
-		ecc[i] = best + confidence*sd
+		ecc[i] = confidence*sd + e.farthest(i, X,
+			func(q, a int) float64 { return dh + cols[q*n+a] - 2*cols[q*n+i] },
+			func(q, a int) float64 { return dh + cols[q*n+a] })
 	}
-	for i := range n {
-		order[i] = i
-	}
-	slices.SortFunc(order, byDesc(ecc))
+	sortByEcc()
 	s := min(n, e.opt.Candidates)
 	isCand := make(map[int]bool, s+len(X)+len(extra))
 	for _, i := range order[:s] {
@@ -467,12 +441,8 @@ func (e *Sketch) refresh(extra []int) error {
 		if ecc[i] <= 0 {
 			continue
 		}
-		exact := 0.0
-		for _, a := range X {
-			if a != i && (!e.opt.WithinComponents || e.comp[a] == e.comp[i]) {
-				exact = max(exact, e.r(c, e.index[a]))
-			}
-		}
+		exact := e.farthest(i, X, func(_, a int) float64 { return e.r(c, e.index[a]) },
+			func(_, a int) float64 { return e.r(c, e.index[a]) })
 		ratios = append(ratios, exact/ecc[i])
 	}
 	// The bounds should hold (ratios ≤ 1); where the calibration finds
@@ -494,6 +464,23 @@ func (e *Sketch) refresh(extra []int) error {
 	}
 	e.left, e.stale = E, false
 	return nil
+}
+
+// farthest is the largest resistance from i to the partners a ≠ i (q is
+// a's position in partners): within(q, a) when a is in i's component, else
+// across(q, a), or nothing with WithinComponents. O(|partners|) calls.
+func (e *Sketch) farthest(i int, partners []int, within, across func(q, a int) float64) float64 {
+	best := 0.0
+	for q, a := range partners {
+		switch {
+		case a == i:
+		case e.comp[a] == e.comp[i]:
+			best = max(best, within(q, a))
+		case !e.opt.WithinComponents:
+			best = max(best, across(q, a))
+		}
+	}
+	return best
 }
 
 // setCover sets the cover to the scaled estimate of the first node of the

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
 
@@ -16,18 +15,7 @@ import (
 // average, and the isolated node's is exactly 0.
 func TestEstimateDiag(t *testing.T) {
 	gg, _ := graphgen.SBM(300, 3, 0.1, 0, 7)
-	g, err := linalg.FromEdges(gg.N+1, false, gg.Edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	P, err := linalg.Pinv(g, labels(g))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, s, P := withIsolatedNode(t, gg)
 	d, err := EstimateDiag(s, 256, 1, 1e-8, 2)
 	if err != nil {
 		t.Fatal(err)

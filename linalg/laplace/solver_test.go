@@ -1,6 +1,7 @@
 package laplace
 
 import (
+	"gonum.org/v1/gonum/mat"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,6 +13,25 @@ import (
 // components' labels as linalg.Pinv wants them, by a plain BFS.
 func labels(g *linalg.Graph) []int { c, _ := components(g); return c }
 
+// withIsolatedNode is gg with one more node, isolated, its solver and its
+// dense pseudoinverse.
+func withIsolatedNode(t *testing.T, gg *graphgen.Graph) (*linalg.Graph, *Solver, *mat.SymDense) {
+	t.Helper()
+	g, err := linalg.FromEdges(gg.N+1, false, gg.Edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P, err := linalg.Pinv(g, labels(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, s, P
+}
+
 // TestSolveAgainstDensePinv: on random connected and disconnected graphs
 // (and an isolated node), the solver's x = L⁺b equals the dense L⁺ times b
 // and its residual is at most 1e-8 relative.
@@ -19,18 +39,7 @@ func TestSolveAgainstDensePinv(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	for trial := range 6 {
 		gg, _ := graphgen.SBM(120, 3, 0.15, 0.01*float64(trial%3), uint64(trial)) // trial%3 == 0: 3 components
-		g, err := linalg.FromEdges(gg.N+1, false, gg.Edges)                       // + an isolated node
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := New(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		P, err := linalg.Pinv(g, labels(g))
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, s, P := withIsolatedNode(t, gg)
 		b := make([]float64, g.N())
 		for i := range b {
 			b[i] = r.NormFloat64()
