@@ -127,14 +127,7 @@ func TestSketchResistances(t *testing.T) {
 // workers, on a graph with three components and an isolated node.
 func TestSolveManyAgainstSolve(t *testing.T) {
 	gg, _ := graphgen.SBM(150, 3, 0.15, 0, 3)
-	g, err := linalg.FromEdges(gg.N+1, false, gg.Edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, s, _ := withIsolatedNode(t, gg)
 	const count = 19
 	rhs := make([][]float64, count)
 	r := rand.New(rand.NewPCG(5, 5))
