@@ -33,8 +33,7 @@ func CodeVersion(m Method, directed bool) string {
 // "+sketch-N" appended when the sketch engine made them (its decisions are
 // exact only among its candidates, so they are never reported as the dense
 // engines'). Summaries print it; sweeps and the graph cache never run the
-// sketch engine and key on CodeVersion. SketchVersion is N: 2 since the
-// kept set grows inside a round (the candidates, hence decisions, changed).
+// sketch engine and key on CodeVersion. SketchVersion is N.
 func RunVersion(m Method, directed bool, e EngineKind) string {
 	if e == Sketch {
 		return CodeVersion(m, directed) + "+sketch-" + SketchVersion
@@ -44,4 +43,4 @@ func RunVersion(m Method, directed bool, e EngineKind) string {
 
 // SketchVersion is the sketch engine's version in RunVersion: bumped
 // whenever its choice of candidates, hence its decisions, can change.
-const SketchVersion = "2"
+const SketchVersion = "3"
