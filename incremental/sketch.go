@@ -371,6 +371,19 @@ func (e *Sketch) refresh(extra []int) error {
 	for i := range isCand {
 		keep[i] = true
 	}
+	if !e.stale {
+		// The nodes kept before stay, largest bound first, while K fits
+		// in MaxKept: their entries cost no solve (below), and a node
+		// dropped could hold the farthest pair that its new bound misses.
+		old := slices.Clone(e.kept)
+		slices.SortFunc(old, byDesc(ecc))
+		for _, i := range old {
+			if len(keep) >= e.opt.MaxKept {
+				break
+			}
+			keep[i] = true
+		}
+	}
 	if e.opt.Removes {
 		// Removal candidates: the lightest non-bridge edges by the sketch.
 		bridges := tarjan.Bridges(g)
