@@ -96,8 +96,9 @@ type SketchOptions struct {
 // A new round starts when the round's iterations are made, when an
 // addition joins two components (L⁺ changes rank), or when the cover would
 // grow K by more than a quarter since the round began (its bounds are
-// stale). A new round reuses the entries of M of the nodes it keeps again
-// (M is exact for the current graph) unless an addition joined components.
+// stale). A new round keeps the nodes kept before (largest new bound
+// first, while K fits in MaxKept) and reuses their entries of M, exact for
+// the current graph, unless an addition joined components.
 //
 // Memory O((n + m)·k + |K|² + |K|·edits), never n²; time per round
 // O(k + |K|) solves of O(m) per iteration each, per iteration O(|K|²)
