@@ -354,7 +354,7 @@ func (e *Sketch) refresh(extra []int) error {
 		r := rand.New(rand.NewPCG(e.opt.Seed, 0xca1+uint64(e.round)))
 		for tries := 0; len(calib) < min(32, rest) && tries < 64*32; tries++ {
 			i := r.IntN(n)
-			if !isCand[i] && e.comp[i] >= 0 && !slices.Contains(calib, i) {
+			if !isCand[i] && !slices.Contains(calib, i) {
 				calib = append(calib, i)
 			}
 		}
