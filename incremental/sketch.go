@@ -418,14 +418,7 @@ func (e *Sketch) refresh(extra []int) error {
 	for p, i := range e.kept {
 		e.index[i] = int32(p)
 	}
-	// Every kept node is an addition candidate: removals raise the
-	// resistances around their ends, which can become the farthest.
-	e.cand = e.cand[:0]
-	for p := range e.kept {
-		{
-			e.cand = append(e.cand, int32(p))
-		}
-	}
+	e.setCandidates()
 	// M = L⁺[K, K], one solve per kept node.
 	K := len(e.kept)
 	e.m = make([]float64, K*K)
@@ -506,6 +499,17 @@ func (e *Sketch) refresh(extra []int) error {
 	}
 	e.left, e.stale = E, false
 	return nil
+}
+
+// setCandidates makes every kept node an addition candidate (removals
+// raise the resistances around their ends, which can become the farthest),
+// in ascending node id: the row-major order rank.Max wants.
+func (e *Sketch) setCandidates() {
+	e.cand = e.cand[:0]
+	for p := range e.kept {
+		e.cand = append(e.cand, int32(p))
+	}
+	slices.SortFunc(e.cand, func(a, b int32) int { return cmp.Compare(e.kept[a], e.kept[b]) })
 }
 
 // farthest is the largest resistance from i to the partners a ≠ i (q is
@@ -687,11 +691,7 @@ func (e *Sketch) grow(ws []int) error {
 		}
 	}
 	e.m = m
-	e.cand = e.cand[:0]
-	for p := range K {
-		e.cand = append(e.cand, int32(p))
-	}
-	slices.SortFunc(e.cand, func(a, b int32) int { return cmp.Compare(e.kept[a], e.kept[b]) })
+	e.setCandidates()
 	for _, w := range ws {
 		for _, v := range e.g.Neighbours(w) {
 			if e.index[v] >= 0 && (int(e.index[v]) < K0 || v > w) {

@@ -1,10 +1,11 @@
 package laplace
 
 import (
-	"gonum.org/v1/gonum/mat"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
