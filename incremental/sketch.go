@@ -23,8 +23,9 @@ type SketchOptions struct {
 	// Round is the number of iterations decided from one sketch before
 	// the next (default 256).
 	Round int
-	// Candidates is the number of nodes of largest sketched L⁺_ii kept as
-	// addition candidates (default 2·Round + 64).
+	// Candidates is the number of nodes of largest bound kept as addition
+	// candidates at a round's start (default 64; the cover test keeps more
+	// when they are needed).
 	Candidates int
 	// Removes says the operator removes edges (err), so the engine keeps
 	// removal candidates too.
@@ -45,6 +46,11 @@ type SketchOptions struct {
 	// Tol is the relative residual of the exact re-scoring solves (default
 	// 1e-7); sketches are solved to 1e-4, far below their own error.
 	Tol float64
+	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
+	// e_v), which updates the bounds only (default 1e-4: the bounds carry
+	// three standard errors of the diagonal estimate, far more; M follows
+	// the edits from its own columns, to Tol).
+	BoundTol float64
 }
 
 // Sketch is the resistance engine for graphs whose L⁺ does not fit in
@@ -59,13 +65,15 @@ type SketchOptions struct {
 //     a of R̂_ia (anchors: the 32 nodes of largest sketched L⁺_ii, the
 //     extreme points of the embedding along each of its k coordinates,
 //     then the 128 nodes of largest ρ), picks 64 exact anchors X, whose
-//     full columns are solved. The bound on i's eccentricity is then
-//     max over a in X of (D̂_i + L⁺_aa − 2L⁺_ai) + 3σ_i, where D̂_i
-//     estimates L⁺_ii by Hutchinson's method (Probes solves) combined
-//     with the sketch's ‖Z e_i‖², σ_i its standard error: only D̂_i is
-//     estimated. The candidates are X, the Candidates (default 2E + 64,
-//     E the round's length) nodes of largest bound, the nodes of small
-//     components (64 nodes or fewer, up to 1024 in all) and 32 random
+//     full columns are solved and kept. D̂_i estimates L⁺_ii by
+//     Hutchinson's method with a walk-series control variate
+//     (laplace.EstimateDiag, Probes solves) combined with the sketch's
+//     ‖Z e_i‖², σ_i its standard error. The bound on i's eccentricity
+//     (bounds) is the larger of max over a in X of (D̂_i + L⁺_aa − 2L⁺_ai)
+//     and D̂_i + max over j outside X of (D̂_j + 3σ_j) + 2δ (δ the most
+//     negative anchor entry), plus 3σ_i; in small components (64 nodes or
+//     fewer) L⁺ is dense and the eccentricity exact. The candidates are X,
+//     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
 //   - for removals, the E/2 + 16 edges of smallest sketched resistance that
 //     are not bridges (Tarjan), i.e. their endpoints.
@@ -81,28 +89,28 @@ type SketchOptions struct {
 // in the choice of candidates only: the farthest pair is missed when one
 // of its ends is not among them.
 //
-// K grows inside a round (grow): one solve with the round's solver gives a
-// new node's column of the round's first graph, and replaying the round's
-// edits (Sherman–Morrison, their vectors kept on K) makes it the current
-// column, exactly. MaxPair keeps more nodes before it decides
+// The bounds follow the edits: each edit's full x = L⁺(e_a − e_b) (one
+// solve to BoundTol on the current graph: the round's solver with the
+// edits as rank-one updates, laplace.Solver.Update) updates the anchors'
+// columns and every D̂_i by the same Sherman–Morrison identity. K grows
+// inside a round (grow: one solve on the current graph per node, whose
+// column joins the anchors while there are fewer than maxAnchors).
+// MaxPair keeps more nodes before it decides
 //
 //   - while the best kept pair's R is below 0.98 of the cover, the largest
 //     bound outside K (times the calibration's worst exact/bound ratio
 //     when it exceeds 1): the next 32 nodes by bound;
-//   - the neighbours of a removed edge's ends whose bound reaches 0.98 of
-//     the best pair;
 //   - the neighbours case 2 of SPEC §3 needs.
 //
-// A new round starts when the round's iterations are made, when an
-// addition joins two components (L⁺ changes rank), or when the cover would
-// grow K by more than a quarter since the round began (its bounds are
-// stale). A new round keeps the nodes kept before (largest new bound
-// first, while K fits in MaxKept) and reuses their entries of M, exact for
-// the current graph, unless an addition joined components.
+// A new round starts when the round's iterations are made or when an
+// addition joins two components (L⁺ changes rank). It keeps the nodes kept
+// before (largest new bound first, while K fits in MaxKept) and reuses
+// their entries of M, exact for the current graph, unless an addition
+// joined components.
 //
-// Memory O((n + m)·k + |K|² + |K|·edits), never n²; time per round
-// O(k + |K|) solves of O(m) per iteration each, per iteration O(|K|²)
-// (and O(|K|·edits) per node kept inside the round).
+// Memory O((n + m)·k + n·|X| + |K|²), never n²; time per round
+// O(k + |K|) solves of O(m) per CG iteration each, per edit one solve and
+// O(|K|² + n·|X|).
 type Sketch struct {
 	g   *linalg.Graph
 	opt SketchOptions
@@ -118,14 +126,31 @@ type Sketch struct {
 	// The round's eccentricity estimates: ecc per node, order the nodes by
 	// descending ecc, next the first position of order not kept, scale the
 	// factor that turns an estimate into a bound on the exact value.
-	ecc     []float64
-	order   []int
-	next    int
-	scale   float64
-	suspect []int       // not kept, next to a removal's end (see Commit)
-	log     []roundEdit // the round's committed edits, to replay on new columns
-	grown   int         // nodes kept since the round started
-	began   int         // nodes kept when the round started
+	ecc   []float64
+	order []int
+	next  int
+	scale float64
+	// Live bounds. The anchors' full columns of L⁺ of the current graph
+	// (anchor q's is acol[q·n:(q+1)·n]), aidx node → anchor or −1, dhat the
+	// current estimate of L⁺_ii (exact for anchors and kept nodes) and sd
+	// its standard error; every edit updates them by Sherman–Morrison with
+	// its full x = L⁺(e_u − e_v) (one solve), so the bounds follow the
+	// edits. dirty: the bounds need computing again.
+	anchors []int
+	acol    []float64
+	aidx    []int32
+	dhat    []float64
+	sd      []float64
+	dirty   bool
+
+	// Small components (at most smallComponent nodes): their L⁺ is
+	// computed densely, so their nodes' L⁺_ii and eccentricities inside
+	// the component are exact (smallEcc), again after an edit inside one
+	// (smallDirty). small is the node's small component or −1.
+	small      []int32
+	smallNodes [][]int
+	smallEcc   []float64
+	smallDirty []bool
 
 	left    int     // iterations left in the round
 	cover   float64 // the largest estimated eccentricity outside the candidates
@@ -144,15 +169,6 @@ type pendingEdit struct {
 	u, v int
 }
 
-// roundEdit is a committed edit of the round: kept positions a, b of its
-// ends, the Sherman–Morrison factor c and x = L⁺(e_a − e_b) of the graph
-// before it, on the kept positions (grown with K): L⁺ ← L⁺ + c·x·xᵀ.
-type roundEdit struct {
-	a, b int32
-	c    float64
-	x    []float64
-}
-
 var _ Engine = (*Sketch)(nil)
 
 // NewSketch starts the sketch engine on a copy of g (undirected) with its
@@ -168,10 +184,13 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 		opt.Round = 256
 	}
 	if opt.Candidates <= 0 {
-		opt.Candidates = 2*opt.Round + 64
+		opt.Candidates = 64
 	}
 	if opt.Tol <= 0 {
 		opt.Tol = 1e-7
+	}
+	if opt.BoundTol <= 0 {
+		opt.BoundTol = 1e-4
 	}
 	if opt.Probes < 2 {
 		opt.Probes = 128
@@ -307,6 +326,7 @@ func (e *Sketch) refresh(extra []int) error {
 	for q, a := range X {
 		inX[a] = q
 	}
+	e.dhat, e.sd = make([]float64, n), make([]float64, n)
 	for i := range n {
 		dh, sd := hd.Mean[i], 0.0
 		if q, ok := inX[i]; ok {
@@ -315,9 +335,22 @@ func (e *Sketch) refresh(extra []int) error {
 			w := 1/vh + 1/vj
 			dh, sd = (hd.Mean[i]/vh+diag[i]/vj)/w, math.Sqrt(1/w)
 		}
-		ecc[i] = confidence*sd + e.farthest(i, X,
-			func(q, a int) float64 { return dh + cols[q*n+a] - 2*cols[q*n+i] },
-			func(q, a int) float64 { return dh + cols[q*n+a] })
+		e.dhat[i], e.sd[i] = dh, sd
+	}
+	if err := e.findSmall(); err != nil {
+		return err
+	}
+	e.anchors, e.acol = X, cols
+	e.aidx = slices.Grow(e.aidx[:0], n)[:n]
+	for i := range e.aidx {
+		e.aidx[i] = -1
+	}
+	for q, a := range X {
+		e.aidx[a] = int32(q)
+	}
+	e.scale = 1
+	if err := e.bounds(ecc); err != nil {
+		return err
 	}
 	sortByEcc()
 	s := min(n, e.opt.Candidates)
@@ -327,20 +360,6 @@ func (e *Sketch) refresh(extra []int) error {
 	}
 	for _, a := range X {
 		isCand[a] = true
-	}
-	// Small components: every node of a component of at most 64 nodes
-	// (their pairs can be far apart with a small L⁺_ii), up to 1024 nodes
-	// in all, smallest component ids first.
-	csize := map[int32]int{}
-	for _, c := range e.comp {
-		csize[c]++
-	}
-	small := 0
-	for i := range n {
-		if cs := csize[e.comp[i]]; cs <= 64 && cs > 1 && small < 1024 {
-			isCand[i] = true
-			small++
-		}
 	}
 	for _, i := range extra {
 		isCand[i] = true
@@ -441,7 +460,6 @@ func (e *Sketch) refresh(extra []int) error {
 			todo = append(todo, p)
 		}
 	}
-	cols = nil
 	_, err = solver.SolveMany(len(todo), func(q int, b []float64) { b[e.kept[todo[q]]] = 1 },
 		func(q int, x []float64) {
 			p := todo[q]
@@ -476,7 +494,7 @@ func (e *Sketch) refresh(extra []int) error {
 		if ecc[i] <= 0 {
 			continue
 		}
-		exact := e.farthest(i, X, func(_, a int) float64 { return e.r(c, e.index[a]) },
+		exact := e.farthest(i, e.kept, func(_, a int) float64 { return e.r(c, e.index[a]) },
 			func(_, a int) float64 { return e.r(c, e.index[a]) })
 		ratios = append(ratios, exact/ecc[i])
 	}
@@ -486,9 +504,14 @@ func (e *Sketch) refresh(extra []int) error {
 	if len(ratios) > 0 {
 		e.scale = max(1, slices.Max(ratios))
 	}
+	for p, i := range e.kept { // kept nodes: L⁺_ii exact
+		e.dhat[i], e.sd[i] = e.m[p*K+p], 0
+	}
 	e.ecc, e.order, e.next = ecc, order, 0
-	e.log, e.suspect, e.grown, e.began = e.log[:0], e.suspect[:0], 0, len(e.kept)
-	e.setCover()
+	e.dirty = true
+	if err := e.updateBounds(); err != nil {
+		return err
+	}
 	e.edges = e.edges[:0]
 	for _, u := range e.kept {
 		for _, v := range g.Neighbours(u) {
@@ -541,6 +564,154 @@ func (e *Sketch) setCover() {
 	}
 }
 
+// smallComponent is the size up to which a component's L⁺ is computed
+// densely for the bounds.
+const smallComponent = 64
+
+// findSmall lists the small components (2..smallComponent nodes) of the
+// current graph and computes their L⁺: exact L⁺_ii and eccentricities
+// for their nodes. O(Σ n_c³).
+func (e *Sketch) findSmall() error {
+	n := e.g.N()
+	e.small = slices.Grow(e.small[:0], n)[:n]
+	e.smallEcc = slices.Grow(e.smallEcc[:0], n)[:n]
+	byComp := map[int32][]int{}
+	for i, c := range e.comp {
+		byComp[c] = append(byComp[c], i)
+		e.small[i] = -1
+	}
+	e.smallNodes, e.smallDirty = e.smallNodes[:0], e.smallDirty[:0]
+	for c := range int32(len(byComp)) {
+		if nodes := byComp[c]; len(nodes) > 1 && len(nodes) <= smallComponent {
+			for _, i := range nodes {
+				e.small[i] = int32(len(e.smallNodes))
+			}
+			e.smallNodes = append(e.smallNodes, nodes)
+			e.smallDirty = append(e.smallDirty, true)
+		}
+	}
+	return e.updateSmall()
+}
+
+// updateSmall computes the L⁺ of the small components edited since (all
+// at first) on the current graph.
+func (e *Sketch) updateSmall() error {
+	for c, nodes := range e.smallNodes {
+		if !e.smallDirty[c] {
+			continue
+		}
+		P, err := linalg.ComponentPinv(e.g, nodes)
+		if err != nil {
+			return err
+		}
+		for a, i := range nodes {
+			e.dhat[i], e.sd[i] = P.At(a, a), 0
+			ecc := 0.0
+			for b := range nodes {
+				ecc = max(ecc, P.At(a, a)+P.At(b, b)-2*P.At(a, b))
+			}
+			e.smallEcc[i] = ecc
+		}
+		e.smallDirty[c] = false
+	}
+	return nil
+}
+
+// bounds sets ecc[i] to the bound on node i's eccentricity in the current
+// graph: the larger of
+//
+//   - max over anchors a of D̂_i + L⁺_aa − 2L⁺_ai (exact but for D̂_i),
+//   - D̂_i + D_out + 2δ, for partners that are no anchor: D_out the largest
+//     D̂_j + 3σ_j over the nodes j ≠ i that are no anchor, δ the most
+//     negative entry of the anchors' columns (−L⁺_ij is at most that, the
+//     anchors being the nodes farthest out),
+//
+// plus 3σ_i. A node of a small component has its exact eccentricity in
+// the component instead, and D̂_i + D̂_j + 3σ_j for partners j in other
+// components. O(n·|anchors|).
+func (e *Sketch) bounds(ecc []float64) error {
+	if err := e.updateSmall(); err != nil {
+		return err
+	}
+	n := e.g.N()
+	// The largest D̂_j + 3σ_j, and the largest in another component.
+	xtop, xother, xcomp := 0.0, 0.0, int32(-1)
+	for j := range n {
+		d := e.dhat[j] + confidence*e.sd[j]
+		switch {
+		case d > xtop && e.comp[j] != xcomp:
+			xtop, xother, xcomp = d, xtop, e.comp[j]
+		case d > xtop:
+			xtop = d
+		case d > xother && e.comp[j] != xcomp:
+			xother = d
+		}
+	}
+	delta := 0.0
+	for _, v := range e.acol {
+		delta = max(delta, -v)
+	}
+	top, second, arg := 0.0, 0.0, -1
+	for j := range n {
+		if e.aidx[j] >= 0 {
+			continue
+		}
+		if d := e.dhat[j] + confidence*e.sd[j]; d > top {
+			top, second, arg = d, top, j
+		} else if d > second {
+			second = d
+		}
+	}
+	for i := range n {
+		dh := e.dhat[i]
+		if e.small[i] >= 0 {
+			ecc[i] = e.smallEcc[i]
+			if !e.opt.WithinComponents {
+				across := xtop
+				if e.comp[i] == xcomp {
+					across = xother
+				}
+				ecc[i] = max(ecc[i], dh+across)
+			}
+			continue
+		}
+		out := top
+		if i == arg {
+			out = second
+		}
+		b := e.farthest(i, e.anchors,
+			func(q, a int) float64 { return dh + e.acol[q*n+a] - 2*e.acol[q*n+i] },
+			func(q, a int) float64 { return dh + e.acol[q*n+a] })
+		if out > 0 {
+			b = max(b, dh+out+2*delta)
+		}
+		ecc[i] = confidence*e.sd[i] + b
+	}
+	return nil
+}
+
+// updateBounds computes the bounds again after edits (when dirty), orders
+// the nodes by them and sets the cover. O(n·|anchors| + n log n).
+func (e *Sketch) updateBounds() error {
+	if e.dirty {
+		if err := e.bounds(e.ecc); err != nil {
+			return err
+		}
+		for i := range e.order {
+			e.order[i] = i
+		}
+		slices.SortFunc(e.order, func(a, b int) int {
+			if c := cmp.Compare(e.ecc[b], e.ecc[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		e.next, e.dirty = 0, false
+	}
+	e.setCover()
+	return nil
+}
+
 // r is the exact resistance between kept positions a and b (across
 // components, L⁺_aa + L⁺_bb: M_ab is 0 there).
 func (e *Sketch) r(a, b int32) float64 {
@@ -565,33 +736,15 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		}
 	}
 	for {
+		if e.err = e.updateBounds(); e.err != nil {
+			return Pair{}, false
+		}
 		p, ok := e.bestCandidatePair()
 		var more []int
-		// Nodes next to a removal whose bound reaches the best pair.
 		room := e.opt.MaxKept - len(e.kept)
-		for _, w := range e.suspect {
-			if len(more) < room && e.index[w] < 0 && (!ok || e.scale*e.ecc[w] >= coverMargin*p.Score) {
-				more = append(more, w)
-			}
-		}
-		e.suspect = e.suspect[:0]
 		// A pair outside the candidates may be the farthest: keep the next
-		// nodes by the bound. On graphs whose resistances are flat
-		// (expanders: the eccentricities of thousands of nodes within 2 %
-		// of the best pair) this keeps most of them; MaxKept caps it.
-		if len(more) == 0 && (!ok || p.Score < coverMargin*e.cover) {
-			if e.left < e.opt.Round && 4*(e.grown+growBatch) > e.began {
-				// The round's bounds are stale (the farthest nodes got
-				// their edges and their partners' bounds stayed high): a
-				// new round, whose kept nodes that were kept before cost
-				// no solve. (Measured, SBM of 5 000 nodes and Cora, err at
-				// 1 % and 10 %: growing K by a quarter before starting
-				// afresh took fewer solves than by a half or a whole.)
-				if e.err = e.refresh(nil); e.err != nil {
-					return Pair{}, false
-				}
-				continue
-			}
+		// nodes by the bound (which follows the edits).
+		if room > 0 && (!ok || p.Score < coverMargin*e.cover) {
 			for i := e.next; i < len(e.order) && len(more) < min(growBatch, room); i++ {
 				if w := e.order[i]; e.index[w] < 0 {
 					more = append(more, w)
@@ -625,6 +778,11 @@ const (
 	confidence   = 3
 )
 
+// maxAnchors caps the anchors (full columns, n numbers each) that nodes
+// kept inside a round add to the exactAnchors of its start: each costs
+// O(n) per edit.
+const maxAnchors = 256
+
 // growBatch is how many nodes the cover test keeps at a time, and
 // coverMargin the fraction of the cover the best pair must reach: the
 // bound is an estimate, and issue 14 asks the chosen pair for 98 % of the
@@ -634,10 +792,11 @@ const (
 	coverMargin = 0.98
 )
 
-// grow keeps the nodes ws (not kept, distinct) too: one solve each with
-// the round's solver gives L⁺ e_w of the graph the round started on, and
-// replaying the round's edits (Sherman–Morrison, in order) makes it the
-// column of the current graph. O(|ws| solves + |ws|·|K|·edits).
+// grow keeps the nodes ws (not kept, distinct) too: one solve each, on the
+// current graph (the round's solver with its updates), gives the node's
+// column of L⁺, its entries on K go to M, and while there are fewer than
+// maxAnchors anchors the whole column is kept as an anchor's. O(|ws|
+// solves + |ws|·|K|).
 func (e *Sketch) grow(ws []int) error {
 	slices.Sort(ws)
 	ws = slices.Compact(ws)
@@ -652,31 +811,27 @@ func (e *Sketch) grow(ws []int) error {
 	K := K0 + N
 	y := make([]float64, N*K) // row j: L⁺ e_{ws[j]} on the kept positions
 	n := e.g.N()
+	room := max(0, maxAnchors-len(e.anchors))
+	newCols := make([]float64, min(N, room)*n)
 	_, err := e.solver.SolveMany(N, func(q int, b []float64) { b[ws[q]] = 1 },
 		func(q int, x []float64) {
 			row := y[q*K : (q+1)*K]
 			for p, i := range e.kept {
 				row[p] = x[i]
 			}
+			if q < room {
+				copy(newCols[q*n:(q+1)*n], x)
+			}
 		}, e.opt.Tol, 10*n+100, max(1, e.opt.Workers))
 	if err != nil {
 		return fmt.Errorf("re-scoring solves: %w", err)
 	}
 	e.solves += N
-	e.grown += N
-	for s := range e.log {
-		ed := &e.log[s]
-		for j := range N {
-			ed.x = append(ed.x, y[j*K+int(ed.a)]-y[j*K+int(ed.b)])
-		}
-		for j := range N {
-			f := ed.c * ed.x[K0+j]
-			row := y[j*K : (j+1)*K]
-			for p, v := range ed.x {
-				row[p] += f * v
-			}
-		}
+	for _, w := range ws[:min(N, room)] {
+		e.aidx[w] = int32(len(e.anchors))
+		e.anchors = append(e.anchors, w)
 	}
+	e.acol = append(e.acol, newCols...)
 	m := make([]float64, K*K)
 	for p := range K0 {
 		copy(m[p*K:p*K+K0], e.m[p*K0:(p+1)*K0])
@@ -691,6 +846,9 @@ func (e *Sketch) grow(ws []int) error {
 		}
 	}
 	e.m = m
+	for j, w := range ws {
+		e.dhat[w], e.sd[w] = m[(K0+j)*K+K0+j], 0
+	}
 	e.setCandidates()
 	for _, w := range ws {
 		for _, v := range e.g.Neighbours(w) {
@@ -699,7 +857,7 @@ func (e *Sketch) grow(ws []int) error {
 			}
 		}
 	}
-	e.setCover()
+	e.dirty = true
 	return nil
 }
 
@@ -887,11 +1045,15 @@ func (e *Sketch) check(op string, u, v int) error {
 	return nil
 }
 
-// Commit applies the batch's Sherman–Morrison updates to M, in the order
-// of the edits: O(|K|²) each. An addition across components makes the
-// round stale (the next MaxPair starts a new one).
+// Commit applies the batch's Sherman–Morrison updates, in the order of
+// the edits: to M (O(|K|²) each, its vector read from M's columns) and,
+// with the edit's full x = L⁺(e_u − e_v) of the graph before it (one
+// solve), to the anchors' columns and the diagonal estimates (O(n·|anchors|)
+// each), so the bounds follow the edits. An addition across components
+// makes the round stale (the next MaxPair starts a new one).
 func (e *Sketch) Commit() error {
 	K := len(e.kept)
+	n := e.g.N()
 	u := make([]float64, K)
 	for _, ed := range e.pending {
 		a, b := int(e.index[ed.u]), int(e.index[ed.v])
@@ -913,22 +1075,32 @@ func (e *Sketch) Commit() error {
 				return fmt.Errorf("remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, ErrBridge)
 			}
 			c = 1 / (1 - rho)
-			// A removal raises every R_ij by (x_i − x_j)²/(1 − R_uv) with
-			// x = L⁺(e_u − e_v), most next to its ends: MaxPair keeps the
-			// ends' neighbours whose estimate reaches its best pair. (The
-			// rise is at most R_uv²/(1 − R_uv), x being harmonic but at u
-			// and v, yet adding that bound to the neighbours' estimates
-			// kept three times the nodes on an SBM and changed no
-			// decision there, on Cora or on CiteSeer.)
-			for _, x := range [2]int{ed.u, ed.v} {
-				for _, w := range e.g.Neighbours(x) {
-					if e.index[w] < 0 {
-						e.suspect = append(e.suspect, w)
-					}
-				}
+		}
+		b0 := make([]float64, n)
+		b0[ed.u], b0[ed.v] = 1, -1
+		x, _, err := e.solver.Solve(b0, e.opt.BoundTol, 10*n+100)
+		if err != nil {
+			return fmt.Errorf("edit (%d, %d): %w", ed.u, ed.v, err)
+		}
+		e.solves++
+		for q := range e.anchors {
+			col := e.acol[q*n : (q+1)*n]
+			f := c * x[e.anchors[q]]
+			for i, v := range x {
+				col[i] += f * v
 			}
 		}
-		e.log = append(e.log, roundEdit{a: int32(a), b: int32(b), c: c, x: slices.Clone(u)})
+		for i, v := range x {
+			e.dhat[i] += c * v * v
+		}
+		w := 1.0
+		if !ed.add {
+			w = -1
+		}
+		e.solver.Update(ed.u, ed.v, w)
+		if c := e.small[ed.u]; c >= 0 {
+			e.smallDirty[c] = true
+		}
 		for p := range K {
 			f := c * u[p]
 			if f == 0 {
@@ -939,6 +1111,10 @@ func (e *Sketch) Commit() error {
 				row[q] += f * x
 			}
 		}
+		for p, i := range e.kept {
+			e.dhat[i] = e.m[p*K+p]
+		}
+		e.dirty = true
 	}
 	e.pending = e.pending[:0]
 	e.left--

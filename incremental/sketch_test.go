@@ -10,17 +10,19 @@ import (
 )
 
 // TestSketchKeptBlockExact: after additions and removals among kept nodes,
-// nodes kept later (one solve with the round's solver and a replay of the
-// round's edits) and a new round that reuses the entries of the nodes it
-// keeps again all give M = L⁺[K, K] of the current graph, against a dense
-// pseudoinverse of it, on a graph with two components.
+// nodes kept later (one solve on the current graph: the round's solver
+// with its updates) and a new round that reuses the entries of the nodes
+// it keeps again all give M = L⁺[K, K] of the current graph, against a
+// dense pseudoinverse of it, on a graph with two components; so do the
+// anchors' full columns and the diagonal estimates of the anchors, which
+// the edits update (the live bounds).
 func TestSketchKeptBlockExact(t *testing.T) {
 	gg, _ := graphgen.SBM(160, 2, 0.12, 0, 3)
 	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewSketch(g, SketchOptions{Round: 1000, Candidates: 12, Seed: 2})
+	e, err := NewSketch(g, SketchOptions{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +43,18 @@ func TestSketchKeptBlockExact(t *testing.T) {
 		t.Logf("%s: %d kept, worst |M − L⁺| %.2g", label, K, worst)
 		if worst > 1e-6 {
 			t.Fatalf("%s: M differs from L⁺ by %.3g", label, worst)
+		}
+		n := e.g.N()
+		worst = 0
+		for q, a := range e.anchors {
+			for i := range n {
+				worst = math.Max(worst, math.Abs(e.acol[q*n+i]-P.At(a, i)))
+			}
+			worst = math.Max(worst, math.Abs(e.dhat[a]-P.At(a, a)))
+		}
+		t.Logf("%s: %d anchors, worst |column − L⁺| %.2g", label, len(e.anchors), worst)
+		if worst > 1e-6 {
+			t.Fatalf("%s: anchor columns differ from L⁺ by %.3g", label, worst)
 		}
 	}
 	edit := func() {

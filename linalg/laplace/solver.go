@@ -52,6 +52,49 @@ type Solver struct {
 	fdiag []float64
 	full  []int32 // neighbours including grounded ones, for the residual
 	fst   []int
+	// Rank-one updates since New (Update): edges added (w = 1) or removed
+	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
+	// preconditioner stays the factor of L.
+	updates []update
+}
+
+// update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
+type update struct {
+	u, v int
+	w    float64
+}
+
+// Update makes the solver solve the Laplacian of the graph with the edge
+// {u, v} added (w = 1) or removed (w = −1) as well as the updates before:
+// the matrix gains w (e_u − e_v)(e_u − e_v)ᵀ, the IC(0) preconditioner
+// stays that of New's graph (a few hundred updates cost CG a few
+// iterations). The update must keep the components: u and v in one
+// component, a removal not a bridge (the caller's to check; u and v in
+// two components panics). O(1); each product with the matrix costs
+// O(updates) more. Sketches and diagonal estimates take New's graph.
+func (s *Solver) Update(u, v int, w float64) {
+	if s.comp[u] != s.comp[v] {
+		panic(fmt.Sprintf("laplace: update of {%d, %d} across components", u, v))
+	}
+	s.updates = append(s.updates, update{u: u, v: v, w: w})
+}
+
+// applyUpdates adds Σ w b̃ (b̃ᵀ x) to y for a block of c sides, b̃ = e_u −
+// e_v without grounded entries (x is 0 there) when ground is true, with
+// them otherwise.
+func (s *Solver) applyUpdates(y, x []float64, c int, ground bool) {
+	for _, up := range s.updates {
+		gu, gv := ground && s.isGround(up.u), ground && s.isGround(up.v)
+		for q := range c {
+			d := x[up.u*c+q] - x[up.v*c+q]
+			if !gu {
+				y[up.u*c+q] += up.w * d
+			}
+			if !gv {
+				y[up.v*c+q] -= up.w * d
+			}
+		}
+	}
 }
 
 // New builds the solver of g's Laplacian (undirected; self-loops ignored):
@@ -172,8 +215,13 @@ func (s *Solver) factor() error {
 // apply sets y = A x for a block of c right-hand sides stored node-major
 // (x[i·c + q]).
 func (s *Solver) apply(y, x []float64, c int) {
-	if c == block {
+	defer s.applyUpdates(y, x, c, true)
+	switch c {
+	case block:
 		s.apply8(y, x)
+		return
+	case 1:
+		s.apply1(y, x)
 		return
 	}
 	for i := range s.n {
@@ -194,8 +242,12 @@ func (s *Solver) apply(y, x []float64, c int) {
 
 // precondition solves F Fᵀ z = r for a block of c right-hand sides.
 func (s *Solver) precondition(z, r []float64, c int) {
-	if c == block {
+	switch c {
+	case block:
 		s.precondition8(z, r)
+		return
+	case 1:
+		s.precondition1(z, r)
 		return
 	}
 	copy(z, r)
@@ -460,18 +512,24 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 func (s *Solver) residual(x, b []float64, c int) []float64 {
 	out := make([]float64, c)
 	v := make([]float64, c)
+	lx := make([]float64, s.n*c)
 	for i := range s.n {
 		d := float64(s.fst[i+1] - s.fst[i])
 		for q := range c {
-			v[q] = d*x[i*c+q] - b[i*c+q]
+			v[q] = d * x[i*c+q]
 		}
 		for _, j := range s.full[s.fst[i]:s.fst[i+1]] {
 			for q := range c {
 				v[q] -= x[int(j)*c+q]
 			}
 		}
+		copy(lx[i*c:i*c+c], v)
+	}
+	s.applyUpdates(lx, x, c, false)
+	for i := range s.n {
 		for q := range c {
-			out[q] += v[q] * v[q]
+			d := lx[i*c+q] - b[i*c+q]
+			out[q] += d * d
 		}
 	}
 	for q := range out {
