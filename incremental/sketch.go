@@ -123,12 +123,9 @@ type Sketch struct {
 	m      []float64
 	edges  []Pair // edges of the graph with both ends kept (row-major U < V)
 
-	// The round's eccentricity estimates: ecc per node, order the nodes by
-	// descending ecc, next the first position of order not kept, scale the
-	// factor that turns an estimate into a bound on the exact value.
+	// The bounds on the eccentricities, ecc per node, and scale the factor
+	// the calibration puts on them.
 	ecc   []float64
-	order []int
-	next  int
 	scale float64
 	// Live bounds. The anchors' full columns of L⁺ of the current graph
 	// (anchor q's is acol[q·n:(q+1)·n]), aidx node → anchor or −1, dhat the
@@ -142,6 +139,7 @@ type Sketch struct {
 	dhat    []float64
 	sd      []float64
 	dirty   bool
+	abest   []float64 // scratch of bounds
 
 	// Small components (at most smallComponent nodes): their L⁺ is
 	// computed densely, so their nodes' L⁺_ii and eccentricities inside
@@ -507,7 +505,7 @@ func (e *Sketch) refresh(extra []int) error {
 	for p, i := range e.kept { // kept nodes: L⁺_ii exact
 		e.dhat[i], e.sd[i] = e.m[p*K+p], 0
 	}
-	e.ecc, e.order, e.next = ecc, order, 0
+	e.ecc = ecc
 	e.dirty = true
 	if err := e.updateBounds(); err != nil {
 		return err
@@ -552,16 +550,33 @@ func (e *Sketch) farthest(i int, partners []int, within, across func(q, a int) f
 	return best
 }
 
-// setCover sets the cover to the scaled estimate of the first node of the
-// eccentricity order that is not kept.
+// setCover sets the cover to the scaled bound of the node of largest
+// bound that is not kept. O(n).
 func (e *Sketch) setCover() {
-	for e.next < len(e.order) && e.index[e.order[e.next]] >= 0 {
-		e.next++
-	}
 	e.cover = 0
-	if e.next < len(e.order) {
-		e.cover = e.scale * e.ecc[e.order[e.next]]
+	for i, b := range e.ecc {
+		if e.index[i] < 0 {
+			e.cover = max(e.cover, e.scale*b)
+		}
 	}
+}
+
+// nextByBound returns up to k nodes that are not kept, largest bound first
+// (ties by id). O(n log n).
+func (e *Sketch) nextByBound(k int) []int {
+	var out []int
+	for i := range e.ecc {
+		if e.index[i] < 0 {
+			out = append(out, i)
+		}
+	}
+	slices.SortFunc(out, func(a, b int) int {
+		if c := cmp.Compare(e.ecc[b], e.ecc[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out[:min(k, len(out))]
 }
 
 // smallComponent is the size up to which a component's L⁺ is computed
@@ -662,6 +677,21 @@ func (e *Sketch) bounds(ecc []float64) error {
 			second = d
 		}
 	}
+	// The anchors' part, max over a of L⁺_aa − 2L⁺_ai, one column at a
+	// time (across components L⁺_ai is 0).
+	e.abest = slices.Grow(e.abest[:0], n)[:n]
+	for i := range e.abest {
+		e.abest[i] = math.Inf(-1)
+	}
+	for q, a := range e.anchors {
+		col := e.acol[q*n : (q+1)*n]
+		daa, ca := col[a], e.comp[a]
+		for i, v := range col {
+			if t := daa - 2*v; t > e.abest[i] && i != a && (!e.opt.WithinComponents || e.comp[i] == ca) {
+				e.abest[i] = t
+			}
+		}
+	}
 	for i := range n {
 		dh := e.dhat[i]
 		if e.small[i] >= 0 {
@@ -679,9 +709,10 @@ func (e *Sketch) bounds(ecc []float64) error {
 		if i == arg {
 			out = second
 		}
-		b := e.farthest(i, e.anchors,
-			func(q, a int) float64 { return dh + e.acol[q*n+a] - 2*e.acol[q*n+i] },
-			func(q, a int) float64 { return dh + e.acol[q*n+a] })
+		b := 0.0
+		if e.abest[i] > math.Inf(-1) {
+			b = max(0, dh+e.abest[i])
+		}
 		if out > 0 {
 			b = max(b, dh+out+2*delta)
 		}
@@ -690,23 +721,14 @@ func (e *Sketch) bounds(ecc []float64) error {
 	return nil
 }
 
-// updateBounds computes the bounds again after edits (when dirty), orders
-// the nodes by them and sets the cover. O(n·|anchors| + n log n).
+// updateBounds computes the bounds again after edits (when dirty) and
+// sets the cover. O(n·|anchors|).
 func (e *Sketch) updateBounds() error {
 	if e.dirty {
 		if err := e.bounds(e.ecc); err != nil {
 			return err
 		}
-		for i := range e.order {
-			e.order[i] = i
-		}
-		slices.SortFunc(e.order, func(a, b int) int {
-			if c := cmp.Compare(e.ecc[b], e.ecc[a]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
-		e.next, e.dirty = 0, false
+		e.dirty = false
 	}
 	e.setCover()
 	return nil
@@ -745,11 +767,7 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		// A pair outside the candidates may be the farthest: keep the next
 		// nodes by the bound (which follows the edits).
 		if room > 0 && (!ok || p.Score < coverMargin*e.cover) {
-			for i := e.next; i < len(e.order) && len(more) < min(growBatch, room); i++ {
-				if w := e.order[i]; e.index[w] < 0 {
-					more = append(more, w)
-				}
-			}
+			more = e.nextByBound(min(growBatch, room))
 		}
 		// Case 2 of SPEC §3 needs the ends' neighbours.
 		if len(more) == 0 && ok && e.g.HasEdge(p.U, p.V) && !e.neighboursKept(p.U, p.V) {
