@@ -21,7 +21,7 @@ type SketchOptions struct {
 	// with 48 rows, 0.98 with 128 and 0.996 with 192.
 	Rows int
 	// Round is the number of iterations decided from one sketch before
-	// the next (default 256).
+	// the next (default 1024).
 	Round int
 	// Candidates is the number of nodes of largest bound kept as addition
 	// candidates at a round's start (default 64; the cover test keeps more
@@ -179,7 +179,7 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 		opt.Rows = 192
 	}
 	if opt.Round <= 0 {
-		opt.Round = 256
+		opt.Round = 1024
 	}
 	if opt.Candidates <= 0 {
 		opt.Candidates = 64
