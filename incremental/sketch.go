@@ -799,7 +799,7 @@ const (
 // maxAnchors caps the anchors (full columns, n numbers each) that nodes
 // kept inside a round add to the exactAnchors of its start: each costs
 // O(n) per edit.
-const maxAnchors = 256
+const maxAnchors = 128
 
 // growBatch is how many nodes the cover test keeps at a time, and
 // coverMargin the fraction of the cover the best pair must reach: the
