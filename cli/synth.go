@@ -39,10 +39,7 @@ func (c *DataSynthCmd) Run(g *Globals) error {
 		if !(c.Homophily >= 0 && c.Homophily <= 1) || c.Blocks < 1 || c.Blocks > c.Nodes {
 			return usagef("--homophily %v, --blocks %d: need [0, 1] and 1..nodes", c.Homophily, c.Blocks)
 		}
-		per := float64(c.Nodes) / float64(c.Blocks)
-		pIn := c.AvgDegree * c.Homophily / max(per-1, 1)
-		pOut := c.AvgDegree * (1 - c.Homophily) / max(float64(c.Nodes)-per, 1)
-		gr, err = graphgen.SBM(c.Nodes, c.Blocks, min(pIn, 1), min(pOut, 1), c.Seed)
+		gr, err = graphgen.SBMByDegree(c.Nodes, c.Blocks, c.AvgDegree, c.Homophily, c.Seed)
 	case "rgg":
 		// Mean degree ≈ (n−1)·π·r² away from the border.
 		gr, err = graphgen.RGG(c.Nodes, min(1.4, math.Sqrt(c.AvgDegree/(math.Pi*float64(max(c.Nodes-1, 1))))), c.Seed)

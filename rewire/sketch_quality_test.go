@@ -169,12 +169,11 @@ func BenchmarkSketchQualitySBM(b *testing.B) {
 	if s := os.Getenv("OHM_SKETCH_NODES"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	per := float64(n) / 10
-	gg, err := graphgen.SBM(n, 10, 20*0.8/(per-1), 20*0.2/(float64(n)-per), 1)
+	gg, err := graphgen.SBMByDegree(n, 10, 20, 0.8, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
+	g, err := gg.Undirected()
 	if err != nil {
 		b.Fatal(err)
 	}

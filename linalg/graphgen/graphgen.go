@@ -24,6 +24,12 @@ type Graph struct {
 	Labels []int
 }
 
+// Undirected returns the generated graph as an undirected linalg.Graph.
+// O(n + m).
+func (g *Graph) Undirected() (*linalg.Graph, error) {
+	return linalg.FromEdges(g.N, false, g.Edges)
+}
+
 // Arcs returns both arcs of every edge, PyG's convention for edge_index.
 // O(m).
 func (g *Graph) Arcs() []linalg.Edge {
@@ -32,6 +38,24 @@ func (g *Graph) Arcs() []linalg.Edge {
 		out = append(out, e, linalg.Edge{U: e.V, V: e.U})
 	}
 	return out
+}
+
+// SBMByDegree is SBM with the probabilities set by a mean degree and a
+// homophily h (the share of a node's expected edges inside its block):
+// pIn = d·h/(n/k − 1), pOut = d·(1 − h)/(n − n/k), each capped at 1 — the
+// SBM of `ohm data synth --model sbm`. Errors as SBM's, and for h outside
+// [0, 1].
+func SBMByDegree(n, k int, avgDegree, homophily float64, seed uint64) (*Graph, error) {
+	if !(homophily >= 0 && homophily <= 1) {
+		return nil, fmt.Errorf("sbm: homophily %v outside [0, 1]", homophily)
+	}
+	if k < 1 || k > max(n, 1) {
+		return nil, fmt.Errorf("sbm: %d blocks for %d nodes", k, n)
+	}
+	per := float64(n) / float64(k)
+	pIn := avgDegree * homophily / max(per-1, 1)
+	pOut := avgDegree * (1 - homophily) / max(float64(n)-per, 1)
+	return SBM(n, k, min(pIn, 1), min(pOut, 1), seed)
 }
 
 // SBM is the stochastic block model with k equal blocks (node i in block

@@ -106,3 +106,30 @@ func TestRingOfCliques(t *testing.T) {
 		t.Fatalf("ring: %d edges", len(g.Edges))
 	}
 }
+
+// TestSBMByDegree: the mean degree and the share of edges inside blocks
+// come out as asked (within sampling error on 20 000 nodes), and a
+// homophily outside [0, 1] is an error.
+func TestSBMByDegree(t *testing.T) {
+	for _, tc := range []struct{ deg, h float64 }{{20, 0.8}, {6, 0.3}, {10, 1}} {
+		g, err := SBMByDegree(20000, 10, tc.deg, tc.h, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSimple(t, "sbm", g)
+		inside := 0
+		for _, e := range g.Edges {
+			if g.Labels[e.U] == g.Labels[e.V] {
+				inside++
+			}
+		}
+		deg := 2 * float64(len(g.Edges)) / float64(g.N)
+		share := float64(inside) / float64(len(g.Edges))
+		if math.Abs(deg-tc.deg) > 0.02*tc.deg || math.Abs(share-tc.h) > 0.01 {
+			t.Errorf("degree %v, homophily %v: got mean degree %.3f, share inside %.4f", tc.deg, tc.h, deg, share)
+		}
+	}
+	if _, err := SBMByDegree(100, 2, 5, 1.5, 1); err == nil {
+		t.Error("homophily 1.5: want an error")
+	}
+}
