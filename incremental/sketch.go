@@ -302,11 +302,10 @@ func (e *Sketch) refresh(extra []int) error {
 	// Sharper bounds. The estimates above err by about √(2/k) ≈ 10 % of R,
 	// more than the spread of the eccentricities on expanders. The
 	// exactAnchors nodes X of largest ρ are solved exactly (their full
-	// columns, |X|·n numbers, live until the round's block is built), L⁺_ii
-	// is estimated by Hutchinson's method and combined with the sketch's
-	// ‖Z e_i‖² (inverse-variance weights; both unbiased), and the
-	// eccentricity of i becomes the upper confidence bound max over a in X
-	// of (D̂_i + L⁺_aa − 2L⁺_ai) + 3σ_i, in which only D̂_i is estimated.
+	// columns, |X|·n numbers, are kept for the round and follow its
+	// edits), L⁺_ii is estimated by Hutchinson's method and combined with
+	// the sketch's ‖Z e_i‖² (inverse-variance weights; both unbiased), and
+	// the eccentricities are bounded from them (bounds).
 	X := slices.Clone(order[:min(n, exactAnchors)])
 	slices.Sort(X)
 	cols := make([]float64, len(X)*n)
