@@ -21,18 +21,24 @@ func checkSimple(t *testing.T, name string, g *Graph) {
 	}
 }
 
-func TestSBM(t *testing.T) {
-	g, err := SBM(2000, 4, 0.02, 0.002, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSimple(t, "sbm", g)
+// edgesInside counts the edges between two nodes of one block.
+func edgesInside(g *Graph) int {
 	in := 0
 	for _, e := range g.Edges {
 		if g.Labels[e.U] == g.Labels[e.V] {
 			in++
 		}
 	}
+	return in
+}
+
+func TestSBM(t *testing.T) {
+	g, err := SBM(2000, 4, 0.02, 0.002, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSimple(t, "sbm", g)
+	in := edgesInside(g)
 	// Expected 4·C(500,2)·0.02 = 9980 inside, 6·500²·0.002 = 3000 across;
 	// 5 standard deviations of the binomials.
 	if math.Abs(float64(in)-9980) > 5*math.Sqrt(9980) || math.Abs(float64(len(g.Edges)-in)-3000) > 5*math.Sqrt(3000) {
@@ -117,12 +123,7 @@ func TestSBMByDegree(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkSimple(t, "sbm", g)
-		inside := 0
-		for _, e := range g.Edges {
-			if g.Labels[e.U] == g.Labels[e.V] {
-				inside++
-			}
-		}
+		inside := edgesInside(g)
 		deg := 2 * float64(len(g.Edges)) / float64(g.N)
 		share := float64(inside) / float64(len(g.Edges))
 		if math.Abs(deg-tc.deg) > 0.02*tc.deg || math.Abs(share-tc.h) > 0.01 {
