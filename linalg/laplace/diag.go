@@ -92,11 +92,10 @@ func EstimateDiag(s *Solver, k int, seed uint64, tol float64, workers int) (Diag
 // walkSeries is the control variate P of EstimateDiag: its exact diagonal
 // and the scaling D^{-1/2} (0 for isolated nodes).
 type walkSeries struct {
-	s      *Solver
-	isqrt  []float64 // d_i^{-1/2}, 0 when d_i = 0
-	diag   []float64 // P_ii
-	ivol   []float64 // 1/vol_c per component (0 for an isolated node's)
-	neighb func(i int) []int32
+	s     *Solver
+	isqrt []float64 // d_i^{-1/2}, 0 when d_i = 0
+	diag  []float64 // P_ii
+	ivol  []float64 // 1/vol_c per component (0 for an isolated node's)
 }
 
 // walkSeries computes P's diagonal from each node's two-hop row r = S² e_i:
@@ -105,10 +104,9 @@ type walkSeries struct {
 func (s *Solver) walkSeries() *walkSeries {
 	n := s.n
 	w := &walkSeries{s: s, isqrt: make([]float64, n), diag: make([]float64, n)}
-	w.neighb = func(i int) []int32 { return s.full[s.fst[i]:s.fst[i+1]] }
 	for i := range n {
 		d := 0
-		for _, j := range w.neighb(i) {
+		for _, j := range w.s.neighbours(i) {
 			if int(j) != i {
 				d++
 			}
@@ -135,12 +133,12 @@ func (s *Solver) walkSeries() *walkSeries {
 			continue
 		}
 		touched = touched[:0]
-		for _, j := range w.neighb(i) {
+		for _, j := range w.s.neighbours(i) {
 			if int(j) == i {
 				continue
 			}
 			sij := w.isqrt[i] * w.isqrt[j]
-			for _, k := range w.neighb(int(j)) {
+			for _, k := range w.s.neighbours(int(j)) {
 				if k == j {
 					continue
 				}
@@ -151,7 +149,7 @@ func (s *Solver) walkSeries() *walkSeries {
 			}
 		}
 		s3, s4 := 0.0, 0.0
-		for _, j := range w.neighb(i) {
+		for _, j := range w.s.neighbours(i) {
 			if int(j) != i {
 				s3 += w.isqrt[i] * w.isqrt[j] * r[j]
 			}
@@ -180,7 +178,7 @@ func (w *walkSeries) apply(v []float64) []float64 {
 	for range walkTerms {
 		for i := range n {
 			t := 0.0
-			for _, j := range w.neighb(i) {
+			for _, j := range w.s.neighbours(i) {
 				if int(j) != i {
 					t += w.isqrt[j] * y[j]
 				}
@@ -201,3 +199,6 @@ func (w *walkSeries) apply(v []float64) []float64 {
 	}
 	return acc
 }
+
+// neighbours is i's neighbour list, grounded nodes included.
+func (s *Solver) neighbours(i int) []int32 { return s.full[s.fst[i]:s.fst[i+1]] }
