@@ -2,7 +2,9 @@
 // without forming anything n²: per connected component, one node is
 // grounded (its row and column dropped), which leaves a symmetric positive
 // definite system, solved by conjugate gradients preconditioned with a
-// zero-fill incomplete Cholesky factor (IC(0)) of it. The solution is then
+// zero-fill incomplete Cholesky factor (IC(0)) of it plus a coarse
+// correction on each component's constant vector (coarse.go), the one
+// direction grounding makes weak. The solution is then
 // centred on each component, which gives L⁺b for any b (b is first
 // projected on the range of L: each component's entries summed to zero).
 //
@@ -56,6 +58,9 @@ type Solver struct {
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
 	updates []update
+	// coarse[c] = 1/(1_cᵀ A 1_c), the coarse correction's weight of
+	// component c (coarse.go).
+	coarse []float64
 }
 
 // update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
@@ -159,6 +164,7 @@ func New(g *linalg.Graph) (*Solver, error) {
 	if err := s.factor(); err != nil {
 		return nil, err
 	}
+	s.buildCoarse()
 	return s, nil
 }
 
@@ -240,8 +246,10 @@ func (s *Solver) apply(y, x []float64, c int) {
 	}
 }
 
-// precondition solves F Fᵀ z = r for a block of c right-hand sides.
+// precondition sets z = M⁻¹ r for a block of c right-hand sides: F Fᵀ z =
+// r, plus the coarse correction.
 func (s *Solver) precondition(z, r []float64, c int) {
+	defer s.correct(z, r, c)
 	switch c {
 	case block:
 		s.precondition8(z, r)
