@@ -44,10 +44,11 @@ type SketchOptions struct {
 	// (default 128).
 	Probes int
 	// Tol is the relative residual of the exact re-scoring solves (default
-	// 1e-10: SPEC §3's ties are within 1e-9 of the best score, and at 1e-7
+	// 1e-8: SPEC §3's ties are within 1e-9 of the best score, and at 1e-7
 	// the re-scored R of tied pairs on Cornell's paths, exactly 4, erred by
-	// up to 3e-10, enough to break a tie the wrong way); sketches are
-	// solved to 1e-4, far below their own error.
+	// up to 3e-10, enough to break a tie the wrong way; each factor 10
+	// costs about one CG iteration); sketches are solved to 1e-4, far
+	// below their own error.
 	Tol float64
 	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
 	// e_v), which updates the bounds only (default 1e-4: the bounds carry
@@ -138,6 +139,7 @@ type Sketch struct {
 	// edits. dirty: the bounds need computing again.
 	anchors []int
 	acol    []float64
+	delta   float64 // the most negative entry of acol, negated (0 at least)
 	aidx    []int32
 	dhat    []float64
 	sd      []float64
@@ -188,7 +190,7 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 		opt.Candidates = 64
 	}
 	if opt.Tol <= 0 {
-		opt.Tol = 1e-10
+		opt.Tol = 1e-8
 	}
 	if opt.BoundTol <= 0 {
 		opt.BoundTol = 1e-4
@@ -341,6 +343,10 @@ func (e *Sketch) refresh(extra []int) error {
 		return err
 	}
 	e.anchors, e.acol = X, cols
+	e.delta = 0
+	for _, v := range cols {
+		e.delta = max(e.delta, -v)
+	}
 	e.aidx = slices.Grow(e.aidx[:0], n)[:n]
 	for i := range e.aidx {
 		e.aidx[i] = -1
@@ -647,38 +653,11 @@ func (e *Sketch) updateSmall() error {
 // the component instead, and D̂_i + D̂_j + 3σ_j for partners j in other
 // components. O(n·|anchors|).
 func (e *Sketch) bounds(ecc []float64) error {
-	if err := e.updateSmall(); err != nil {
+	sh, err := e.boundShared()
+	if err != nil {
 		return err
 	}
 	n := e.g.N()
-	// The largest D̂_j + 3σ_j, and the largest in another component.
-	xtop, xother, xcomp := 0.0, 0.0, int32(-1)
-	for j := range n {
-		d := e.dhat[j] + confidence*e.sd[j]
-		switch {
-		case d > xtop && e.comp[j] != xcomp:
-			xtop, xother, xcomp = d, xtop, e.comp[j]
-		case d > xtop:
-			xtop = d
-		case d > xother && e.comp[j] != xcomp:
-			xother = d
-		}
-	}
-	delta := 0.0
-	for _, v := range e.acol {
-		delta = max(delta, -v)
-	}
-	top, second, arg := 0.0, 0.0, -1
-	for j := range n {
-		if e.aidx[j] >= 0 {
-			continue
-		}
-		if d := e.dhat[j] + confidence*e.sd[j]; d > top {
-			top, second, arg = d, top, j
-		} else if d > second {
-			second = d
-		}
-	}
 	// The anchors' part, max over a of L⁺_aa − 2L⁺_ai, one column at a
 	// time (across components L⁺_ai is 0).
 	e.abest = slices.Grow(e.abest[:0], n)[:n]
@@ -695,39 +674,163 @@ func (e *Sketch) bounds(ecc []float64) error {
 		}
 	}
 	for i := range n {
-		dh := e.dhat[i]
-		if e.small[i] >= 0 {
-			ecc[i] = e.smallEcc[i]
-			if !e.opt.WithinComponents {
-				across := xtop
-				if e.comp[i] == xcomp {
-					across = xother
-				}
-				ecc[i] = max(ecc[i], dh+across)
-			}
-			continue
-		}
-		out := top
-		if i == arg {
-			out = second
-		}
-		b := 0.0
-		if e.abest[i] > math.Inf(-1) {
-			b = max(0, dh+e.abest[i])
-		}
-		if out > 0 {
-			b = max(b, dh+out+2*delta)
-		}
-		ecc[i] = confidence*e.sd[i] + b
+		ecc[i] = e.nodeBound(i, e.abest[i], &sh)
 	}
 	return nil
 }
 
-// updateBounds computes the bounds again after edits (when dirty) and
-// sets the cover. O(n·|anchors|).
+// shared is what the bounds of all nodes have in common.
+type shared struct {
+	xtop, xother float64 // the largest D̂_j + 3σ_j, and the largest in another component
+	xcomp        int32   // the component of xtop
+	top, second  float64 // the largest two D̂_j + 3σ_j over the nodes that are no anchor
+	arg          int     // the node of top
+	delta        float64 // the most negative entry of the anchors' columns
+	anchorMax    float64 // the largest L⁺_aa of an anchor
+}
+
+// boundShared brings the small components' L⁺ up to date and returns what
+// the bounds share. O(n + n·|anchors|) (δ scans the anchors' columns).
+func (e *Sketch) boundShared() (shared, error) {
+	if err := e.updateSmall(); err != nil {
+		return shared{}, err
+	}
+	n := e.g.N()
+	sh := shared{xcomp: -1, arg: -1}
+	for j := range n {
+		d := e.dhat[j] + confidence*e.sd[j]
+		switch {
+		case d > sh.xtop && e.comp[j] != sh.xcomp:
+			sh.xtop, sh.xother, sh.xcomp = d, sh.xtop, e.comp[j]
+		case d > sh.xtop:
+			sh.xtop = d
+		case d > sh.xother && e.comp[j] != sh.xcomp:
+			sh.xother = d
+		}
+		if e.aidx[j] >= 0 {
+			continue
+		}
+		if d > sh.top {
+			sh.top, sh.second, sh.arg = d, sh.top, j
+		} else if d > sh.second {
+			sh.second = d
+		}
+	}
+	sh.delta = e.delta
+	sh.anchorMax = math.Inf(-1)
+	for q, a := range e.anchors {
+		sh.anchorMax = max(sh.anchorMax, e.acol[q*n+a])
+	}
+	return sh, nil
+}
+
+// anchorPart is max over anchors a ≠ i of L⁺_aa − 2L⁺_ai (−∞ without
+// one). O(|anchors|).
+func (e *Sketch) anchorPart(i int) float64 {
+	n := e.g.N()
+	best := math.Inf(-1)
+	for q, a := range e.anchors {
+		if a == i || (e.opt.WithinComponents && e.comp[i] != e.comp[a]) {
+			continue
+		}
+		best = max(best, e.acol[q*n+a]-2*e.acol[q*n+i])
+	}
+	return best
+}
+
+// nodeBound is node i's bound given its anchors' part abest (bounds).
+// O(1).
+func (e *Sketch) nodeBound(i int, abest float64, sh *shared) float64 {
+	dh := e.dhat[i]
+	if e.small[i] >= 0 {
+		b := e.smallEcc[i]
+		if !e.opt.WithinComponents {
+			across := sh.xtop
+			if e.comp[i] == sh.xcomp {
+				across = sh.xother
+			}
+			b = max(b, dh+across)
+		}
+		return b
+	}
+	out := sh.top
+	if i == sh.arg {
+		out = sh.second
+	}
+	b := 0.0
+	if abest > math.Inf(-1) {
+		b = max(0, dh+abest)
+	}
+	if out > 0 {
+		b = max(b, dh+out+2*sh.delta)
+	}
+	return confidence*e.sd[i] + b
+}
+
+// liveBounds is bounds for the cover and the growth inside a round, which
+// need the largest bounds of the nodes not kept only. Every node first
+// gets the cheap bound with the anchors' part replaced by its own upper
+// bound, max L⁺_aa + 2δ (O(1) each); the anchors' part is then computed
+// for the growBatch·2 nodes of largest cheap bound and for every node
+// whose cheap bound reaches the growBatch-th largest bound so found. The
+// nodes left keep their cheap bound, valid and below every bound that the
+// cover and nextByBound read. O(n + |evaluated|·|anchors|) against bounds'
+// O(n·|anchors|).
+func (e *Sketch) liveBounds(ecc []float64) error {
+	sh, err := e.boundShared()
+	if err != nil {
+		return err
+	}
+	n := e.g.N()
+	cheap := math.Inf(-1)
+	if len(e.anchors) > 0 {
+		cheap = sh.anchorMax + 2*sh.delta
+	}
+	var heads []int // non-kept, not small: the nodes whose anchors' part matters
+	for i := range n {
+		ecc[i] = e.nodeBound(i, cheap, &sh)
+		if e.index[i] < 0 && e.small[i] < 0 {
+			heads = append(heads, i)
+		}
+	}
+	if len(heads) == 0 || len(e.anchors) == 0 {
+		return nil
+	}
+	// The k heads of largest cheap bound (a running top-k: O(n) plus the
+	// rare insertions).
+	k := min(len(heads), 2*growBatch)
+	byBound := func(a, b int) int { return cmp.Compare(ecc[b], ecc[a]) }
+	top := slices.Clone(heads[:k])
+	slices.SortFunc(top, byBound)
+	for _, i := range heads[k:] {
+		if ecc[i] > ecc[top[k-1]] {
+			at, _ := slices.BinarySearchFunc(top, i, byBound)
+			copy(top[at+1:], top[at:k-1])
+			top[at] = i
+		}
+	}
+	done := make(map[int]bool, k)
+	var exact []float64
+	for _, i := range top {
+		ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
+		exact = append(exact, ecc[i])
+		done[i] = true
+	}
+	slices.SortFunc(exact, func(a, b float64) int { return cmp.Compare(b, a) })
+	floor := exact[min(len(exact), growBatch)-1]
+	for _, i := range heads {
+		if ecc[i] >= floor && !done[i] {
+			ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
+		}
+	}
+	return nil
+}
+
+// updateBounds computes the bounds again after edits (when dirty, by
+// liveBounds) and sets the cover. O(n log n + |evaluated|·|anchors|).
 func (e *Sketch) updateBounds() error {
 	if e.dirty {
-		if err := e.bounds(e.ecc); err != nil {
+		if err := e.liveBounds(e.ecc); err != nil {
 			return err
 		}
 		e.dirty = false
@@ -852,6 +955,9 @@ func (e *Sketch) grow(ws []int) error {
 		e.anchors = append(e.anchors, w)
 	}
 	e.acol = append(e.acol, newCols...)
+	for _, v := range newCols {
+		e.delta = max(e.delta, -v)
+	}
 	m := make([]float64, K*K)
 	for p := range K0 {
 		copy(m[p*K:p*K+K0], e.m[p*K0:(p+1)*K0])
@@ -1069,8 +1175,12 @@ func (e *Sketch) check(op string, u, v int) error {
 // the edits: to M (O(|K|²) each, its vector read from M's columns) and,
 // with the edit's full x = L⁺(e_u − e_v) of the graph before it (one
 // solve), to the anchors' columns and the diagonal estimates (O(n·|anchors|)
-// each), so the bounds follow the edits. An addition across components
-// makes the round stale (the next MaxPair starts a new one).
+// each), so the bounds follow the edits. (Additions only lower resistances,
+// so bounds left as they were before an addition stay valid; but they are
+// then loose exactly at the nodes that just got an edge, the farthest
+// ones, and the cover test kept thousands of nodes on the 10⁵-node SBM.)
+// An addition across components makes the round stale (the next MaxPair
+// starts a new one).
 func (e *Sketch) Commit() error {
 	K := len(e.kept)
 	n := e.g.N()
@@ -1103,12 +1213,18 @@ func (e *Sketch) Commit() error {
 			return fmt.Errorf("edit (%d, %d): %w", ed.u, ed.v, err)
 		}
 		e.solves++
+		e.delta = 0
 		for q := range e.anchors {
 			col := e.acol[q*n : (q+1)*n]
 			f := c * x[e.anchors[q]]
+			low := 0.0
 			for i, v := range x {
 				col[i] += f * v
+				if col[i] < low { // not min: its NaN rules cost 3× here
+					low = col[i]
+				}
 			}
+			e.delta = max(e.delta, -low)
 		}
 		for i, v := range x {
 			e.dhat[i] += c * v * v
