@@ -1,7 +1,9 @@
 package incremental
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental/tarjan"
@@ -15,9 +17,10 @@ import (
 // it keeps again all give M = L⁺[K, K] of the current graph, against a
 // dense pseudoinverse of it, on a graph with two components; so do the
 // anchors' full columns and the diagonal estimates of the anchors, which
-// the edits update (the live bounds).
+// the edits update (the live bounds), and the lazy bounds agree with the
+// full ones where MaxPair reads them (checkLiveBounds).
 func TestSketchKeptBlockExact(t *testing.T) {
-	gg, _ := graphgen.SBM(160, 2, 0.12, 0, 3)
+	gg, _ := graphgen.SBM(400, 2, 0.05, 0, 3)
 	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +59,7 @@ func TestSketchKeptBlockExact(t *testing.T) {
 		if worst > 1e-6 {
 			t.Fatalf("%s: anchor columns differ from L⁺ by %.3g", label, worst)
 		}
+		checkLiveBounds(t, e, label)
 	}
 	edit := func() {
 		e.Begin()
@@ -105,4 +109,49 @@ func TestSketchKeptBlockExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("new round")
+}
+
+// checkLiveBounds: the bounds a round computes lazily (liveBounds) are
+// never below the full ones (bounds), and the cover and the growBatch
+// nodes not kept of largest bound, all that MaxPair reads, are the same;
+// δ kept by the edits is the scan of the anchors' columns.
+func checkLiveBounds(t *testing.T, e *Sketch, label string) {
+	t.Helper()
+	n := e.g.N()
+	delta := 0.0
+	for _, v := range e.acol {
+		delta = max(delta, -v)
+	}
+	if math.Abs(delta-e.delta) > 1e-12 {
+		t.Fatalf("%s: δ %.15g, the columns' scan %.15g", label, e.delta, delta)
+	}
+	full, live := make([]float64, n), make([]float64, n)
+	if err := e.bounds(full); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.liveBounds(live); err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for i := range n {
+		if live[i] < full[i]-1e-12 {
+			t.Fatalf("%s: node %d: live bound %.15g below the full one %.15g", label, i, live[i], full[i])
+		}
+		if e.index[i] < 0 {
+			out = append(out, i)
+		}
+	}
+	top := func(b []float64) []int {
+		o := slices.Clone(out)
+		slices.SortStableFunc(o, func(x, y int) int { return cmp.Compare(b[y], b[x]) })
+		return o[:min(len(o), growBatch)]
+	}
+	ft, lt := top(full), top(live)
+	for r := range ft {
+		if ft[r] != lt[r] || full[ft[r]] != live[lt[r]] {
+			t.Fatalf("%s: rank %d of the bounds outside K: full node %d (%.15g), live node %d (%.15g)",
+				label, r, ft[r], full[ft[r]], lt[r], live[lt[r]])
+		}
+	}
+	t.Logf("%s: %d nodes outside K, live bounds agree on the top %d", label, len(out), len(ft))
 }
