@@ -144,7 +144,6 @@ type Sketch struct {
 	dhat    []float64
 	sd      []float64
 	dirty   bool
-	abest   []float64 // scratch of bounds
 
 	// Small components (at most smallComponent nodes): their L⁺ is
 	// computed densely, so their nodes' L⁺_ii and eccentricities inside
@@ -657,24 +656,8 @@ func (e *Sketch) bounds(ecc []float64) error {
 	if err != nil {
 		return err
 	}
-	n := e.g.N()
-	// The anchors' part, max over a of L⁺_aa − 2L⁺_ai, one column at a
-	// time (across components L⁺_ai is 0).
-	e.abest = slices.Grow(e.abest[:0], n)[:n]
-	for i := range e.abest {
-		e.abest[i] = math.Inf(-1)
-	}
-	for q, a := range e.anchors {
-		col := e.acol[q*n : (q+1)*n]
-		daa, ca := col[a], e.comp[a]
-		for i, v := range col {
-			if t := daa - 2*v; t > e.abest[i] && i != a && (!e.opt.WithinComponents || e.comp[i] == ca) {
-				e.abest[i] = t
-			}
-		}
-	}
-	for i := range n {
-		ecc[i] = e.nodeBound(i, e.abest[i], &sh)
+	for i := range e.g.N() {
+		ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
 	}
 	return nil
 }
@@ -690,7 +673,7 @@ type shared struct {
 }
 
 // boundShared brings the small components' L⁺ up to date and returns what
-// the bounds share. O(n + n·|anchors|) (δ scans the anchors' columns).
+// the bounds share (δ is kept by the edits). O(n + |anchors|).
 func (e *Sketch) boundShared() (shared, error) {
 	if err := e.updateSmall(); err != nil {
 		return shared{}, err
