@@ -792,17 +792,15 @@ func (e *Sketch) liveBounds(ecc []float64) error {
 			top[at] = i
 		}
 	}
-	done := make(map[int]bool, k)
 	var exact []float64
 	for _, i := range top {
 		ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
 		exact = append(exact, ecc[i])
-		done[i] = true
 	}
 	slices.SortFunc(exact, func(a, b float64) int { return cmp.Compare(b, a) })
 	floor := exact[min(len(exact), growBatch)-1]
-	for _, i := range heads {
-		if ecc[i] >= floor && !done[i] {
+	for _, i := range heads { // the top again too: the same value, no bookkeeping
+		if ecc[i] >= floor {
 			ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
 		}
 	}
@@ -810,7 +808,7 @@ func (e *Sketch) liveBounds(ecc []float64) error {
 }
 
 // updateBounds computes the bounds again after edits (when dirty, by
-// liveBounds) and sets the cover. O(n log n + |evaluated|·|anchors|).
+// liveBounds) and sets the cover. O(n + |evaluated|·|anchors|).
 func (e *Sketch) updateBounds() error {
 	if e.dirty {
 		if err := e.liveBounds(e.ecc); err != nil {
