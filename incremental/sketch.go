@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
@@ -51,9 +52,11 @@ type SketchOptions struct {
 	// below their own error.
 	Tol float64
 	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
-	// e_v), which updates the bounds only (default 1e-4: the bounds carry
-	// three standard errors of the diagonal estimate, far more; M follows
-	// the edits from its own columns, to Tol).
+	// e_v), which updates the bounds only (default 1e-2, two CG iterations
+	// against four for 1e-4: the bounds carry three standard errors of the
+	// diagonal estimate, far more, and on Cora and CiteSeer the picks were
+	// as close to the farthest pair as at 1e-4; M follows the edits from
+	// its own columns, to Tol).
 	BoundTol float64
 }
 
@@ -94,9 +97,12 @@ type SketchOptions struct {
 // of its ends is not among them.
 //
 // The bounds follow the edits: each edit's full x = L⁺(e_a − e_b) (one
-// solve to BoundTol on the current graph: the round's solver with the
-// edits as rank-one updates, laplace.Solver.Update) updates the anchors'
-// columns and every D̂_i by the same Sherman–Morrison identity. K grows
+// solve to BoundTol; the round's solver takes the edits as rank-one
+// updates, laplace.Solver.Update) updates the anchors' columns and every
+// D̂_i by the same Sherman–Morrison identity. An iteration's edits (an
+// addition and a removal) are solved side by side on the graph before it,
+// on two cores when Workers allows, and the removal's vector is then
+// brought to the graph after the addition by the addition's own update. K grows
 // inside a round (grow: one solve on the current graph per node, whose
 // column joins the anchors while there are fewer than maxAnchors).
 // MaxPair keeps more nodes before it decides
@@ -192,7 +198,7 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 		opt.Tol = 1e-8
 	}
 	if opt.BoundTol <= 0 {
-		opt.BoundTol = 1e-4
+		opt.BoundTol = 1e-2
 	}
 	if opt.Probes < 2 {
 		opt.Probes = 128
@@ -291,11 +297,13 @@ func (e *Sketch) refresh(extra []int) error {
 		slices.SortFunc(order, byDesc(ecc))
 	}
 	eccentricity := func() {
-		for i := range n {
-			ecc[i] = e.farthest(i, anchors,
-				func(_, a int) float64 { return sk.R(i, a) },
-				func(_, a int) float64 { return diag[i] + diag[a] })
-		}
+		parallelRows(workers, n, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				ecc[i] = e.farthest(i, anchors,
+					func(_, a int) float64 { return sk.R(i, a) },
+					func(_, a int) float64 { return diag[i] + diag[a] })
+			}
+		})
 		sortByEcc()
 	}
 	eccentricity()
@@ -397,13 +405,14 @@ func (e *Sketch) refresh(extra []int) error {
 		keep[i] = true
 	}
 	if !e.stale {
-		// The nodes kept before stay, largest bound first, while K fits
-		// in MaxKept: their entries cost no solve (below), and a node
+		// The nodes kept before stay, largest bound first, while K holds
+		// fewer than carryKept of them with the new candidates (and fits
+		// in MaxKept): their entries cost no solve (below), and a node
 		// dropped could hold the farthest pair that its new bound misses.
 		old := slices.Clone(e.kept)
 		slices.SortFunc(old, byDesc(ecc))
 		for _, i := range old {
-			if len(keep) >= e.opt.MaxKept {
+			if len(keep) >= min(e.opt.MaxKept, carryKept) {
 				break
 			}
 			keep[i] = true
@@ -887,6 +896,14 @@ const (
 // O(n) per edit.
 const maxAnchors = 128
 
+// carryKept caps the nodes a new round keeps from the rounds before
+// (with its own addition candidates; its removal candidates come on top).
+// Without it K grew by the removal candidates' ends of every round, about
+// 1 100 nodes a round on the 10⁵-node SBM, up to MaxKept, and the O(|K|²)
+// per iteration of the decision and of M's updates took over: 77 % of the
+// time in the sixth round there.
+const carryKept = 1024
+
 // growBatch is how many nodes the cover test keeps at a time, and
 // coverMargin the fraction of the cover the best pair must reach: the
 // bound is an estimate, and issue 14 asks the chosen pair for 98 % of the
@@ -1154,21 +1171,34 @@ func (e *Sketch) check(op string, u, v int) error {
 
 // Commit applies the batch's Sherman–Morrison updates, in the order of
 // the edits: to M (O(|K|²) each, its vector read from M's columns) and,
-// with the edit's full x = L⁺(e_u − e_v) of the graph before it (one
-// solve), to the anchors' columns and the diagonal estimates (O(n·|anchors|)
-// each), so the bounds follow the edits. (Additions only lower resistances,
-// so bounds left as they were before an addition stay valid; but they are
+// with each edit's full x = L⁺(e_u − e_v) of the graph before it, to the
+// anchors' columns and the diagonal estimates (O(n·|anchors|) each), so
+// the bounds follow the edits. (Additions only lower resistances, so
+// bounds left as they were before an addition stay valid; but they are
 // then loose exactly at the nodes that just got an edge, the farthest
 // ones, and the cover test kept thousands of nodes on the 10⁵-node SBM.)
-// An addition across components makes the round stale (the next MaxPair
+// The full vectors cost one solve per edit, all on the graph before the
+// batch and side by side on up to Workers cores (batchVectors). An
+// addition across components makes the round stale (the next MaxPair
 // starts a new one).
 func (e *Sketch) Commit() error {
 	K := len(e.kept)
-	n := e.g.N()
-	u := make([]float64, K)
+	live := 0 // the edits before the first that joins components
 	for _, ed := range e.pending {
-		a, b := int(e.index[ed.u]), int(e.index[ed.v])
 		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
+			break
+		}
+		live++
+	}
+	xs, err := e.batchVectors(e.pending[:live])
+	if err != nil {
+		return err
+	}
+	cs := make([]float64, 0, live)
+	u := make([]float64, K)
+	for j, ed := range e.pending {
+		a, b := int(e.index[ed.u]), int(e.index[ed.v])
+		if j >= live {
 			e.stale = true
 			continue
 		}
@@ -1187,29 +1217,17 @@ func (e *Sketch) Commit() error {
 			}
 			c = 1 / (1 - rho)
 		}
-		b0 := make([]float64, n)
-		b0[ed.u], b0[ed.v] = 1, -1
-		x, _, err := e.solver.Solve(b0, e.opt.BoundTol, 10*n+100)
-		if err != nil {
-			return fmt.Errorf("edit (%d, %d): %w", ed.u, ed.v, err)
-		}
-		e.solves++
-		e.delta = 0
-		for q := range e.anchors {
-			col := e.acol[q*n : (q+1)*n]
-			f := c * x[e.anchors[q]]
-			low := 0.0
-			for i, v := range x {
-				col[i] += f * v
-				if col[i] < low { // not min: its NaN rules cost 3× here
-					low = col[i]
+		// x_j = L⁺(e_u − e_v) of the graph after the edits before j:
+		// y_j + Σ_{i<j} c_i x_i (x_i[u] − x_i[v]).
+		x := xs[j]
+		for i, xi := range xs[:j] {
+			if f := cs[i] * (xi[ed.u] - xi[ed.v]); f != 0 {
+				for r, v := range xi {
+					x[r] += f * v
 				}
 			}
-			e.delta = max(e.delta, -low)
 		}
-		for i, v := range x {
-			e.dhat[i] += c * v * v
-		}
+		cs = append(cs, c)
 		w := 1.0
 		if !ed.add {
 			w = -1
@@ -1228,10 +1246,20 @@ func (e *Sketch) Commit() error {
 				row[q] += f * x
 			}
 		}
-		for p, i := range e.kept {
-			e.dhat[i] = e.m[p*K+p]
-		}
 		e.dirty = true
+	}
+	// L⁺ after the batch is L⁺ before it plus Σ_j c_j x_j x_jᵀ: one pass
+	// over the anchors' columns and the diagonal estimates for the whole
+	// batch (each entry updated edit by edit, in order).
+	e.updateAnchors(xs[:len(cs)], cs)
+	for j, x := range xs[:len(cs)] {
+		c := cs[j]
+		for i, v := range x {
+			e.dhat[i] += c * v * v
+		}
+	}
+	for p, i := range e.kept {
+		e.dhat[i] = e.m[p*K+p]
 	}
 	e.pending = e.pending[:0]
 	e.left--
@@ -1239,4 +1267,92 @@ func (e *Sketch) Commit() error {
 		return fmt.Errorf("sketch engine: the kept block became NaN")
 	}
 	return nil
+}
+
+// batchVectors solves y_j = L⁺(e_u − e_v) for each edit of the batch on
+// the graph before it (to BoundTol), one goroutine per edit up to Workers:
+// each is the same single-side solve whatever the number of workers, so
+// the vectors, and the run, do not depend on it. O(m) per CG iteration
+// per edit.
+func (e *Sketch) batchVectors(eds []pendingEdit) ([][]float64, error) {
+	n := e.g.N()
+	xs := make([][]float64, len(eds))
+	errs := make([]error, len(eds))
+	solve := func(j int) {
+		b := make([]float64, n)
+		b[eds[j].u], b[eds[j].v] = 1, -1
+		xs[j], _, errs[j] = e.solver.Solve(b, e.opt.BoundTol, 10*n+100)
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, e.opt.Workers))
+	for j := range eds {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			solve(j)
+		}()
+	}
+	wg.Wait()
+	for j, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("edit (%d, %d): %w", eds[j].u, eds[j].v, err)
+		}
+	}
+	e.solves += len(eds)
+	return xs, nil
+}
+
+// updateAnchors adds Σ_j c_j x_j x_j[a] to every anchor a's column
+// (Sherman–Morrison with the batch's full vectors, composed as in Commit)
+// in one pass over the columns, and sets δ from the new columns; the
+// columns are split among up to Workers goroutines (each entry's
+// arithmetic the same whatever the split). O(n·|anchors|·|batch|), one
+// pass over the |anchors|·n numbers.
+func (e *Sketch) updateAnchors(xs [][]float64, cs []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	n := e.g.N()
+	A := len(e.anchors)
+	lows := make([]float64, A)
+	update := func(q int) {
+		col := e.acol[q*n : (q+1)*n]
+		a := e.anchors[q]
+		low := 0.0
+		switch len(xs) {
+		case 2: // an iteration's addition and removal
+			x1, x2 := xs[0][:n], xs[1][:n]
+			f1, f2 := cs[0]*x1[a], cs[1]*x2[a]
+			for i := range col {
+				v := col[i] + f1*x1[i] + f2*x2[i]
+				col[i] = v
+				if v < low { // not min: its NaN rules cost 3× here
+					low = v
+				}
+			}
+		default:
+			for j, x := range xs {
+				f := cs[j] * x[a]
+				for i, v := range x {
+					col[i] += f * v
+				}
+			}
+			for _, v := range col {
+				if v < low {
+					low = v
+				}
+			}
+		}
+		lows[q] = low
+	}
+	parallelRows(min(max(1, e.opt.Workers), A), A, func(_, lo, hi int) {
+		for q := lo; q < hi; q++ {
+			update(q)
+		}
+	})
+	e.delta = 0
+	for _, low := range lows {
+		e.delta = max(e.delta, -low)
+	}
 }

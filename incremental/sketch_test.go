@@ -18,14 +18,24 @@ import (
 // dense pseudoinverse of it, on a graph with two components; so do the
 // anchors' full columns and the diagonal estimates of the anchors, which
 // the edits update (the live bounds), and the lazy bounds agree with the
-// full ones where MaxPair reads them (checkLiveBounds).
+// full ones where MaxPair reads them (checkLiveBounds). With two workers
+// (the edits' vectors solved side by side, the anchors' columns updated
+// in parts) every number is the same as with one.
 func TestSketchKeptBlockExact(t *testing.T) {
+	one, two := keptBlockRun(t, 1), keptBlockRun(t, 2)
+	if !slices.Equal(one.acol, two.acol) || !slices.Equal(one.dhat, two.dhat) || !slices.Equal(one.m, two.m) {
+		t.Error("two workers gave other anchor columns, diagonal estimates or M than one")
+	}
+}
+
+func keptBlockRun(t *testing.T, workers int) *Sketch {
+	t.Helper()
 	gg, _ := graphgen.SBM(400, 2, 0.05, 0, 3)
 	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewSketch(g, SketchOptions{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10})
+	e, err := NewSketch(g, SketchOptions{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +119,7 @@ func TestSketchKeptBlockExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("new round")
+	return e
 }
 
 // checkLiveBounds: the bounds a round computes lazily (liveBounds) are

@@ -3,6 +3,7 @@ package laplace
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ohmgnn/ohm/linalg/graphgen"
@@ -66,6 +67,9 @@ func TestEstimateDiagControlVariate(t *testing.T) {
 		d, err := EstimateDiag(s, k, 5, 1e-10, 2)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if d1, err := EstimateDiag(s, k, 5, 1e-10, 1); err != nil || !slices.Equal(d1.Mean, d.Mean) || !slices.Equal(d1.StdErr, d.StdErr) {
+			t.Fatalf("%s: the estimate on one worker differs from that on two (%v)", tc.name, err)
 		}
 		n := g.N()
 		plain := make([]float64, n)

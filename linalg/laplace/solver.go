@@ -306,20 +306,24 @@ func (s *Solver) Solve(b []float64, tol float64, maxIter int) ([]float64, int, e
 // SolveMany solves L x_q = b_q for q = 0..count−1 to relative residual
 // tol, blocks of right-hand sides side by side on up to workers goroutines
 // (0: 1). fill(q, b) writes b_q into a zeroed vector of n entries; use(q,
-// x) receives x_q = L⁺b_q, called once per q from the worker goroutines
-// (concurrently for different q; x is reused after use returns). It
-// returns the most iterations a block took. O(count·m) per iteration;
+// x) receives x_q = L⁺b_q, called once per q from the worker goroutines,
+// one at a time and in the order of q (x is reused after use returns), so
+// sums that use accumulates are the same whatever the number of workers
+// (a worker whose block is solved before the one before it waits for it).
+// It returns the most iterations a block took. O(count·m) per iteration;
 // memory O(workers·block·n).
 func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q int, x []float64),
 	tol float64, maxIter, workers int) (int, error) {
 	workers = max(1, workers)
 	var (
-		mu      sync.Mutex
-		next    int
-		most    int
-		firstEr error
-		wg      sync.WaitGroup
+		mu        sync.Mutex
+		next      int // the first right-hand side no worker has taken
+		delivered int // the first right-hand side not yet passed to use
+		most      int
+		firstEr   error
+		wg        sync.WaitGroup
 	)
+	turn := sync.NewCond(&mu)
 	for range min(workers, (count+block-1)/block) {
 		wg.Add(1)
 		go func() {
@@ -350,7 +354,17 @@ func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q 
 					if firstEr == nil {
 						firstEr = fmt.Errorf("right-hand sides %d–%d: %w", q0, q0+c-1, err)
 					}
+					turn.Broadcast()
 					mu.Unlock()
+					return
+				}
+				mu.Lock()
+				for delivered != q0 && firstEr == nil {
+					turn.Wait()
+				}
+				stop = firstEr != nil
+				mu.Unlock()
+				if stop {
 					return
 				}
 				for q := range c {
@@ -360,7 +374,9 @@ func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q 
 					use(q0+q, col)
 				}
 				mu.Lock()
+				delivered = q0 + c
 				most = max(most, it)
+				turn.Broadcast()
 				mu.Unlock()
 			}
 		}()

@@ -125,7 +125,9 @@ func TestSketchResistances(t *testing.T) {
 
 // TestSolveManyAgainstSolve: blocks of right-hand sides (some zero, some
 // on single components) give the single-side solutions, on any number of
-// workers, on a graph with three components and an isolated node.
+// workers, on a graph with three components and an isolated node; use is
+// called in the order of the sides; a block that fails ends the call with
+// its error (other workers waiting for their turn included).
 func TestSolveManyAgainstSolve(t *testing.T) {
 	gg, _ := graphgen.SBM(150, 3, 0.15, 0, 3)
 	g, s, _ := withIsolatedNode(t, gg)
@@ -145,10 +147,23 @@ func TestSolveManyAgainstSolve(t *testing.T) {
 	}
 	for _, workers := range []int{1, 3} {
 		got := make([][]float64, count)
+		var order []int
 		_, err := s.SolveMany(count, func(q int, b []float64) { copy(b, rhs[q]) },
-			func(q int, x []float64) { got[q] = append([]float64(nil), x...) }, 1e-10, 1000, workers)
+			func(q int, x []float64) {
+				got[q] = append([]float64(nil), x...)
+				order = append(order, q)
+			}, 1e-10, 1000, workers)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for q, o := range order {
+			if q != o {
+				t.Fatalf("workers %d: use called in the order %v", workers, order)
+			}
+		}
+		if _, err := s.SolveMany(count, func(q int, b []float64) { copy(b, rhs[q]) },
+			func(int, []float64) {}, 1e-14, 1, workers); err == nil {
+			t.Errorf("workers %d: one iteration to 1e-14 gave no error", workers)
 		}
 		for q := range count {
 			want, _, err := s.Solve(rhs[q], 1e-10, 1000)
