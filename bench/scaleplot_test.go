@@ -49,6 +49,7 @@ func plotScale(file string, points []scalePoint) error {
 	slices.SortFunc(points, func(a, b scalePoint) int { return a.n - b.n })
 	p := plot.New()
 	p.Title.Text = "sketch engine, err on SBMs of mean degree 20, one thread"
+	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "nodes n (edges m = 10 n)"
 	p.Y.Label.Text = "seconds"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
