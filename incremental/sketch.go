@@ -114,9 +114,9 @@ type SketchOptions struct {
 //
 // A new round starts when the round's iterations are made or when an
 // addition joins two components (L⁺ changes rank). It keeps the nodes kept
-// before (largest new bound first, while K fits in MaxKept) and reuses
-// their entries of M, exact for the current graph, unless an addition
-// joined components.
+// before (largest new bound first, while fewer than carryKept are kept
+// with its addition candidates) and reuses their entries of M, exact for
+// the current graph, unless an addition joined components.
 //
 // Memory O((n + m)·k + n·|X| + |K|²), never n²; time per round
 // O(k + |K|) solves of O(m) per CG iteration each, per edit one solve and
