@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
@@ -1270,7 +1269,8 @@ func (e *Sketch) Commit() error {
 }
 
 // batchVectors solves y_j = L⁺(e_u − e_v) for each edit of the batch on
-// the graph before it (to BoundTol), one goroutine per edit up to Workers:
+// the graph before it (to BoundTol), the edits split among up to Workers
+// goroutines (parallelRows):
 // each is the same single-side solve whatever the number of workers, so
 // the vectors, and the run, do not depend on it. O(m) per CG iteration
 // per edit.
@@ -1283,17 +1283,11 @@ func (e *Sketch) batchVectors(eds []pendingEdit) ([][]float64, error) {
 		b[eds[j].u], b[eds[j].v] = 1, -1
 		xs[j], _, errs[j] = e.solver.Solve(b, e.opt.BoundTol, 10*n+100)
 	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(1, e.opt.Workers))
-	for j := range eds {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+	parallelRows(min(max(1, e.opt.Workers), max(1, len(eds))), len(eds), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
 			solve(j)
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	for j, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("edit (%d, %d): %w", eds[j].u, eds[j].v, err)
