@@ -43,4 +43,4 @@ func RunVersion(m Method, directed bool, e EngineKind) string {
 
 // SketchVersion is the sketch engine's version in RunVersion: bumped
 // whenever its choice of candidates, hence its decisions, can change.
-const SketchVersion = "10"
+const SketchVersion = "11"
