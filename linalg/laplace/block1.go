@@ -28,13 +28,14 @@ func (s *Solver) precondition1(z, r []float64) {
 		}
 		z[i] = acc / s.fdiag[i]
 	}
-	for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w, column-oriented
-		v := z[i] / s.fdiag[i]
-		z[i] = v
-		lo, hi := s.start[i], s.mid[i]
+	for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w
+		acc := z[i]
+		lo, hi := s.mid[i], s.start[i+1]
 		fac := s.fac[lo:hi]
-		for p, j := range s.adj[lo:hi] {
-			z[j] -= fac[p] * v
+		adj := s.adj[lo:hi]
+		for p := len(adj) - 1; p >= 0; p-- {
+			acc -= fac[p] * z[adj[p]]
 		}
+		z[i] = acc / s.fdiag[i]
 	}
 }

@@ -45,15 +45,19 @@ type Solver struct {
 	// off-diagonal pattern in CSR form (entries −1, grounded nodes left
 	// out), rows ascending. The IC(0) factor F (A ≈ F Fᵀ) has the lower
 	// part of that pattern: F_ij = fac[p] for j = adj[p], p in
-	// [start[i], mid[i]), and F_ii = fdiag[i].
+	// [start[i], mid[i]), and F_ii = fdiag[i]; the upper part holds Fᵀ:
+	// fac[p] = F_ji for j = adj[p], p in [mid[i], start[i+1]), so both
+	// triangular sweeps read rows (gathers) instead of scattering.
 	deg   []float64
 	start []int   // row i's neighbours are adj[start[i]:start[i+1]]
 	adj   []int32 // ascending within a row
 	mid   []int   // adj[start[i]:mid[i]] are the neighbours j < i
 	fac   []float64
 	fdiag []float64
-	full  []int32 // neighbours including grounded ones, for the residual
+	finv  []float64 // 1 / fdiag, for the block kernels
+	full  []int32   // neighbours including grounded ones, for the residual
 	fst   []int
+	fdeg  []float64 // degree in New's graph (self-loops ignored)
 	// Rank-one updates since New (Update): edges added (w = 1) or removed
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
@@ -133,12 +137,14 @@ func New(g *linalg.Graph) (*Solver, error) {
 	s.adj = make([]int32, 0, m2)
 	s.fst = make([]int, n+1)
 	s.full = make([]int32, 0, m2)
+	s.fdeg = make([]float64, n)
 	for i := range n {
 		nb := g.Neighbours(i)
 		for _, j := range nb {
 			s.full = append(s.full, int32(j))
 		}
 		s.fst[i+1] = len(s.full)
+		s.fdeg[i] = float64(len(nb))
 		if s.isGround(i) {
 			s.deg[i] = 1
 			s.mid[i] = len(s.adj)
@@ -215,6 +221,21 @@ func (s *Solver) factor() error {
 		}
 		s.fdiag[i] = math.Sqrt(d)
 	}
+	s.finv = make([]float64, s.n)
+	for i, d := range s.fdiag {
+		s.finv[i] = 1 / d
+	}
+	// Fᵀ into the upper part: row j's upper neighbours ascend, and so do
+	// the rows i that name j in their lower part.
+	next := make([]int, s.n)
+	copy(next, s.mid)
+	for i := range s.n {
+		for p := s.start[i]; p < s.mid[i]; p++ {
+			j := s.adj[p]
+			s.fac[next[j]] = s.fac[p]
+			next[j]++
+		}
+	}
 	return nil
 }
 
@@ -258,6 +279,11 @@ func (s *Solver) precondition(z, r []float64, c int) {
 		s.precondition1(z, r)
 		return
 	}
+	s.preconditionGeneric(z, r, c)
+}
+
+// preconditionGeneric solves F Fᵀ z = r for a block of any c sides.
+func (s *Solver) preconditionGeneric(z, r []float64, c int) {
 	copy(z, r)
 	for i := range s.n { // F w = r
 		zi := z[i*c : i*c+c]
@@ -274,19 +300,19 @@ func (s *Solver) precondition(z, r []float64, c int) {
 			zi[q] *= inv
 		}
 	}
-	for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w, column-oriented
+	for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w
 		zi := z[i*c : i*c+c]
-		inv := 1 / s.fdiag[i]
-		for q := range zi {
-			zi[q] *= inv
-		}
-		for p := s.start[i]; p < s.mid[i]; p++ {
+		for p := s.start[i+1] - 1; p >= s.mid[i]; p-- {
 			f := s.fac[p]
 			j := int(s.adj[p])
 			zj := z[j*c : j*c+c]
 			for q := range zi {
-				zj[q] -= f * zi[q]
+				zi[q] -= f * zj[q]
 			}
+		}
+		inv := 1 / s.fdiag[i]
+		for q := range zi {
+			zi[q] *= inv
 		}
 	}
 }
@@ -535,20 +561,8 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 // residual returns ‖L x_q − b_q‖ for each of the c sides.
 func (s *Solver) residual(x, b []float64, c int) []float64 {
 	out := make([]float64, c)
-	v := make([]float64, c)
 	lx := make([]float64, s.n*c)
-	for i := range s.n {
-		d := float64(s.fst[i+1] - s.fst[i])
-		for q := range c {
-			v[q] = d * x[i*c+q]
-		}
-		for _, j := range s.full[s.fst[i]:s.fst[i+1]] {
-			for q := range c {
-				v[q] -= x[int(j)*c+q]
-			}
-		}
-		copy(lx[i*c:i*c+c], v)
-	}
+	s.laplacian(lx, x, c)
 	s.applyUpdates(lx, x, c, false)
 	for i := range s.n {
 		for q := range c {
@@ -560,6 +574,35 @@ func (s *Solver) residual(x, b []float64, c int) []float64 {
 		out[q] = math.Sqrt(out[q])
 	}
 	return out
+}
+
+// laplacian sets lx = L x for c sides, L the Laplacian of New's graph
+// (grounded rows included): lx_i = deg_i·x_i − Σ_{j ~ i} x_j, summed in
+// the order of i's neighbours. O(c·(n + m)).
+func (s *Solver) laplacian(lx, x []float64, c int) {
+	if c == block && useAVX && s.n > 0 {
+		_ = lx[s.n*block-1]
+		_ = x[s.n*block-1]
+		var full *int32
+		if len(s.full) > 0 {
+			full = &s.full[0]
+		}
+		apply8AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], full, s.n)
+		return
+	}
+	for i := range s.n {
+		d := s.fdeg[i]
+		li := lx[i*c : i*c+c]
+		for q := range li {
+			li[q] = d * x[i*c+q]
+		}
+		for _, j := range s.full[s.fst[i]:s.fst[i+1]] {
+			xj := x[int(j)*c : int(j)*c+c]
+			for q := range li {
+				li[q] -= xj[q]
+			}
+		}
+	}
 }
 
 // dots sets out[q] = Σ_i a[i·c+q] b[i·c+q].

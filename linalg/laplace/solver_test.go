@@ -1,6 +1,7 @@
 package laplace
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -188,14 +189,20 @@ func BenchmarkSolveManySBM(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for range b.N {
-		it, err := s.SolveMany(32, func(q int, x []float64) { x[q], x[len(x)-1-q] = 1, -1 },
-			func(int, []float64) {}, 1e-8, 2000, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(it), "iterations")
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			it := 0
+			for range b.N {
+				var err error
+				it, err = s.SolveMany(32, func(q int, x []float64) { x[q], x[len(x)-1-q] = 1, -1 },
+					func(int, []float64) {}, 1e-8, 2000, workers)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(it), "iterations")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(32*b.N), "ms/side")
+		})
 	}
 }
 
