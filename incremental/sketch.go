@@ -81,22 +81,19 @@ type SketchOptions struct {
 //     fewer) L⁺ is dense and the eccentricity exact. The candidates are X,
 //     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
-//   - for removals, the E + 16 edges of smallest sketched resistance that
-//     are not bridges (Tarjan), kept as edges (removalCandidates).
+//   - for removals, the E/2 + 16 edges of smallest sketched resistance that
+//     are not bridges (Tarjan), i.e. their endpoints.
 //
-// It then solves L x = v exactly (relative residual Tol) for the vector v
-// of every kept object — e_c for a candidate node c, e_u − e_v for a
-// removal candidate {u, v} — keeping only the block M = VᵀL⁺V of the kept
-// vectors V (nodes K and edges F), (|K| + |F|)² floats. Inside the round
-// every decision is exact among the candidates: MaxPair ranks all pairs of
-// addition candidates by R_ij = M_ii + M_jj − 2M_ij with SPEC §3's rule,
-// MinEdge the kept edges (R = M_ff) and all edges with both ends in K, and
-// every edit (an addition joins two kept nodes, a removal takes a kept
-// edge or one between kept nodes) updates M by Sherman–Morrison, L⁺' = L⁺
-// ∓ u uᵀ / (1 ± R_ab) with Vᵀu = VᵀL⁺(e_a − e_b) read from M's rows:
-// exact, so M stays VᵀL⁺V of the current graph. The error is in the
-// choice of candidates only: the farthest pair is missed when one of its
-// ends is not among them, the lightest edge when it is not kept.
+// It then solves L x = e_c exactly (relative residual Tol) for every
+// candidate node c, keeping only the block M = L⁺[K, K] of the kept nodes
+// K, |K|² floats. Inside the round every decision is exact among the
+// candidates: MaxPair ranks all pairs of addition candidates by R_ij =
+// M_ii + M_jj − 2M_ij with SPEC §3's rule, MinEdge all edges with both ends
+// in K, and every edit (both ends are kept) updates M by Sherman–Morrison,
+// L⁺' = L⁺ ∓ u uᵀ / (1 ± R_ab) with u = L⁺(e_a − e_b) read from M's
+// columns: exact, so M stays L⁺[K, K] of the current graph. The error is
+// in the choice of candidates only: the farthest pair is missed when one
+// of its ends is not among them.
 //
 // The bounds follow the edits: each edit's full x = L⁺(e_a − e_b) (one
 // solve to BoundTol; the round's solver takes the edits as rank-one
@@ -120,24 +117,18 @@ type SketchOptions struct {
 // with its addition candidates) and reuses their entries of M, exact for
 // the current graph, unless an addition joined components.
 //
-// Memory O((n + m)·k + n·|X| + (|K| + |F|)²), never n²; time per round
-// O(k + |K| + |F|) solves of O(m) per CG iteration each, per edit one
-// solve and O((|K| + |F|)² + n·|X|).
+// Memory O((n + m)·k + n·|X| + |K|²), never n²; time per round
+// O(k + |K|) solves of O(m) per CG iteration each, per edit one solve and
+// O(|K|² + n·|X|).
 type Sketch struct {
 	g   *linalg.Graph
 	opt SketchOptions
 
 	solver *laplace.Solver // of the graph the round started on
 	comp   []int32         // component per node, at the round's start
-	// The kept vectors: objs[p] is position p of M = VᵀL⁺V, V the
-	// objects' vectors (nodes' e_u, removal candidates' e_u − e_v); kept
-	// the nodes among them (K), in the order they were kept, index node →
-	// position, or −1, eindex edge → position.
-	objs   []object
-	kept   []int
-	index  []int32
-	eindex map[[2]int]int32
-	cand   []int32 // positions of the addition candidates, ascending ids
+	kept   []int           // K, in the order the nodes were kept
+	index  []int32         // node → position in kept, or −1
+	cand   []int32         // positions (in kept) of the addition candidates, ascending ids
 	m      []float64
 	edges  []Pair // edges of the graph with both ends kept (row-major U < V)
 
@@ -178,32 +169,6 @@ type Sketch struct {
 	added   map[[2]int]bool // edges added in the open batch
 	err     error
 	tracker rank.Max
-}
-
-// object is a vector whose entries of L⁺ the round keeps in M: a node's
-// e_u (v < 0) or an edge's e_u − e_v. Removal candidates are kept as edges:
-// their resistance, e_uvᵀ L⁺ e_uv, and every edit's Sherman–Morrison
-// update of it come from M as a node pair's do, at one solve per edge
-// where its two ends took two.
-type object struct{ u, v int }
-
-// isNode reports whether the object is a node's vector.
-func (o object) isNode() bool { return o.v < 0 }
-
-// fill writes the object's vector into b (zero elsewhere).
-func (o object) fill(b []float64) {
-	b[o.u] = 1
-	if o.v >= 0 {
-		b[o.v] = -1
-	}
-}
-
-// dot is the object's vector times x.
-func (o object) dot(x []float64) float64 {
-	if o.v < 0 {
-		return x[o.u]
-	}
-	return x[o.u] - x[o.v]
 }
 
 type pendingEdit struct {
@@ -256,10 +221,6 @@ func (e *Sketch) Solves() int { return e.solves }
 
 // Kept is the number of nodes whose L⁺ entries the round keeps exactly.
 func (e *Sketch) Kept() int { return len(e.kept) }
-
-// KeptEdges is the number of removal candidates the round keeps as edges
-// (whose ends are not both kept nodes).
-func (e *Sketch) KeptEdges() int { return len(e.objs) - len(e.kept) }
 
 // Err is the error of a round started by MaxPair, if any (MaxPair then
 // reports no pair).
@@ -456,12 +417,8 @@ func (e *Sketch) refresh(extra []int) error {
 			keep[i] = true
 		}
 	}
-	// The kept vectors: the nodes, ascending, then the removal candidates
-	// (Removes): the lightest non-bridge edges by the sketch whose ends are
-	// not both kept nodes (those are ranked from the nodes' entries), as
-	// edges, one solve each.
-	var cedges []object
 	if e.opt.Removes {
+		// Removal candidates: the lightest non-bridge edges by the sketch.
 		bridges := tarjan.Bridges(g)
 		var es []Pair
 		for _, ed := range g.Edges() {
@@ -470,38 +427,17 @@ func (e *Sketch) refresh(extra []int) error {
 			}
 		}
 		slices.SortStableFunc(es, func(a, b Pair) int { return cmp.Compare(a.Score, b.Score) })
-		for _, p := range es[:min(len(es), removalCandidates(E))] {
-			if !keep[p.U] || !keep[p.V] {
-				cedges = append(cedges, object{u: p.U, v: p.V})
-			}
+		for _, p := range es[:min(len(es), E/2+16)] {
+			keep[p.U], keep[p.V] = true, true
 		}
-		slices.SortFunc(cedges, func(a, b object) int {
-			if c := cmp.Compare(a.u, b.u); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.v, b.v)
-		})
 	}
-	// Objects kept before, when M is still VᵀL⁺V of the current graph (no
+	// Nodes kept before, when M is still L⁺[K, K] of the current graph (no
 	// addition joined components since), keep their entries: no solve.
-	var oldObjs []object
 	var oldIndex []int32
-	var oldEindex map[[2]int]int32
 	var oldM []float64
-	if !e.stale && len(e.objs) > 0 {
-		oldObjs, oldIndex, oldEindex, oldM = e.objs, slices.Clone(e.index), e.eindex, e.m
-	}
-	oldPos := func(o object) int32 {
-		if oldObjs == nil {
-			return -1
-		}
-		if o.isNode() {
-			return oldIndex[o.u]
-		}
-		if p, ok := oldEindex[[2]int{o.u, o.v}]; ok {
-			return p
-		}
-		return -1
+	oldK := 0
+	if !e.stale && len(e.kept) > 0 {
+		oldIndex, oldM, oldK = slices.Clone(e.index), e.m, len(e.kept)
 	}
 	e.kept = e.kept[:0]
 	for i := range keep {
@@ -511,70 +447,58 @@ func (e *Sketch) refresh(extra []int) error {
 	for i := range e.index {
 		e.index[i] = -1
 	}
-	e.objs = make([]object, 0, len(e.kept)+len(cedges))
 	for p, i := range e.kept {
 		e.index[i] = int32(p)
-		e.objs = append(e.objs, object{u: i, v: -1})
-	}
-	e.eindex = make(map[[2]int]int32, len(cedges))
-	for _, o := range cedges {
-		e.eindex[[2]int{o.u, o.v}] = int32(len(e.objs))
-		e.objs = append(e.objs, o)
 	}
 	e.setCandidates()
-	// M = VᵀL⁺V, one solve per kept object (the anchors' columns are
-	// known).
-	D := len(e.objs)
-	e.m = make([]float64, D*D)
-	olds := make([]int32, D)
-	for p, o := range e.objs {
-		olds[p] = oldPos(o)
-	}
-	oldD := len(oldObjs)
-	var todo []int // positions to solve
-	for p, o := range e.objs {
-		row := e.m[p*D : (p+1)*D]
-		if op := olds[p]; op >= 0 {
-			for p2, q := range olds {
-				if q >= 0 {
-					row[p2] = oldM[int(op)*oldD+int(q)]
+	// M = L⁺[K, K], one solve per kept node.
+	K := len(e.kept)
+	e.m = make([]float64, K*K)
+	var todo []int // kept positions to solve (the anchors' columns are known)
+	reused := func(i int) bool { return oldIndex != nil && oldIndex[i] >= 0 }
+	for p, i := range e.kept {
+		row := e.m[p*K : (p+1)*K]
+		if reused(i) {
+			op := int(oldIndex[i]) * oldK
+			for p2, j := range e.kept {
+				if reused(j) {
+					row[p2] = oldM[op+int(oldIndex[j])]
 				}
 			}
-		} else if q, ok := inX[o.u]; ok && o.isNode() {
-			col := cols[q*n : (q+1)*n]
-			for p2, o2 := range e.objs {
-				row[p2] = o2.dot(col)
+		} else if q, ok := inX[i]; ok {
+			for p2, j := range e.kept {
+				row[p2] = cols[q*n+j]
 			}
 		} else {
 			todo = append(todo, p)
 		}
 	}
-	_, err = solver.SolveMany(len(todo), func(q int, b []float64) { e.objs[todo[q]].fill(b) },
+	_, err = solver.SolveMany(len(todo), func(q int, b []float64) { b[e.kept[todo[q]]] = 1 },
 		func(q int, x []float64) {
 			p := todo[q]
-			row := e.m[p*D : (p+1)*D]
-			for p2, o := range e.objs {
-				row[p2] = o.dot(x)
+			row := e.m[p*K : (p+1)*K]
+			for p2, i := range e.kept {
+				row[p2] = x[i]
 			}
 		}, e.opt.Tol, 10*n+100, workers)
 	if err != nil {
 		return fmt.Errorf("re-scoring solves: %w", err)
 	}
 	e.solves += len(todo)
-	for p := range D { // reused rows: the new objects' entries by symmetry
-		if olds[p] >= 0 {
-			for p2 := range D {
-				if olds[p2] < 0 {
-					e.m[p*D+p2] = e.m[p2*D+p]
+	for p, i := range e.kept { // reused rows: the new nodes' entries by symmetry
+		if reused(i) {
+			for p2, j := range e.kept {
+				if !reused(j) {
+					e.m[p*K+p2] = e.m[p2*K+p]
 				}
 			}
 		}
 	}
-	oldM, oldObjs = nil, nil
-	for a := range D { // symmetrise: the solves meet Tol, not the last bit
-		for b := a + 1; b < D; b++ {
-			v := (e.m[a*D+b] + e.m[b*D+a]) / 2
-			e.m[a*D+b], e.m[b*D+a] = v, v
+	oldM = nil
+	for a := range K { // symmetrise: the solves meet Tol, not the last bit
+		for b := a + 1; b < K; b++ {
+			v := (e.m[a*K+b] + e.m[b*K+a]) / 2
+			e.m[a*K+b], e.m[b*K+a] = v, v
 		}
 	}
 	var ratios []float64
@@ -593,9 +517,8 @@ func (e *Sketch) refresh(extra []int) error {
 	if len(ratios) > 0 {
 		e.scale = max(1, slices.Max(ratios))
 	}
-	for _, i := range e.kept { // kept nodes: L⁺_ii exact
-		p := int(e.index[i])
-		e.dhat[i], e.sd[i] = e.m[p*D+p], 0
+	for p, i := range e.kept { // kept nodes: L⁺_ii exact
+		e.dhat[i], e.sd[i] = e.m[p*K+p], 0
 	}
 	e.ecc = ecc
 	e.dirty = true
@@ -619,10 +542,10 @@ func (e *Sketch) refresh(extra []int) error {
 // in ascending node id: the row-major order rank.Max wants.
 func (e *Sketch) setCandidates() {
 	e.cand = e.cand[:0]
-	for _, i := range e.kept {
-		e.cand = append(e.cand, e.index[i])
+	for p := range e.kept {
+		e.cand = append(e.cand, int32(p))
 	}
-	slices.SortFunc(e.cand, func(a, b int32) int { return cmp.Compare(e.objs[a].u, e.objs[b].u) })
+	slices.SortFunc(e.cand, func(a, b int32) int { return cmp.Compare(e.kept[a], e.kept[b]) })
 }
 
 // farthest is the largest resistance from i to the partners a ≠ i (q is
@@ -905,23 +828,11 @@ func (e *Sketch) updateBounds() error {
 	return nil
 }
 
-// r is the exact resistance between the kept nodes at positions a and b
-// (across components, L⁺_aa + L⁺_bb: M_ab is 0 there).
+// r is the exact resistance between kept positions a and b (across
+// components, L⁺_aa + L⁺_bb: M_ab is 0 there).
 func (e *Sketch) r(a, b int32) float64 {
-	D := len(e.objs)
-	return e.m[int(a)*D+int(a)] + e.m[int(b)*D+int(b)] - 2*e.m[int(a)*D+int(b)]
-}
-
-// edgeR is the exact resistance of the edge {u, v} (u < v) when its ends
-// are kept nodes or it is a kept edge.
-func (e *Sketch) edgeR(u, v int) (float64, bool) {
-	if a, b := e.index[u], e.index[v]; a >= 0 && b >= 0 {
-		return e.r(a, b), true
-	}
-	if f, ok := e.eindex[[2]int{u, v}]; ok {
-		return e.m[int(f)*(len(e.objs)+1)], true
-	}
-	return 0, false
+	K := len(e.kept)
+	return e.m[int(a)*K+int(a)] + e.m[int(b)*K+int(b)] - 2*e.m[int(a)*K+int(b)]
 }
 
 // Graph is the current graph.
@@ -946,7 +857,7 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		}
 		p, ok := e.bestCandidatePair()
 		var more []int
-		room := e.opt.MaxKept - len(e.objs)
+		room := e.opt.MaxKept - len(e.kept)
 		// A pair outside the candidates may be the farthest: keep the next
 		// nodes by the bound (which follows the edits).
 		if room > 0 && (!ok || p.Score < coverMargin*e.cover) {
@@ -992,15 +903,6 @@ const maxAnchors = 128
 // time in the sixth round there.
 const carryKept = 1024
 
-// removalCandidates is the number of lightest edges by the sketch a round
-// of E iterations keeps as removal candidates: E + 16, one per removal
-// the round can make and a margin. Kept as edges they cost one solve each;
-// up to sketch-10 their two ends were kept instead, at two solves an edge,
-// and only E/2 + 16 were kept, so a round's second half removed the
-// lightest edge among the kept nodes instead (the Kirchhoff index removed
-// on the 10⁴-node SBM was then 0.951 of the exact run's).
-func removalCandidates(E int) int { return E + 16 }
-
 // growBatch is how many nodes the cover test keeps at a time, and
 // coverMargin the fraction of the cover the best pair must reach: the
 // bound is an estimate, and issue 14 asks the chosen pair for 98 % of the
@@ -1018,25 +920,24 @@ const (
 func (e *Sketch) grow(ws []int) error {
 	slices.Sort(ws)
 	ws = slices.Compact(ws)
-	K0, N := len(e.objs), len(ws)
+	K0, N := len(e.kept), len(ws)
 	for j, w := range ws {
 		if e.index[w] >= 0 {
 			panic("sketch: grow of a kept node")
 		}
 		e.index[w] = int32(K0 + j)
 		e.kept = append(e.kept, w)
-		e.objs = append(e.objs, object{u: w, v: -1})
 	}
 	K := K0 + N
-	y := make([]float64, N*K) // row j: Vᵀ L⁺ e_{ws[j]}
+	y := make([]float64, N*K) // row j: L⁺ e_{ws[j]} on the kept positions
 	n := e.g.N()
 	room := max(0, maxAnchors-len(e.anchors))
 	newCols := make([]float64, min(N, room)*n)
 	_, err := e.solver.SolveMany(N, func(q int, b []float64) { b[ws[q]] = 1 },
 		func(q int, x []float64) {
 			row := y[q*K : (q+1)*K]
-			for p, o := range e.objs {
-				row[p] = o.dot(x)
+			for p, i := range e.kept {
+				row[p] = x[i]
 			}
 			if q < room {
 				copy(newCols[q*n:(q+1)*n], x)
@@ -1099,9 +1000,9 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 	t.Exclude = e.skip
 	t.Reset()
 	for x, a := range e.cand {
-		u := e.objs[a].u
+		u := e.kept[a]
 		for _, b := range e.cand[x+1:] {
-			v := e.objs[b].u
+			v := e.kept[b]
 			if e.opt.WithinComponents && e.comp[u] != e.comp[v] {
 				continue
 			}
@@ -1120,7 +1021,7 @@ func (e *Sketch) Top(k int) []Pair {
 	var ps []Pair
 	for x, a := range e.cand {
 		for _, b := range e.cand[x+1:] {
-			u, v := e.objs[a].u, e.objs[b].u
+			u, v := e.kept[a], e.kept[b]
 			if !e.opt.WithinComponents || e.comp[u] == e.comp[v] {
 				ps = append(ps, Pair{U: u, V: v, Score: e.r(a, b)})
 			}
@@ -1161,23 +1062,14 @@ func (e *Sketch) SolveResistance(u, v int) (float64, error) {
 // Skip sets the pairs MaxPair leaves out.
 func (e *Sketch) Skip(pairs []Pair) { e.skip = slices.Clone(pairs) }
 
-// MinEdge is the first edge with both ends kept or kept as an edge, in
-// ascending exact resistance of G(t) (SPEC §3's rule), that accept takes;
-// edges added in the open batch are not candidates. O(|edges of K|·log).
+// MinEdge is the first edge with both ends kept, in ascending exact
+// resistance of G(t) (SPEC §3's rule), that accept takes; edges added in
+// the open batch are not candidates. O(|edges of K|·log).
 func (e *Sketch) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 	var es []Pair
-	D := len(e.objs)
-	for f, o := range e.objs {
-		if !o.isNode() && e.g.HasEdge(o.u, o.v) && !e.added[[2]int{o.u, o.v}] {
-			es = append(es, Pair{U: o.u, V: o.v, Score: e.m[f*D+f]})
-		}
-	}
 	for _, p := range e.edges {
 		if e.added[[2]int{p.U, p.V}] || !e.g.HasEdge(p.U, p.V) {
 			continue
-		}
-		if _, ok := e.eindex[[2]int{p.U, p.V}]; ok {
-			continue // listed above (its ends were kept as nodes later)
 		}
 		p.Score = e.r(e.index[p.U], e.index[p.V])
 		es = append(es, p)
@@ -1194,14 +1086,15 @@ func (e *Sketch) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 	return out, found
 }
 
-// Resistance is R_ij: exact when both are kept or {i, j} is kept as an
-// edge, else the estimate of a fresh two-sided solve would be needed,
-// which the engine does not make: false.
+// Resistance is R_ij: exact when both are kept, else the estimate of a
+// fresh two-sided solve would be needed, which the engine does not make:
+// false.
 func (e *Sketch) Resistance(i, j int) (float64, bool) {
-	if i == j {
-		return 0, e.index[i] >= 0
+	a, b := e.index[i], e.index[j]
+	if a < 0 || b < 0 {
+		return 0, false
 	}
-	return e.edgeR(min(i, j), max(i, j))
+	return e.r(a, b), true
 }
 
 // ResistanceAfterAdd is R_ab once the edge {x,y} alone is added, when all
@@ -1215,9 +1108,9 @@ func (e *Sketch) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 	if e.comp[x] != e.comp[y] {
 		return rab, true // joining components: no value from L⁺ of G(t); SPEC keeps R_ab
 	}
-	D := len(e.objs)
-	ua := e.m[int(ix)*D+int(ia)] - e.m[int(iy)*D+int(ia)]
-	ub := e.m[int(ix)*D+int(ib)] - e.m[int(iy)*D+int(ib)]
+	K := len(e.kept)
+	ua := e.m[int(ix)*K+int(ia)] - e.m[int(iy)*K+int(ia)]
+	ub := e.m[int(ix)*K+int(ib)] - e.m[int(iy)*K+int(ib)]
 	return rab - (ua-ub)*(ua-ub)/(1+e.r(ix, iy)), true
 }
 
@@ -1247,9 +1140,8 @@ func (e *Sketch) Add(u, v int) error {
 	return nil
 }
 
-// Remove removes {u, v} from the graph; both ends must be kept or the
-// edge kept as one, and it must not be a bridge of the current graph (its
-// resistance below 1).
+// Remove removes {u, v} from the graph; both ends must be kept and the
+// edge must not be a bridge of the current graph (its resistance below 1).
 func (e *Sketch) Remove(u, v int) error {
 	if err := e.check("remove", u, v); err != nil {
 		return err
@@ -1271,9 +1163,7 @@ func (e *Sketch) check(op string, u, v int) error {
 		return &EditError{Op: op, U: u, V: v, Reason: ErrSelfLoop}
 	}
 	if e.index[u] < 0 || e.index[v] < 0 {
-		if _, ok := e.eindex[[2]int{min(u, v), max(u, v)}]; !ok || op != "remove" {
-			return &EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes and removes kept edges only (%d, %d not both kept)", u, v)}
-		}
+		return &EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)}
 	}
 	return nil
 }
@@ -1291,7 +1181,7 @@ func (e *Sketch) check(op string, u, v int) error {
 // addition across components makes the round stale (the next MaxPair
 // starts a new one).
 func (e *Sketch) Commit() error {
-	K := len(e.objs)
+	K := len(e.kept)
 	live := 0 // the edits before the first that joins components
 	for _, ed := range e.pending {
 		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
@@ -1306,28 +1196,15 @@ func (e *Sketch) Commit() error {
 	cs := make([]float64, 0, live)
 	u := make([]float64, K)
 	for j, ed := range e.pending {
+		a, b := int(e.index[ed.u]), int(e.index[ed.v])
 		if j >= live {
 			e.stale = true
 			continue
 		}
-		// u = Vᵀ L⁺ (e_u − e_v) from M: the ends' rows, or the edge's.
-		var rho float64
-		if a, b := int(e.index[ed.u]), int(e.index[ed.v]); a >= 0 && b >= 0 {
-			for p := range K {
-				u[p] = e.m[a*K+p] - e.m[b*K+p]
-			}
-			rho = u[a] - u[b]
-		} else {
-			f := int(e.eindex[[2]int{min(ed.u, ed.v), max(ed.u, ed.v)}])
-			sign := 1.0
-			if ed.u > ed.v {
-				sign = -1
-			}
-			for p := range K {
-				u[p] = sign * e.m[f*K+p]
-			}
-			rho = e.m[f*K+f]
+		for p := range K {
+			u[p] = e.m[a*K+p] - e.m[b*K+p]
 		}
+		rho := u[a] - u[b]
 		var c float64
 		if ed.add {
 			c = -1 / (1 + rho)
@@ -1380,8 +1257,7 @@ func (e *Sketch) Commit() error {
 			e.dhat[i] += c * v * v
 		}
 	}
-	for _, i := range e.kept {
-		p := int(e.index[i])
+	for p, i := range e.kept {
 		e.dhat[i] = e.m[p*K+p]
 	}
 	e.pending = e.pending[:0]
