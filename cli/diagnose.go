@@ -19,7 +19,7 @@ import (
 )
 
 // MethodNone names the original graph in --methods of `ohm diagnose`.
-const MethodNone = "none"
+const MethodNone = diagnose.MethodNone
 
 // DiagnoseCmd is `ohm diagnose`: representation diagnostics (SPEC §5) of
 // models trained on the original and on rewired graphs.
@@ -184,7 +184,7 @@ func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
 // it takes the undirected form with GCN (directed: the arcs with DirGCN),
 // rewires it with each method (none: the original graph; rewire.Run with
 // spec.Budget, spec.Alpha for curvature and g.Workers() workers) and hands
-// the graphs to diagnose.Run, which trains one model per (method, depth,
+// the graphs to diagnose.RunAll, which trains one model per (method, depth,
 // seed) — seeds spec.Seed … spec.Seed+spec.Seeds−1 (at least one), split
 // spec.Split — and averages cosines, probes and the CKA against curvature
 // over the seeds. The added edges of a rewiring are the pairs its edit log
@@ -218,48 +218,23 @@ func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error
 	for i := range seeds {
 		seeds[i] = spec.Seed + uint64(i)
 	}
-	diag := &diagnose.Diagnostics{Cosine: []diagnose.Cosine{}, Probe: []diagnose.Probe{},
-		CKA: []diagnose.CKA{}, Overlap: []diagnose.Overlap{}}
 	b := newBar(g, len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "diagnose")
 	defer b.finish()
-	for _, d := range ds {
-		gr := d.Graph
-		if !spec.Directed {
-			gr = gr.Undirected()
-		}
-		graphs := make([]diagnose.Graph, len(spec.Methods))
-		for i, m := range spec.Methods {
-			graphs[i] = diagnose.Graph{Method: m, Graph: gr}
-			if m == MethodNone {
-				continue
-			}
+	plan := diagnose.Plan{
+		Methods: spec.Methods,
+		Rewire: func(d *dataset.Dataset, gr *linalg.Graph, m string) (*linalg.Graph, []linalg.Edge, error) {
 			b.describe(fmt.Sprintf("%s: rewiring %s", d.Name, m))
-			cfg := rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Workers: g.Workers()}
-			cfg.Alpha = &spec.Alpha
-			res, err := rewire.Run(gr, cfg)
+			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Workers: g.Workers(), Alpha: &spec.Alpha})
 			if err != nil {
-				return nil, fmt.Errorf("diagnose %s: rewire %s: %w", d.Name, m, err)
+				return nil, nil, err
 			}
-			graphs[i].Graph, graphs[i].Added = res.Graph, []linalg.Edge{}
-			for _, e := range res.Log {
-				if e.Op == "add" {
-					graphs[i].Added = append(graphs[i].Added, linalg.Edge{U: e.U, V: e.V})
-				}
-			}
-		}
-		b.describe(fmt.Sprintf("%s: training", d.Name))
-		dd, err := diagnose.Run(d, graphs, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
-			Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),
-			OnTrained: func() { b.add(1) }})
-		if err != nil {
-			return nil, err
-		}
-		diag.Cosine = append(diag.Cosine, dd.Cosine...)
-		diag.Probe = append(diag.Probe, dd.Probe...)
-		diag.CKA = append(diag.CKA, dd.CKA...)
-		diag.Overlap = append(diag.Overlap, dd.Overlap...)
+			return res.Graph, res.AddedEdges(), nil
+		},
+		OnTraining: func(d *dataset.Dataset) { b.describe(fmt.Sprintf("%s: training", d.Name)) },
 	}
-	return diag, nil
+	return diagnose.RunAll(ds, plan, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
+		Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),
+		OnTrained: func() { b.add(1) }})
 }
 
 // printDiagnostics writes the text summary: per dataset, one line per

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -186,37 +185,28 @@ func (c *StatsCmd) Run(g *Globals) error {
 	return writeStatsTable(g.Stdout, ds, p, c.Directed)
 }
 
-// statsRun rewires gr with cfg (the largest budget; alpha for curvature) and
-// returns the summary of the run with each budget, as `ohm rewire` would
-// report it; seconds is the time until that run's last iteration.
+// statsRun rewires gr with cfg once, at the largest budget (alpha for
+// curvature; rewire.RunBudgets), and returns the summary of the run with
+// each budget, as `ohm rewire` would report it; seconds is the time until
+// that run's last iteration.
 func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, alpha float64, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
 	cfg.Workers = workers
-	bmax := rewire.Budget(cfg.Budget, gr.E0())
-	at := make([]float64, bmax+1) // at[it]: seconds until iteration it
+	cfg.Alpha = &alpha
 	done := 0
-	t0 := time.Now()
-	cfg.OnIteration = func(it int, _ *linalg.Graph, _ []rewire.Edit) {
-		at[it] = time.Since(t0).Seconds()
+	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) {
 		done++
 		b.add(1)
 	}
-	cfg.Alpha = &alpha
-	res, err := rewire.Run(gr, cfg)
+	cuts, err := rewire.RunBudgets(gr, cfg, budgets)
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s with %s: %w", name, cfg.Method, err)
 	}
-	total := time.Since(t0).Seconds()
-	b.add(bmax - done) // stopped early: the bar skips what is left
-	var out []RewireSummary
-	for _, r := range budgets {
-		p := res.Prefix(gr, rewire.Budget(r, gr.E0()))
-		secs := at[p.Budget]
-		if p.StoppedEarly != "" {
-			secs = total
-		}
+	b.add(rewire.Budget(slices.Max(budgets), gr.E0()) - done) // stopped early: the bar skips what is left
+	out := make([]RewireSummary, len(budgets))
+	for i, r := range budgets {
 		c := cfg
 		c.Budget = r
-		out = append(out, summarize(name, gr.Directed(), c, p, secs))
+		out[i] = summarize(name, gr.Directed(), c, cuts[i], cuts[i].Seconds)
 	}
 	return out, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
@@ -312,24 +311,16 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 	}
 	bmax := slices.Max(missing)
 	note("rewiring %s (%s) with %s, budget %g", gr.d.Name, gr.form, gr.method, bmax)
-	cfg := rewire.Config{Method: rewire.Method(gr.method), Budget: bmax, Workers: workers, Alpha: &alpha}
-	at := map[int]float64{}
-	t0 := time.Now()
-	cfg.OnIteration = func(it int, _ *linalg.Graph, _ []rewire.Edit) { at[it] = time.Since(t0).Seconds() }
-	res, err := rewire.Run(g0, cfg)
+	cfg := rewire.Config{Method: rewire.Method(gr.method), Workers: workers, Alpha: &alpha}
+	cuts, err := rewire.RunBudgets(g0, cfg, missing)
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
 	}
-	total := time.Since(t0).Seconds()
 	sum.Rewired++
-	for _, b := range missing {
-		p := res.Prefix(g0, rewire.Budget(b, res.E0))
-		secs := at[p.Budget]
-		if p.StoppedEarly != "" {
-			secs = total
-		}
-		r := &Rewired{Graph: p.Graph, Key: key(b), E0: res.E0, Iterations: p.Iterations, Added: p.Added, Removed: p.Removed,
-			AddedNet: p.AddedNet, RemovedNet: p.RemovedNet, StoppedEarly: p.StoppedEarly, Seconds: secs}
+	for i, b := range missing {
+		p := cuts[i]
+		r := &Rewired{Graph: p.Graph, Key: key(b), E0: p.E0, Iterations: p.Iterations, Added: p.Added, Removed: p.Removed,
+			AddedNet: p.AddedNet, RemovedNet: p.RemovedNet, StoppedEarly: p.StoppedEarly, Seconds: p.Seconds}
 		if err := c.store(r); err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
