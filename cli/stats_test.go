@@ -128,3 +128,33 @@ func TestStatsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsSketchVersion: summaries of a run the sketch engine made carry
+// its engine and its version (rewire-N+sketch-M), for every budget cut from
+// the run, as `ohm rewire --engine sketch` reports them.
+func TestStatsSketchVersion(t *testing.T) {
+	code, out, errs := run(t, "stats", "--datasets", "bottleneck", "--budgets", "0.05,0.02", "--methods", "err", "--engine", "sketch", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sums []RewireSummary
+	if err := json.Unmarshal([]byte(out), &sums); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(sums) != 2 {
+		t.Fatalf("%d summaries, want 2", len(sums))
+	}
+	for _, b := range []string{"0.05", "0.02"} {
+		want, _ := rewireJSON(t, "--dataset", "bottleneck", "--method", "err", "--budget", b, "--engine", "sketch")
+		got := sums[0]
+		if b == "0.02" {
+			got = sums[1]
+		}
+		if got.Engine != "sketch" || got.Version != want.Version || !strings.Contains(got.Version, "+sketch-") {
+			t.Errorf("budget %s: stats engine %q version %q, rewire engine %q version %q", b, got.Engine, got.Version, want.Engine, want.Version)
+		}
+		if got.Added != want.Added || got.Removed != want.Removed || got.Iterations != want.Iterations {
+			t.Errorf("budget %s: stats %+v, rewire %+v", b, got, want)
+		}
+	}
+}

@@ -14,8 +14,10 @@ import (
 // cfg.Budget set to the largest of budgets, then cuts that run after the
 // floor(r·E0) iterations of each budget with Prefix. A run looks at its
 // budget only to stop, so each cut is what Run with that budget makes: same
-// log, counts, stop reason and graph (PassedOver, Engine, Rounds, Solves and
-// Fallbacks, which Prefix leaves zero, stay zero). It returns one Result per budget, in the order given, each
+// log, counts, stop reason and graph. Engine is the run's (the engine that
+// made every cut's decisions); PassedOver, Rounds, Solves and Fallbacks,
+// counts of the whole run that Prefix leaves zero, stay zero. It returns
+// one Result per budget, in the order given, each
 // with Seconds the wall time from the start of the run until its last
 // iteration (0 for a budget of no iteration), or until the end of the run
 // when that cut stopped early.
@@ -52,6 +54,7 @@ func RunBudgets(g *linalg.Graph, cfg Config, budgets []float64) ([]*Result, erro
 	out := make([]*Result, len(budgets))
 	for i, r := range budgets {
 		p := res.Prefix(g, Budget(r, res.E0))
+		p.Engine = res.Engine
 		p.Seconds = at[p.Budget]
 		if p.StoppedEarly != "" {
 			p.Seconds = total

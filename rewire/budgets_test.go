@@ -98,7 +98,8 @@ func TestRunBudgets(t *testing.T) {
 				sameLog(t, name, got.Log, want.Log)
 				if got.E0 != want.E0 || got.Budget != want.Budget || got.Iterations != want.Iterations ||
 					got.Added != want.Added || got.Removed != want.Removed ||
-					got.AddedNet != want.AddedNet || got.RemovedNet != want.RemovedNet || got.StoppedEarly != want.StoppedEarly {
+					got.AddedNet != want.AddedNet || got.RemovedNet != want.RemovedNet || got.StoppedEarly != want.StoppedEarly ||
+					got.Engine != want.Engine {
 					t.Errorf("%s: cut %+v\nrun %+v", name, *got, *want)
 				}
 				if !got.Graph.Equal(want.Graph) {
