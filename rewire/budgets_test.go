@@ -15,17 +15,7 @@ import (
 // Seconds does not decrease with the budget; the caller's OnIteration sees
 // every iteration of the one run.
 func TestRunBudgets(t *testing.T) {
-	// Two 5-cliques joined by a 4-edge path (E0 = 24), as in TestPrefix.
-	var es [][2]int
-	for _, o := range []int{0, 8} {
-		for i := range 5 {
-			for j := i + 1; j < 5; j++ {
-				es = append(es, [2]int{o + i, o + j})
-			}
-		}
-	}
-	es = append(es, [2]int{4, 5}, [2]int{5, 6}, [2]int{6, 7}, [2]int{7, 8})
-	cliques := mustGraph(t, 13, false, es...)
+	cliques := twoCliques(t) // E0 = 24, as in TestPrefix
 	// K5 less the edge {0, 4} (E0 = 9): res adds it, then has nothing left
 	// to add and stops in iteration 2.
 	var k5 [][2]int

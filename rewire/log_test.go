@@ -3,23 +3,14 @@ package rewire
 import (
 	"fmt"
 	"testing"
+
+	"github.com/ohmgnn/ohm/linalg"
 )
 
 // TestPrefix: a run cut after b iterations is the run with budget b — same
 // log, counts, stop reason and, replayed onto the input, graph.
 func TestPrefix(t *testing.T) {
-	// Two 5-cliques joined by a 4-edge path: bottlenecks to add across and
-	// clique edges to remove.
-	var es [][2]int
-	for _, o := range []int{0, 8} {
-		for i := range 5 {
-			for j := i + 1; j < 5; j++ {
-				es = append(es, [2]int{o + i, o + j})
-			}
-		}
-	}
-	es = append(es, [2]int{4, 5}, [2]int{5, 6}, [2]int{6, 7}, [2]int{7, 8})
-	g0 := mustGraph(t, 13, false, es...)
+	g0 := twoCliques(t)
 	e0 := g0.E0()
 	for _, m := range []Method{ERR, Res, ResHop, ERRHop} {
 		full, err := Run(g0, Config{Method: m, Budget: 1})
@@ -53,4 +44,19 @@ func TestPrefix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// twoCliques is two 5-cliques joined by a 4-edge path (13 nodes, E0 = 24):
+// bottlenecks to add across and clique edges to remove.
+func twoCliques(t *testing.T) *linalg.Graph {
+	var es [][2]int
+	for _, o := range []int{0, 8} {
+		for i := range 5 {
+			for j := i + 1; j < 5; j++ {
+				es = append(es, [2]int{o + i, o + j})
+			}
+		}
+	}
+	es = append(es, [2]int{4, 5}, [2]int{5, 6}, [2]int{6, 7}, [2]int{7, 8})
+	return mustGraph(t, 13, false, es...)
 }
