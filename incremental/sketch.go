@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -166,9 +168,17 @@ type Sketch struct {
 	solves  int
 	skip    []Pair
 	pending []pendingEdit
-	added   map[[2]int]bool // edges added in the open batch
-	err     error
-	tracker rank.Max
+	// The edits whose effect on the bounds waits (flushBounds), and the
+	// solver's update count before the first of them.
+	waiting  []waitingEdit
+	waitFrom int
+	added    map[[2]int]bool // edges added in the open batch
+	err      error
+	tracker  rank.Max
+	// rowMin is a lower bound on each row's minimum of M (exact after
+	// setRowMin), eligible the bestCandidatePair's work list.
+	rowMin   []float64
+	eligible []int32
 }
 
 type pendingEdit struct {
@@ -238,6 +248,7 @@ func (e *Sketch) refresh(extra []int) error {
 	}
 	k := e.opt.Rows
 	e.solver = solver
+	e.waiting = e.waiting[:0] // the new round's bounds are of the current graph
 	sk, err := laplace.NewSketch(solver, g, k, e.opt.Seed+uint64(e.round), 1e-4, workers)
 	if err != nil {
 		return err
@@ -295,21 +306,28 @@ func (e *Sketch) refresh(extra []int) error {
 		}
 		slices.SortFunc(order, byDesc(ecc))
 	}
-	eccentricity := func() {
+	// ecc[i] takes the max with the partners' (ρ over a union of anchor
+	// sets is the max of the sets' ρ: the second pass reads only the new
+	// anchors).
+	eccentricity := func(partners []int) {
 		parallelRows(workers, n, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
-				ecc[i] = e.farthest(i, anchors,
+				ecc[i] = max(ecc[i], e.farthest(i, partners,
 					func(_, a int) float64 { return sk.R(i, a) },
-					func(_, a int) float64 { return diag[i] + diag[a] })
+					func(_, a int) float64 { return diag[i] + diag[a] }))
 			}
 		})
 		sortByEcc()
 	}
-	eccentricity()
-	anchors = append(anchors, order[:min(n, 128)]...)
-	slices.Sort(anchors)
-	anchors = slices.Compact(anchors)
-	eccentricity()
+	eccentricity(anchors)
+	var more []int
+	for _, i := range order[:min(n, 128)] {
+		if _, found := slices.BinarySearch(anchors, i); !found {
+			more = append(more, i)
+		}
+	}
+	slices.Sort(more)
+	eccentricity(more)
 	// Sharper bounds. The estimates above err by about √(2/k) ≈ 10 % of R,
 	// more than the spread of the eccentricities on expanders. The
 	// exactAnchors nodes X of largest ρ are solved exactly (their full
@@ -319,7 +337,7 @@ func (e *Sketch) refresh(extra []int) error {
 	// the eccentricities are bounded from them (bounds).
 	X := slices.Clone(order[:min(n, exactAnchors)])
 	slices.Sort(X)
-	cols := make([]float64, len(X)*n)
+	cols := make([]float64, len(X)*n, max(len(X), maxAnchors)*n) // grow appends up to maxAnchors columns
 	if _, err := solver.SolveMany(len(X), func(q int, b []float64) { b[X[q]] = 1 },
 		func(q int, x []float64) { copy(cols[q*n:(q+1)*n], x) }, e.opt.Tol, 10*n+100, workers); err != nil {
 		return fmt.Errorf("anchor solves: %w", err)
@@ -517,6 +535,7 @@ func (e *Sketch) refresh(extra []int) error {
 	if len(ratios) > 0 {
 		e.scale = max(1, slices.Max(ratios))
 	}
+	e.setRowMin()
 	for p, i := range e.kept { // kept nodes: L⁺_ii exact
 		e.dhat[i], e.sd[i] = e.m[p*K+p], 0
 	}
@@ -876,6 +895,14 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 		if len(more) == 0 {
 			return p, ok
 		}
+		if len(e.waiting) > 0 {
+			// Bounds of the graph before the waiting edits: bring them
+			// up to date before keeping a node on their word.
+			if e.err = e.flushBounds(); e.err != nil {
+				return Pair{}, false
+			}
+			continue
+		}
 		if e.err = e.grow(more); e.err != nil {
 			return Pair{}, false
 		}
@@ -912,12 +939,18 @@ const (
 	coverMargin = 0.98
 )
 
-// grow keeps the nodes ws (not kept, distinct) too: one solve each, on the
+// grow keeps the nodes ws (not kept, distinct) too, after the waiting
+// edits' bounds (flushBounds): one solve each, on the
 // current graph (the round's solver with its updates), gives the node's
 // column of L⁺, its entries on K go to M, and while there are fewer than
 // maxAnchors anchors the whole column is kept as an anchor's. O(|ws|
 // solves + |ws|·|K|).
 func (e *Sketch) grow(ws []int) error {
+	// The new anchors' columns are of the current graph: the waiting
+	// edits' updates must not reach them.
+	if err := e.flushBounds(); err != nil {
+		return err
+	}
 	slices.Sort(ws)
 	ws = slices.Compact(ws)
 	K0, N := len(e.kept), len(ws)
@@ -969,6 +1002,7 @@ func (e *Sketch) grow(ws []int) error {
 		}
 	}
 	e.m = m
+	e.setRowMin()
 	for j, w := range ws {
 		e.dhat[w], e.sd[w] = m[(K0+j)*K+K0+j], 0
 	}
@@ -995,13 +1029,45 @@ func (e *Sketch) neighboursKept(u, v int) bool {
 	return true
 }
 
+// bestCandidatePair is the first pair of SPEC §3's descending ranking
+// over the pairs of kept nodes (less the skipped ones), by their exact
+// resistances. It offers the pairs in row-major order to rank.Max but
+// leaves out those that cannot be ranked first: R_ij = M_ii + M_jj − 2M_ij
+// is at most M_ii + M_jj + 2·min(δ_i, δ_j), δ_i = −rowMin_i at least the
+// most negative entry of row i negated (the sum rounded the same way, so
+// the bound holds in floating point too), and a pair whose bound is below
+// lb − Tol(lb), lb the exact R of an admissible pair (pairLowerBound), is
+// below the tie window of the maximum: offered, it could only have been a
+// record that a later one drops. On the 10⁵-node SBM this leaves the few
+// hundred of the 2 000–3 000 kept nodes whose M_ii are the largest.
+// O(|K| + |eligible|²).
 func (e *Sketch) bestCandidatePair() (Pair, bool) {
 	t := &e.tracker
 	t.Exclude = e.skip
 	t.Reset()
-	for x, a := range e.cand {
-		u := e.kept[a]
-		for _, b := range e.cand[x+1:] {
+	K := len(e.kept)
+	diag := func(a int32) float64 { return e.m[int(a)*K+int(a)] }
+	th := math.Inf(-1)
+	if lb, ok := e.pairLowerBound(); ok {
+		th = lb - rank.Tol(lb)
+	}
+	top := math.Inf(-1)
+	for _, a := range e.cand {
+		top = max(top, diag(a))
+	}
+	el := e.eligible[:0]
+	for _, a := range e.cand {
+		if !(diag(a)+top-2*e.rowMin[a] < th) {
+			el = append(el, a)
+		}
+	}
+	e.eligible = el
+	for x, a := range el {
+		u, da, la := e.kept[a], diag(a), e.rowMin[a]
+		for _, b := range el[x+1:] {
+			if da+diag(b)-2*max(la, e.rowMin[b]) < th {
+				continue
+			}
 			v := e.kept[b]
 			if e.opt.WithinComponents && e.comp[u] != e.comp[v] {
 				continue
@@ -1012,6 +1078,58 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 		}
 	}
 	return t.Result()
+}
+
+// pairLowerBound is the exact R of the best admissible pair (not skipped;
+// in one component with WithinComponents) among the 8 kept nodes of
+// largest M_ii, and false when there is none. O(|K|).
+func (e *Sketch) pairLowerBound() (float64, bool) {
+	K := len(e.kept)
+	var top []int32
+	for _, a := range e.cand {
+		top = append(top, a)
+		slices.SortFunc(top, func(x, y int32) int { return cmp.Compare(e.m[int(y)*K+int(y)], e.m[int(x)*K+int(x)]) })
+		top = top[:min(len(top), 8)]
+	}
+	lb, ok := math.Inf(-1), false
+	for x, a := range top {
+		for _, b := range top[x+1:] {
+			u, v := e.kept[a], e.kept[b]
+			if e.opt.WithinComponents && e.comp[u] != e.comp[v] {
+				continue
+			}
+			p := Pair{U: min(u, v), V: max(u, v)}
+			if slices.ContainsFunc(e.skip, func(q Pair) bool { return rank.Same(q, p) }) {
+				continue
+			}
+			lb, ok = max(lb, e.r(a, b)), true
+		}
+	}
+	return lb, ok
+}
+
+// setRowMin sets rowMin to every row's minimum of M, the rows split
+// among up to Workers goroutines. O(|K|²).
+func (e *Sketch) setRowMin() {
+	K := len(e.kept)
+	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
+	parallelRows(min(max(1, e.opt.Workers), max(1, K/256)), K, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			e.rowMin[p] = minimum(e.m[p*K : (p+1)*K])
+		}
+	})
+}
+
+// minimum is the least entry of a non-empty row (a plain comparison:
+// the builtin min's NaN rules cost three times as much; M has no NaN).
+func minimum(row []float64) float64 {
+	low := row[0]
+	for _, v := range row[1:] {
+		if v < low {
+			low = v
+		}
+	}
+	return low
 }
 
 // Top returns the k first pairs of SPEC §3's descending ranking among the
@@ -1169,38 +1287,23 @@ func (e *Sketch) check(op string, u, v int) error {
 }
 
 // Commit applies the batch's Sherman–Morrison updates, in the order of
-// the edits: to M (O(|K|²) each, its vector read from M's columns) and,
-// with each edit's full x = L⁺(e_u − e_v) of the graph before it, to the
-// anchors' columns and the diagonal estimates (O(n·|anchors|) each), so
-// the bounds follow the edits. (Additions only lower resistances, so
-// bounds left as they were before an addition stay valid; but they are
-// then loose exactly at the nodes that just got an edge, the farthest
-// ones, and the cover test kept thousands of nodes on the 10⁵-node SBM.)
-// The full vectors cost one solve per edit, all on the graph before the
-// batch and side by side on up to Workers cores (batchVectors). An
-// addition across components makes the round stale (the next MaxPair
+// the edits, to M (O(|K|²) each, its vector read from M's columns) and
+// hands each edit to the round's solver (laplace.Solver.Update). The
+// bounds follow the edits in batches (flushBounds): each edit waits, with
+// its coefficient, until boundBatch edits wait or the engine needs
+// bounds of the current graph, and their full vectors x = L⁺(e_u − e_v)
+// are then solved side by side, on the graph before the first of them.
+// An addition across components makes the round stale (the next MaxPair
 // starts a new one).
 func (e *Sketch) Commit() error {
 	K := len(e.kept)
-	live := 0 // the edits before the first that joins components
+	u := make([]float64, K)
 	for _, ed := range e.pending {
 		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
-			break
-		}
-		live++
-	}
-	xs, err := e.batchVectors(e.pending[:live])
-	if err != nil {
-		return err
-	}
-	cs := make([]float64, 0, live)
-	u := make([]float64, K)
-	for j, ed := range e.pending {
-		a, b := int(e.index[ed.u]), int(e.index[ed.v])
-		if j >= live {
 			e.stale = true
 			continue
 		}
+		a, b := int(e.index[ed.u]), int(e.index[ed.v])
 		for p := range K {
 			u[p] = e.m[a*K+p] - e.m[b*K+p]
 		}
@@ -1216,17 +1319,10 @@ func (e *Sketch) Commit() error {
 			}
 			c = 1 / (1 - rho)
 		}
-		// x_j = L⁺(e_u − e_v) of the graph after the edits before j:
-		// y_j + Σ_{i<j} c_i x_i (x_i[u] − x_i[v]).
-		x := xs[j]
-		for i, xi := range xs[:j] {
-			if f := cs[i] * (xi[ed.u] - xi[ed.v]); f != 0 {
-				for r, v := range xi {
-					x[r] += f * v
-				}
-			}
+		if len(e.waiting) == 0 {
+			e.waitFrom = e.solver.Updates()
 		}
-		cs = append(cs, c)
+		e.waiting = append(e.waiting, waitingEdit{u: ed.u, v: ed.v, c: c})
 		w := 1.0
 		if !ed.add {
 			w = -1
@@ -1235,114 +1331,164 @@ func (e *Sketch) Commit() error {
 		if c := e.small[ed.u]; c >= 0 {
 			e.smallDirty[c] = true
 		}
-		for p := range K {
-			f := c * u[p]
-			if f == 0 {
-				continue
-			}
-			row := e.m[p*K : (p+1)*K]
-			for q, x := range u {
-				row[q] += f * x
-			}
-		}
-		e.dirty = true
-	}
-	// L⁺ after the batch is L⁺ before it plus Σ_j c_j x_j x_jᵀ: one pass
-	// over the anchors' columns and the diagonal estimates for the whole
-	// batch (each entry updated edit by edit, in order).
-	e.updateAnchors(xs[:len(cs)], cs)
-	for j, x := range xs[:len(cs)] {
-		c := cs[j]
-		for i, v := range x {
-			e.dhat[i] += c * v * v
-		}
-	}
-	for p, i := range e.kept {
-		e.dhat[i] = e.m[p*K+p]
+		e.updateM(c, u)
 	}
 	e.pending = e.pending[:0]
 	e.left--
 	if math.IsNaN(e.m[0]) {
 		return fmt.Errorf("sketch engine: the kept block became NaN")
 	}
+	if len(e.waiting) >= boundBatch && !e.stale {
+		return e.flushBounds()
+	}
 	return nil
 }
 
-// batchVectors solves y_j = L⁺(e_u − e_v) for each edit of the batch on
-// the graph before it (to BoundTol), the edits split among up to Workers
-// goroutines (parallelRows):
-// each is the same single-side solve whatever the number of workers, so
-// the vectors, and the run, do not depend on it. O(m) per CG iteration
-// per edit.
-func (e *Sketch) batchVectors(eds []pendingEdit) ([][]float64, error) {
-	n := e.g.N()
-	xs := make([][]float64, len(eds))
-	errs := make([]error, len(eds))
-	solve := func(j int) {
-		b := make([]float64, n)
-		b[eds[j].u], b[eds[j].v] = 1, -1
-		xs[j], _, errs[j] = e.solver.Solve(b, e.opt.BoundTol, 10*n+100)
-	}
-	parallelRows(min(max(1, e.opt.Workers), max(1, len(eds))), len(eds), func(_, lo, hi int) {
-		for j := lo; j < hi; j++ {
-			solve(j)
+// updateM adds c·u uᵀ to M (an edit's Sherman–Morrison update), the rows
+// split among up to Workers goroutines (each entry's arithmetic the same
+// whatever the split: u[p]·c times u, added unfused as the plain loop
+// would), and lowers each row's rowMin by the most the update can lower
+// an entry of the row: rowMin stays a lower bound on the row's minimum
+// (flushBounds makes it exact again every boundBatch edits). O(|K|²).
+func (e *Sketch) updateM(c float64, u []float64) {
+	K := len(e.kept)
+	ulow, uhigh := floats.Min(u), floats.Max(u)
+	parallelRows(min(max(1, e.opt.Workers), max(1, K/256)), K, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			f := c * u[p]
+			if f == 0 {
+				continue
+			}
+			floats.AddScaled(e.m[p*K:(p+1)*K], f, u)
+			// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p + d),
+			// d the least of fl(f·u_q) (rounding is monotone), so rowMin
+			// stays a lower bound without a pass over the row.
+			e.rowMin[p] += min(0, f*ulow, f*uhigh)
 		}
 	})
-	for j, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("edit (%d, %d): %w", eds[j].u, eds[j].v, err)
+}
+
+// boundBatch is how many edits wait for their bounds' update (flushBounds)
+// at most: two blocks of the solver's eight right-hand sides, one per
+// core with two workers. On the 10⁵-node SBM a block of eight costs about
+// 2.3 single solves, so the edits' vectors cost a quarter of what they
+// did solved one by one, side by side.
+const boundBatch = 16
+
+// waitingEdit is an edit applied to M and to the graph whose effect on the
+// bounds waits for flushBounds: c is its Sherman–Morrison coefficient
+// (L⁺' = L⁺ + c x xᵀ; negative for an addition, positive for a removal).
+type waitingEdit struct {
+	u, v int
+	c    float64
+}
+
+// flushBounds brings the bounds up to the current graph: the waiting
+// edits' full vectors x_j = L⁺(e_u − e_v) of the graph before each are
+// solved side by side (to BoundTol) on the graph before the first of them
+// (laplace.Solver.SolveManyBefore), then carried forward by the earlier
+// ones' updates, x_j += Σ_{i<j} c_i x_i (x_i[u_j] − x_i[v_j]); the same
+// Sherman–Morrison identity then updates the anchors' columns and every
+// D̂_i. Until then the bounds are those of the graph before the waiting
+// edits: additions only lower resistances, so they stay bounds for
+// additions, and MaxPair flushes before it keeps a node on their word.
+// O(|batch| solves + n·|batch|² + n·|anchors|·|batch|).
+func (e *Sketch) flushBounds() error {
+	if len(e.waiting) == 0 {
+		return nil
+	}
+	n := e.g.N()
+	ws := e.waiting
+	// The vectors, one after another in X (xs[j] = X[j·n:(j+1)·n]), the
+	// layout linalg.AddScaledRows reads.
+	X := make([]float64, len(ws)*n)
+	xs := make([][]float64, len(ws))
+	for j := range xs {
+		xs[j] = X[j*n : (j+1)*n]
+	}
+	// Additions first, then removals: a block of sides costs the
+	// iterations of its slowest, and a removal's vector (an edge's ends,
+	// close) converges in fewer than an addition's (the farthest pair).
+	order := make([]int, 0, len(ws))
+	for _, add := range [2]bool{true, false} {
+		for j, ed := range ws {
+			if (ed.c < 0) == add {
+				order = append(order, j)
+			}
 		}
 	}
-	e.solves += len(eds)
-	return xs, nil
+	_, err := e.solver.SolveManyBefore(e.waitFrom, len(ws), func(q int, b []float64) { b[ws[order[q]].u], b[ws[order[q]].v] = 1, -1 },
+		func(q int, x []float64) { copy(xs[order[q]], x) }, e.opt.BoundTol, 10*n+100, max(1, e.opt.Workers))
+	if err != nil {
+		return fmt.Errorf("edit vectors: %w", err)
+	}
+	e.solves += len(ws)
+	cs := make([]float64, len(ws))
+	for j, ed := range ws {
+		x := xs[j]
+		for i, xi := range xs[:j] {
+			if f := cs[i] * (xi[ed.u] - xi[ed.v]); f != 0 {
+				for r, v := range xi {
+					x[r] += f * v
+				}
+			}
+		}
+		cs[j] = ed.c
+	}
+	e.updateAnchors(X, cs)
+	for j, x := range xs {
+		c := cs[j]
+		for i, v := range x {
+			e.dhat[i] += c * v * v
+		}
+	}
+	K := len(e.kept)
+	for p, i := range e.kept {
+		e.dhat[i] = e.m[p*K+p]
+	}
+	e.waiting = e.waiting[:0]
+	e.dirty = true
+	e.setRowMin()
+	return nil
 }
 
 // updateAnchors adds Σ_j c_j x_j x_j[a] to every anchor a's column
-// (Sherman–Morrison with the batch's full vectors, composed as in Commit)
-// in one pass over the columns, and sets δ from the new columns; the
-// columns are split among up to Workers goroutines (each entry's
-// arithmetic the same whatever the split). O(n·|anchors|·|batch|), one
-// pass over the |anchors|·n numbers.
-func (e *Sketch) updateAnchors(xs [][]float64, cs []float64) {
-	if len(xs) == 0 {
+// (Sherman–Morrison with the batch's full vectors x_j = X[j·n:(j+1)·n],
+// composed as in flushBounds; each entry updated edit by edit, in order,
+// linalg.AddScaledRows) and sets δ from the new columns. The columns are
+// split among up to Workers goroutines (each entry's arithmetic the same
+// whatever the split), and each goroutine goes tile by tile, every column
+// of its share for a tile before the next, so the batch's tiles stay in
+// cache. O(n·|anchors|·|batch|).
+func (e *Sketch) updateAnchors(X, cs []float64) {
+	if len(cs) == 0 {
 		return
 	}
 	n := e.g.N()
 	A := len(e.anchors)
 	lows := make([]float64, A)
-	update := func(q int) {
-		col := e.acol[q*n : (q+1)*n]
-		a := e.anchors[q]
-		low := 0.0
-		switch len(xs) {
-		case 2: // an iteration's addition and removal
-			x1, x2 := xs[0][:n], xs[1][:n]
-			f1, f2 := cs[0]*x1[a], cs[1]*x2[a]
-			for i := range col {
-				v := col[i] + f1*x1[i] + f2*x2[i]
-				col[i] = v
-				if v < low { // not min: its NaN rules cost 3× here
-					low = v
-				}
-			}
-		default:
-			for j, x := range xs {
-				f := cs[j] * x[a]
-				for i, v := range x {
-					col[i] += f * v
-				}
-			}
-			for _, v := range col {
-				if v < low {
-					low = v
-				}
+	const tile = 2048
+	parallelRows(min(max(1, e.opt.Workers), A), A, func(_, lo, hi int) {
+		fs := make([]float64, (hi-lo)*len(cs))
+		for q := lo; q < hi; q++ {
+			a := e.anchors[q]
+			for j, c := range cs {
+				fs[(q-lo)*len(cs)+j] = c * X[j*n+a]
 			}
 		}
-		lows[q] = low
-	}
-	parallelRows(min(max(1, e.opt.Workers), A), A, func(_, lo, hi int) {
-		for q := lo; q < hi; q++ {
-			update(q)
+		for t := 0; t < n; t += tile {
+			end := min(n, t+tile)
+			for q := lo; q < hi; q++ {
+				col := e.acol[q*n+t : q*n+end]
+				linalg.AddScaledRows(col, fs[(q-lo)*len(cs):(q-lo+1)*len(cs)], X[t:], n)
+				low := lows[q]
+				for _, v := range col {
+					if v < low { // not min: its NaN rules cost 3× here
+						low = v
+					}
+				}
+				lows[q] = low
+			}
 		}
 	})
 	e.delta = 0

@@ -2,10 +2,12 @@ package incremental
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
@@ -17,10 +19,12 @@ import (
 // it keeps again all give M = L⁺[K, K] of the current graph, against a
 // dense pseudoinverse of it, on a graph with two components; so do the
 // anchors' full columns and the diagonal estimates of the anchors, which
-// the edits update (the live bounds), and the lazy bounds agree with the
-// full ones where MaxPair reads them (checkLiveBounds). With two workers
-// (the edits' vectors solved side by side, the anchors' columns updated
-// in parts) every number is the same as with one.
+// the edits update once their vectors are solved (flushBounds: a batch of
+// edits solved on the graph before them, then carried forward), and the
+// lazy bounds agree with the full ones where MaxPair reads them
+// (checkLiveBounds). With two workers (the edits' vectors solved in
+// blocks side by side, the anchors' columns updated in parts) every
+// number is the same as with one.
 func TestSketchKeptBlockExact(t *testing.T) {
 	one, two := keptBlockRun(t, 1), keptBlockRun(t, 2)
 	if !slices.Equal(one.acol, two.acol) || !slices.Equal(one.dhat, two.dhat) || !slices.Equal(one.m, two.m) {
@@ -41,6 +45,9 @@ func keptBlockRun(t *testing.T, workers int) *Sketch {
 	}
 	check := func(label string) {
 		t.Helper()
+		if err := e.flushBounds(); err != nil { // the bounds of the edits that wait
+			t.Fatal(err)
+		}
 		comp, _ := tarjan.Components(e.g)
 		P, err := linalg.Pinv(e.g, comp)
 		if err != nil {
@@ -70,6 +77,7 @@ func keptBlockRun(t *testing.T, workers int) *Sketch {
 			t.Fatalf("%s: anchor columns differ from L⁺ by %.3g", label, worst)
 		}
 		checkLiveBounds(t, e, label)
+		checkBestPair(t, e, label)
 	}
 	edit := func() {
 		e.Begin()
@@ -96,6 +104,7 @@ func keptBlockRun(t *testing.T, workers int) *Sketch {
 		if err := e.Commit(); err != nil {
 			t.Fatal(err)
 		}
+		checkBestPair(t, e, fmt.Sprintf("edits waiting %d", len(e.waiting))) // rowMin bounds, not minima
 	}
 	for range 6 {
 		edit()
@@ -120,6 +129,52 @@ func keptBlockRun(t *testing.T, workers int) *Sketch {
 	}
 	check("new round")
 	return e
+}
+
+// checkBestPair: the pruned search (bestCandidatePair) picks the pair the
+// plain scan of every pair of kept nodes picks, with and without skipped
+// pairs (the first three of the ranking, one by one) and with and without
+// WithinComponents, and the bounds on the rows' minima that the edits
+// keep are below M's.
+func checkBestPair(t *testing.T, e *Sketch, label string) {
+	t.Helper()
+	K := len(e.kept)
+	for p := range K {
+		if low := slices.Min(e.m[p*K : (p+1)*K]); e.rowMin[p] > low {
+			t.Fatalf("%s: row %d: kept bound on the minimum %.15g above M's %.15g", label, p, e.rowMin[p], low)
+		}
+	}
+	plain := func() (Pair, bool) {
+		var tr rank.Max
+		tr.Exclude = e.skip
+		tr.Reset()
+		for x, a := range e.cand {
+			for _, b := range e.cand[x+1:] {
+				u, v := e.kept[a], e.kept[b]
+				if !e.opt.WithinComponents || e.comp[u] == e.comp[v] {
+					tr.Offer(Pair{U: u, V: v, Score: e.r(a, b)})
+				}
+			}
+		}
+		return tr.Result()
+	}
+	defer func(w bool) { e.opt.WithinComponents, e.skip = w, nil }(e.opt.WithinComponents)
+	for _, within := range []bool{false, true} {
+		e.opt.WithinComponents, e.skip = within, nil
+		for range 4 {
+			want, wok := plain()
+			got, gok := e.bestCandidatePair()
+			if wok != gok || !rank.Same(got, want) || got.Score != want.Score {
+				t.Fatalf("%s (within %v, %d skipped): pruned search %v (%v), plain scan %v (%v)",
+					label, within, len(e.skip), got, gok, want, wok)
+			}
+			if !wok {
+				break
+			}
+			e.skip = append(e.skip, want)
+		}
+	}
+	t.Logf("%s: the pruned search scanned %d of %d kept nodes", label, len(e.eligible), len(e.cand))
 }
 
 // checkLiveBounds: the bounds a round computes lazily (liveBounds) are

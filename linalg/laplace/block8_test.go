@@ -55,7 +55,7 @@ func TestBlock8AVX(t *testing.T) {
 				b[i*block+i%block] = 1
 				b[((i*7+3)%n)*block+i%block] -= 1
 			}
-			if _, err := s.solveBlock(sol, b, block, 1e-8, 500); err != nil {
+			if _, err := s.solveBlock(sol, b, block, 1e-8, 500, nil); err != nil {
 				t.Fatal(err)
 			}
 			return ax, px, lx, sol

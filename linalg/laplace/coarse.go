@@ -40,6 +40,30 @@ func (s *Solver) buildCoarse() {
 // right-hand sides. O(n·c).
 func (s *Solver) correct(z, r []float64, c int) {
 	sum := make([]float64, s.count*c)
+	if c == block { // fixed-size arrays: the same sums, checked once per node
+		for i := range s.n {
+			if k := int(s.comp[i]); s.ground[k] != i {
+				acc, ri := (*[block]float64)(sum[k*block:]), (*[block]float64)(r[i*block:])
+				for q := range block {
+					acc[q] += ri[q]
+				}
+			}
+		}
+		for k := range s.count {
+			for q := range block {
+				sum[k*block+q] *= s.coarse[k]
+			}
+		}
+		for i := range s.n {
+			if k := int(s.comp[i]); s.ground[k] != i {
+				add, zi := (*[block]float64)(sum[k*block:]), (*[block]float64)(z[i*block:])
+				for q := range block {
+					zi[q] += add[q]
+				}
+			}
+		}
+		return
+	}
 	for i := range s.n {
 		if !s.isGround(i) {
 			k := int(s.comp[i]) * c

@@ -64,15 +64,27 @@ func (sk *Sketch) K() int { return sk.k }
 // Point is node u's embedding, Z e_u (k entries; read-only).
 func (sk *Sketch) Point(u int) []float64 { return sk.z[u*sk.k : (u+1)*sk.k] }
 
-// R returns the sketch's estimate of R_uv (inside one component). O(k).
+// R returns the sketch's estimate of R_uv (inside one component), summed
+// in four interleaved partial sums (four independent chains of additions
+// instead of one: the eccentricity estimates call it n·|anchors| times a
+// round). O(k).
 func (sk *Sketch) R(u, v int) float64 {
 	a, b := sk.Point(u), sk.Point(v)
-	s := 0.0
-	for q, x := range a {
-		d := x - b[q]
-		s += d * d
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	q := 0
+	for ; q+4 <= len(a); q += 4 {
+		d0, d1, d2, d3 := a[q]-b[q], a[q+1]-b[q+1], a[q+2]-b[q+2], a[q+3]-b[q+3]
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
 	}
-	return s
+	for ; q < len(a); q++ {
+		d := a[q] - b[q]
+		s0 += d * d
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // Diag returns the estimate of L⁺_uu, ‖Z e_u‖². O(k).

@@ -65,6 +65,28 @@ type Solver struct {
 	// coarse[c] = 1/(1_cᵀ A 1_c), the coarse correction's weight of
 	// component c (coarse.go).
 	coarse []float64
+	// pool keeps the blocks' work vectors between solves (work,
+	// release): a round of the sketch engine solves thousands of blocks,
+	// and fresh vectors of n·8 numbers each cost page faults and the
+	// collector more than the solve's own passes over them.
+	pool sync.Pool
+}
+
+// work returns a vector of size numbers, from the pool when it holds one
+// large enough: its entries are left over from an earlier solve, so the
+// caller writes every entry before it reads one (or clears it).
+func (s *Solver) work(size int) []float64 {
+	if v, ok := s.pool.Get().(*[]float64); ok && cap(*v) >= size {
+		return (*v)[:size]
+	}
+	return make([]float64, size)
+}
+
+// release hands vectors back to the pool.
+func (s *Solver) release(vs ...[]float64) {
+	for _, v := range vs {
+		s.pool.Put(&v)
+	}
 }
 
 // update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
@@ -88,11 +110,12 @@ func (s *Solver) Update(u, v int, w float64) {
 	s.updates = append(s.updates, update{u: u, v: v, w: w})
 }
 
-// applyUpdates adds Σ w b̃ (b̃ᵀ x) to y for a block of c sides, b̃ = e_u −
+// applyUpdates adds Σ w b̃ (b̃ᵀ x) over the updates ups to y for a block
+// of c sides, b̃ = e_u −
 // e_v without grounded entries (x is 0 there) when ground is true, with
 // them otherwise.
-func (s *Solver) applyUpdates(y, x []float64, c int, ground bool) {
-	for _, up := range s.updates {
+func (s *Solver) applyUpdates(y, x []float64, c int, ground bool, ups []update) {
+	for _, up := range ups {
 		gu, gv := ground && s.isGround(up.u), ground && s.isGround(up.v)
 		for q := range c {
 			d := x[up.u*c+q] - x[up.v*c+q]
@@ -240,9 +263,9 @@ func (s *Solver) factor() error {
 }
 
 // apply sets y = A x for a block of c right-hand sides stored node-major
-// (x[i·c + q]).
-func (s *Solver) apply(y, x []float64, c int) {
-	defer s.applyUpdates(y, x, c, true)
+// (x[i·c + q]), A with the updates ups.
+func (s *Solver) apply(y, x []float64, c int, ups []update) {
+	defer s.applyUpdates(y, x, c, true, ups)
 	switch c {
 	case block:
 		s.apply8(y, x)
@@ -325,7 +348,7 @@ func (s *Solver) Solve(b []float64, tol float64, maxIter int) ([]float64, int, e
 		panic(fmt.Sprintf("laplace: right-hand side of %d entries for %d nodes", len(b), s.n))
 	}
 	x := make([]float64, s.n)
-	it, err := s.solveBlock(x, append([]float64(nil), b...), 1, tol, maxIter)
+	it, err := s.solveBlock(x, append([]float64(nil), b...), 1, tol, maxIter, s.updates)
 	return x, it, err
 }
 
@@ -340,6 +363,22 @@ func (s *Solver) Solve(b []float64, tol float64, maxIter int) ([]float64, int, e
 // memory O(workers·block·n).
 func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q int, x []float64),
 	tol float64, maxIter, workers int) (int, error) {
+	return s.SolveManyBefore(len(s.updates), count, fill, use, tol, maxIter, workers)
+}
+
+// Updates is the number of updates (Update) made since New.
+func (s *Solver) Updates() int { return len(s.updates) }
+
+// SolveManyBefore is SolveMany on the graph as it was after the first k
+// updates (k as Updates returned it then): the system L + Σ over those k
+// of w (e_u − e_v)(e_u − e_v)ᵀ. A caller that defers the vectors of its
+// edits solves them later, side by side, on the graph before them.
+func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), use func(q int, x []float64),
+	tol float64, maxIter, workers int) (int, error) {
+	if k < 0 || k > len(s.updates) {
+		panic(fmt.Sprintf("laplace: %d updates asked, %d made", k, len(s.updates)))
+	}
+	ups := s.updates[:k:k]
 	workers = max(1, workers)
 	var (
 		mu        sync.Mutex
@@ -354,8 +393,8 @@ func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := make([]float64, s.n*block)
-			x := make([]float64, s.n*block)
+			b, x := s.work(s.n*block), s.work(s.n*block)
+			defer s.release(b, x)
 			col := make([]float64, s.n)
 			for {
 				mu.Lock()
@@ -374,7 +413,7 @@ func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q 
 						b[i*c+q] = v
 					}
 				}
-				it, err := s.solveBlock(x[:s.n*c], b[:s.n*c], c, tol, maxIter)
+				it, err := s.solveBlock(x[:s.n*c], b[:s.n*c], c, tol, maxIter, ups)
 				if err != nil {
 					mu.Lock()
 					if firstEr == nil {
@@ -413,8 +452,9 @@ func (s *Solver) SolveMany(count int, fill func(q int, b []float64), use func(q 
 
 // solveBlock runs preconditioned conjugate gradients on c right-hand sides
 // at once (node-major b, x), each with its own step lengths; a side that
-// has converged stops moving. b is overwritten by its projection.
-func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (int, error) {
+// has converged stops moving. b is overwritten by its projection. The
+// matrix is New's with the updates ups.
+func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int, ups []update) (int, error) {
 	n := s.n
 	// Project b on the range of L: zero mean on every component.
 	sum := make([]float64, s.count*c)
@@ -433,13 +473,15 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 		}
 	}
 	clear(x)
-	r := make([]float64, n*c)
+	r := s.work(n * c)
+	clear(r) // the grounded rows stay 0
 	for i := range n {
 		if !s.isGround(i) {
 			copy(r[i*c:i*c+c], b[i*c:i*c+c])
 		}
 	}
-	z, p, ap := make([]float64, n*c), make([]float64, n*c), make([]float64, n*c)
+	z, p, ap := s.work(n*c), s.work(n*c), s.work(n*c)
+	defer s.release(r, z, p, ap)
 	s.precondition(z, r, c)
 	copy(p, z)
 	rz, rr, pap := make([]float64, c), make([]float64, c), make([]float64, c)
@@ -462,7 +504,7 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 	it := 0
 	for {
 		for ; it < maxIter && left > 0; it++ {
-			s.apply(ap, p, c)
+			s.apply(ap, p, c, ups)
 			dots(pap, p, ap, c)
 			for q := range c {
 				alpha[q] = 0
@@ -470,13 +512,7 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 					alpha[q] = rz[q] / pap[q]
 				}
 			}
-			for i := range n {
-				xi, ri, pi, api := x[i*c:i*c+c], r[i*c:i*c+c], p[i*c:i*c+c], ap[i*c:i*c+c]
-				for q := range xi {
-					xi[q] += alpha[q] * pi[q]
-					ri[q] -= alpha[q] * api[q]
-				}
-			}
+			step(x, r, p, ap, alpha, c)
 			s.precondition(z, r, c)
 			dots2(rz2, rr, r, z, r, c)
 			for q := range c {
@@ -491,19 +527,12 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 				}
 				rz[q] = rz2[q]
 			}
-			for i := range n {
-				zi, pi := z[i*c:i*c+c], p[i*c:i*c+c]
-				for q := range pi {
-					if active[q] {
-						pi[q] = zi[q] + beta[q]*pi[q]
-					}
-				}
-			}
+			direction(p, z, beta, active, c)
 		}
 		// The recurrence's residual leaves out the grounded rows (and
 		// drifts): check the true one, and go on with a tighter target
 		// where it is not met. Centring x later does not change L x.
-		res := s.residual(x, b, c)
+		res := s.residual(x, b, c, ups)
 		again := false
 		for q := range c {
 			if res[q] > tol*norm[q] && it < maxIter && target[q] > 1e-3*tol*norm[q] {
@@ -559,11 +588,12 @@ func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int) (in
 }
 
 // residual returns ‖L x_q − b_q‖ for each of the c sides.
-func (s *Solver) residual(x, b []float64, c int) []float64 {
+func (s *Solver) residual(x, b []float64, c int, ups []update) []float64 {
 	out := make([]float64, c)
-	lx := make([]float64, s.n*c)
+	lx := s.work(s.n * c)
+	defer s.release(lx)
 	s.laplacian(lx, x, c)
-	s.applyUpdates(lx, x, c, false)
+	s.applyUpdates(lx, x, c, false, ups)
 	for i := range s.n {
 		for q := range c {
 			d := lx[i*c+q] - b[i*c+q]
@@ -601,28 +631,6 @@ func (s *Solver) laplacian(lx, x []float64, c int) {
 			for q := range li {
 				li[q] -= xj[q]
 			}
-		}
-	}
-}
-
-// dots sets out[q] = Σ_i a[i·c+q] b[i·c+q].
-func dots(out, a, b []float64, c int) {
-	clear(out)
-	for i := 0; i < len(a); i += c {
-		for q := range c {
-			out[q] += a[i+q] * b[i+q]
-		}
-	}
-}
-
-// dots2 sets out1 = a·b and out2 = e·e per side in one pass.
-func dots2(out1, out2, a, b, e []float64, c int) {
-	clear(out1)
-	clear(out2)
-	for i := 0; i < len(a); i += c {
-		for q := range c {
-			out1[q] += a[i+q] * b[i+q]
-			out2[q] += e[i+q] * e[i+q]
 		}
 	}
 }

@@ -1,0 +1,5 @@
+package linalg
+
+import "golang.org/x/sys/cpu"
+
+func setAVXRows(on bool) { useAVXRows = on && cpu.X86.HasAVX }
