@@ -1286,9 +1286,10 @@ func (e *Sketch) check(op string, u, v int) error {
 	return nil
 }
 
-// Commit applies the batch's Sherman–Morrison updates, in the order of
-// the edits, to M (O(|K|²) each, its vector read from M's columns) and
-// hands each edit to the round's solver (laplace.Solver.Update). The
+// Commit applies the batch's Sherman–Morrison updates to M, each edit's
+// vector read from M's columns and brought past the edits before it, all
+// of them in one pass over M (updateM, O(|K|²)), and hands each edit to
+// the round's solver (laplace.Solver.Update). The
 // bounds follow the edits in batches (flushBounds): each edit waits, with
 // its coefficient, until boundBatch edits wait or the engine needs
 // bounds of the current graph, and their full vectors x = L⁺(e_u − e_v)
@@ -1297,15 +1298,30 @@ func (e *Sketch) check(op string, u, v int) error {
 // starts a new one).
 func (e *Sketch) Commit() error {
 	K := len(e.kept)
-	u := make([]float64, K)
+	// The iteration's vectors u_j = L⁺(e_a − e_b) on K, of the graph just
+	// before edit j, one after another (us), and their coefficients: M
+	// takes them all in one pass (updateM).
+	us := make([]float64, 0, len(e.pending)*K)
+	var cs []float64
 	for _, ed := range e.pending {
 		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
 			e.stale = true
 			continue
 		}
 		a, b := int(e.index[ed.u]), int(e.index[ed.v])
+		j := len(cs)
+		us = us[:(j+1)*K]
+		u := us[j*K:]
 		for p := range K {
 			u[p] = e.m[a*K+p] - e.m[b*K+p]
+		}
+		// M is still that of the graph before the iteration: the earlier
+		// edits' updates, u += c_i u_i (u_i[a] − u_i[b]).
+		for i, ci := range cs {
+			ui := us[i*K : (i+1)*K]
+			if f := ci * (ui[a] - ui[b]); f != 0 {
+				floats.AddScaled(u, f, ui)
+			}
 		}
 		rho := u[a] - u[b]
 		var c float64
@@ -1319,6 +1335,7 @@ func (e *Sketch) Commit() error {
 			}
 			c = 1 / (1 - rho)
 		}
+		cs = append(cs, c)
 		if len(e.waiting) == 0 {
 			e.waitFrom = e.solver.Updates()
 		}
@@ -1331,8 +1348,8 @@ func (e *Sketch) Commit() error {
 		if c := e.small[ed.u]; c >= 0 {
 			e.smallDirty[c] = true
 		}
-		e.updateM(c, u)
 	}
+	e.updateM(cs, us)
 	e.pending = e.pending[:0]
 	e.left--
 	if math.IsNaN(e.m[0]) {
@@ -1344,26 +1361,41 @@ func (e *Sketch) Commit() error {
 	return nil
 }
 
-// updateM adds c·u uᵀ to M (an edit's Sherman–Morrison update), the rows
-// split among up to Workers goroutines (each entry's arithmetic the same
-// whatever the split: u[p]·c times u, added unfused as the plain loop
-// would), and lowers each row's rowMin by the most the update can lower
-// an entry of the row: rowMin stays a lower bound on the row's minimum
-// (flushBounds makes it exact again every boundBatch edits). O(|K|²).
-func (e *Sketch) updateM(c float64, u []float64) {
+// updateM adds Σ_j c_j u_j u_jᵀ to M (the iteration's Sherman–Morrison
+// updates, u_j = us[j·K:(j+1)·K], each of the graph after the ones before
+// it) in one pass over M, each entry taking the terms in the order of j
+// (linalg.AddScaledRows), the rows split among up to Workers goroutines
+// (each entry's arithmetic the same whatever the split), and lowers each
+// row's rowMin by the most the updates can lower an entry of the row
+// (rounding is monotone): rowMin stays a lower bound on the row's minimum
+// (flushBounds makes it exact again every boundBatch edits). O(|K|²), one
+// pass over M however many edits.
+func (e *Sketch) updateM(cs, us []float64) {
+	if len(cs) == 0 {
+		return
+	}
 	K := len(e.kept)
-	ulow, uhigh := floats.Min(u), floats.Max(u)
+	lows, highs := make([]float64, len(cs)), make([]float64, len(cs))
+	for j := range cs {
+		lows[j], highs[j] = floats.Min(us[j*K:(j+1)*K]), floats.Max(us[j*K:(j+1)*K])
+	}
 	parallelRows(min(max(1, e.opt.Workers), max(1, K/256)), K, func(_, lo, hi int) {
+		fs := make([]float64, len(cs))
 		for p := lo; p < hi; p++ {
-			f := c * u[p]
-			if f == 0 {
+			zero := true
+			for j, c := range cs {
+				fs[j] = c * us[j*K+p]
+				zero = zero && fs[j] == 0
+			}
+			if zero {
 				continue
 			}
-			floats.AddScaled(e.m[p*K:(p+1)*K], f, u)
-			// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p + d),
-			// d the least of fl(f·u_q) (rounding is monotone), so rowMin
-			// stays a lower bound without a pass over the row.
-			e.rowMin[p] += min(0, f*ulow, f*uhigh)
+			linalg.AddScaledRows(e.m[p*K:(p+1)*K], fs, us, K)
+			// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p +
+			// d), d the least of fl(f·u_q), term after term.
+			for j, f := range fs {
+				e.rowMin[p] += min(0, f*lows[j], f*highs[j])
+			}
 		}
 	})
 }
