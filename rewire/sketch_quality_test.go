@@ -162,9 +162,9 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 // BenchmarkSketchQualitySBM measures the same on a generated SBM of
 // OHM_SKETCH_NODES nodes (default 20 000, mean degree 20) at 1 %: the
 // dense engines still run there (about 10 GB at 2·10⁴ nodes), so it is a
-// benchmark, not a test. Measured at 10⁴ nodes (1 001 iterations, 14
-// minutes in all): worst 0.9889, mean 0.99725, Kirchhoff 0.951, no
-// bridge; sketch 127 s against 255 s for the dense engine.
+// benchmark, not a test. Measured at 10⁴ nodes (1 001 iterations,
+// sketch-13, 19 minutes in all): worst 0.9889, mean 0.99725, Kirchhoff
+// 0.951, no bridge; sketch 50 s against 401 s for the dense engine.
 func BenchmarkSketchQualitySBM(b *testing.B) {
 	n := 20000
 	if s := os.Getenv("OHM_SKETCH_NODES"); s != "" {
