@@ -1002,7 +1002,15 @@ func (e *Sketch) grow(ws []int) error {
 		}
 	}
 	e.m = m
-	e.setRowMin()
+	// The old rows' bounds stay bounds over their old columns; the new
+	// columns and rows are read once. O(K·N), not M's O(K²).
+	e.rowMin = slices.Grow(e.rowMin[:K0], N)[:K]
+	for p := range K0 {
+		e.rowMin[p] = min(e.rowMin[p], minimum(m[p*K+K0:(p+1)*K]))
+	}
+	for p := K0; p < K; p++ {
+		e.rowMin[p] = minimum(m[p*K : (p+1)*K])
+	}
 	for j, w := range ws {
 		e.dhat[w], e.sd[w] = m[(K0+j)*K+K0+j], 0
 	}
@@ -1045,27 +1053,22 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 	t := &e.tracker
 	t.Exclude = e.skip
 	t.Reset()
-	K := len(e.kept)
-	diag := func(a int32) float64 { return e.m[int(a)*K+int(a)] }
 	th := math.Inf(-1)
-	if lb, ok := e.pairLowerBound(); ok {
+	lb, ok, top := e.pairLowerBound()
+	if ok {
 		th = lb - rank.Tol(lb)
-	}
-	top := math.Inf(-1)
-	for _, a := range e.cand {
-		top = max(top, diag(a))
 	}
 	el := e.eligible[:0]
 	for _, a := range e.cand {
-		if !(diag(a)+top-2*e.rowMin[a] < th) {
+		if !(e.mii(a)+top-2*e.rowMin[a] < th) {
 			el = append(el, a)
 		}
 	}
 	e.eligible = el
 	for x, a := range el {
-		u, da, la := e.kept[a], diag(a), e.rowMin[a]
+		u, da, la := e.kept[a], e.mii(a), e.rowMin[a]
 		for _, b := range el[x+1:] {
-			if da+diag(b)-2*max(la, e.rowMin[b]) < th {
+			if da+e.mii(b)-2*max(la, e.rowMin[b]) < th {
 				continue
 			}
 			v := e.kept[b]
@@ -1082,18 +1085,18 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 
 // pairLowerBound is the exact R of the best admissible pair (not skipped;
 // in one component with WithinComponents) among the 8 kept nodes of
-// largest M_ii, and false when there is none. O(|K|).
-func (e *Sketch) pairLowerBound() (float64, bool) {
-	K := len(e.kept)
-	var top []int32
-	for _, a := range e.cand {
-		top = append(top, a)
-		slices.SortFunc(top, func(x, y int32) int { return cmp.Compare(e.m[int(y)*K+int(y)], e.m[int(x)*K+int(x)]) })
-		top = top[:min(len(top), 8)]
+// largest M_ii (false when there is none), and the largest M_ii.
+// O(|K| log |K|).
+func (e *Sketch) pairLowerBound() (lb float64, ok bool, top float64) {
+	byDiag := slices.Clone(e.cand)
+	slices.SortFunc(byDiag, func(x, y int32) int { return cmp.Compare(e.mii(y), e.mii(x)) })
+	lb, top = math.Inf(-1), math.Inf(-1)
+	if len(byDiag) > 0 {
+		top = e.mii(byDiag[0])
 	}
-	lb, ok := math.Inf(-1), false
-	for x, a := range top {
-		for _, b := range top[x+1:] {
+	byDiag = byDiag[:min(len(byDiag), 8)]
+	for x, a := range byDiag {
+		for _, b := range byDiag[x+1:] {
 			u, v := e.kept[a], e.kept[b]
 			if e.opt.WithinComponents && e.comp[u] != e.comp[v] {
 				continue
@@ -1105,7 +1108,7 @@ func (e *Sketch) pairLowerBound() (float64, bool) {
 			lb, ok = max(lb, e.r(a, b)), true
 		}
 	}
-	return lb, ok
+	return lb, ok, top
 }
 
 // setRowMin sets rowMin to every row's minimum of M, the rows split
@@ -1113,12 +1116,19 @@ func (e *Sketch) pairLowerBound() (float64, bool) {
 func (e *Sketch) setRowMin() {
 	K := len(e.kept)
 	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
-	parallelRows(min(max(1, e.opt.Workers), max(1, K/256)), K, func(_, lo, hi int) {
+	parallelRows(e.rowWorkers(), K, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			e.rowMin[p] = minimum(e.m[p*K : (p+1)*K])
 		}
 	})
 }
+
+// mii is M's diagonal entry at kept position a, L⁺ of the node.
+func (e *Sketch) mii(a int32) float64 { return e.m[int(a)*len(e.kept)+int(a)] }
+
+// rowWorkers is how many goroutines share a pass over M's rows: up to
+// Workers, one per 256 rows at least.
+func (e *Sketch) rowWorkers() int { return min(max(1, e.opt.Workers), max(1, len(e.kept)/256)) }
 
 // minimum is the least entry of a non-empty row (a plain comparison:
 // the builtin min's NaN rules cost three times as much; M has no NaN).
@@ -1315,14 +1325,8 @@ func (e *Sketch) Commit() error {
 		for p := range K {
 			u[p] = e.m[a*K+p] - e.m[b*K+p]
 		}
-		// M is still that of the graph before the iteration: the earlier
-		// edits' updates, u += c_i u_i (u_i[a] − u_i[b]).
-		for i, ci := range cs {
-			ui := us[i*K : (i+1)*K]
-			if f := ci * (ui[a] - ui[b]); f != 0 {
-				floats.AddScaled(u, f, ui)
-			}
-		}
+		// M is still that of the graph before the iteration.
+		carry(u, us, cs, a, b)
 		rho := u[a] - u[b]
 		var c float64
 		if ed.add {
@@ -1379,7 +1383,7 @@ func (e *Sketch) updateM(cs, us []float64) {
 	for j := range cs {
 		lows[j], highs[j] = floats.Min(us[j*K:(j+1)*K]), floats.Max(us[j*K:(j+1)*K])
 	}
-	parallelRows(min(max(1, e.opt.Workers), max(1, K/256)), K, func(_, lo, hi int) {
+	parallelRows(e.rowWorkers(), K, func(_, lo, hi int) {
 		fs := make([]float64, len(cs))
 		for p := lo; p < hi; p++ {
 			zero := true
@@ -1398,6 +1402,22 @@ func (e *Sketch) updateM(cs, us []float64) {
 			}
 		}
 	})
+}
+
+// carry brings x = L⁺(e_a − e_b) of a graph to the graph after edits
+// with Sherman–Morrison coefficients cs and vectors prev (one after
+// another, len(x) numbers each, each of the graph after the ones before
+// it): x += c_i x_i (x_i[a] − x_i[b]) in the order of i. Commit carries
+// M's columns past an iteration's edits, flushBounds the full vectors
+// past a batch's. O(len(cs)·len(x)).
+func carry(x, prev, cs []float64, a, b int) {
+	n := len(x)
+	for i, c := range cs {
+		xi := prev[i*n : (i+1)*n]
+		if f := c * (xi[a] - xi[b]); f != 0 {
+			floats.AddScaled(x, f, xi)
+		}
+	}
 }
 
 // boundBatch is how many edits wait for their bounds' update (flushBounds)
@@ -1457,14 +1477,7 @@ func (e *Sketch) flushBounds() error {
 	e.solves += len(ws)
 	cs := make([]float64, len(ws))
 	for j, ed := range ws {
-		x := xs[j]
-		for i, xi := range xs[:j] {
-			if f := cs[i] * (xi[ed.u] - xi[ed.v]); f != 0 {
-				for r, v := range xi {
-					x[r] += f * v
-				}
-			}
-		}
+		carry(xs[j], X, cs[:j], ed.u, ed.v)
 		cs[j] = ed.c
 	}
 	e.updateAnchors(X, cs)
@@ -1513,13 +1526,7 @@ func (e *Sketch) updateAnchors(X, cs []float64) {
 			for q := lo; q < hi; q++ {
 				col := e.acol[q*n+t : q*n+end]
 				linalg.AddScaledRows(col, fs[(q-lo)*len(cs):(q-lo+1)*len(cs)], X[t:], n)
-				low := lows[q]
-				for _, v := range col {
-					if v < low { // not min: its NaN rules cost 3× here
-						low = v
-					}
-				}
-				lows[q] = low
+				lows[q] = min(lows[q], minimum(col))
 			}
 		}
 	})
