@@ -26,3 +26,11 @@ func forward8AVX(z *float64, start, mid *int, adj *int32, fac, finv *float64, n 
 //
 //go:noescape
 func backward8AVX(z *float64, start, mid *int, adj *int32, fac, finv *float64, n int)
+
+// adjacentSum8AVX sets t_i = Σ u_j over j = nb_p, p in [start_i,
+// start_{i+1}), for the n rows of 8 (node-major), the terms added
+// in order to +0, bit for bit the Go loop of walkSeries.applyBlock.
+// O(n + nnz).
+//
+//go:noescape
+func adjacentSum8AVX(t, u *float64, start *int, nb *int32, n int)

@@ -16,3 +16,7 @@ func forward8AVX(z *float64, start, mid *int, adj *int32, fac, finv *float64, n 
 func backward8AVX(z *float64, start, mid *int, adj *int32, fac, finv *float64, n int) {
 	panic("laplace: backward8AVX off amd64")
 }
+
+func adjacentSum8AVX(t, u *float64, start *int, nb *int32, n int) {
+	panic("laplace: adjacentSum8AVX off amd64")
+}

@@ -55,28 +55,58 @@ func EstimateDiag(s *Solver, k int, seed uint64, tol float64, workers int) (Diag
 	probe := func(q int, b []float64) {
 		r := rand.New(rand.NewPCG(seed, 0xd1a9+uint64(q)))
 		for i := range b {
-			b[i] = 1
-			if r.Uint64()&1 == 1 {
-				b[i] = -1
-			}
+			b[i] = float64(1 - 2*int(r.Uint64()&1)) // ±1 without a branch
 		}
 	}
 	w := s.walkSeries()
 	sum, sum2 := make([]float64, n), make([]float64, n)
+	// P b_q is computed where b_q is filled, by the worker that solves
+	// its block (fill runs on the workers side by side; use runs one at a
+	// time, in order), for the whole block at once when its first probe
+	// is filled (SolveMany's blocks are the probes q0..q0+block−1, q0 a
+	// multiple of block), and waits there for use: at most a few blocks
+	// of probes are in flight.
 	var mu sync.Mutex
+	walked := make(map[int][]float64)
+	fill := func(q int, b []float64) {
+		probe(q, b)
+		if q%block != 0 {
+			return
+		}
+		c := min(block, k-q)
+		vs := make([]float64, n*c)
+		v := make([]float64, n)
+		for j := range c {
+			probe(q+j, v)
+			for i, x := range v {
+				vs[i*c+j] = x
+			}
+		}
+		pv := w.applyBlock(vs, c)
+		mu.Lock()
+		for j := range c {
+			col := make([]float64, n)
+			for i := range col {
+				col[i] = pv[i*c+j]
+			}
+			walked[q+j] = col
+		}
+		mu.Unlock()
+	}
 	use := func(q int, x []float64) {
+		mu.Lock()
+		pv := walked[q]
+		delete(walked, q)
+		mu.Unlock()
 		sign := make([]float64, n)
 		probe(q, sign)
-		pv := w.apply(sign)
-		mu.Lock()
-		defer mu.Unlock()
 		for i, v := range x {
 			t := sign[i] * (v - pv[i])
 			sum[i] += t
 			sum2[i] += t * t
 		}
 	}
-	if _, err := s.SolveMany(k, probe, use, tol, 10*n+100, workers); err != nil {
+	if _, err := s.SolveMany(k, fill, use, tol, 10*n+100, workers); err != nil {
 		return DiagEstimate{}, fmt.Errorf("diagonal estimate: %w", err)
 	}
 	d := DiagEstimate{Mean: sum, StdErr: sum2}
@@ -196,6 +226,70 @@ func (w *walkSeries) apply(v []float64) []float64 {
 	}
 	for i, c := range w.s.comp {
 		acc[i] = acc[i]*w.isqrt[i] - walkTerms*w.ivol[c]*sum[c]
+	}
+	return acc
+}
+
+// applyBlock returns P v_q for a block of c probes stored node-major
+// (vs[i·c + q]): the arithmetic of apply for each probe, the same bits,
+// with one pass over the graph per power for all c of them instead of one
+// per probe (the passes gather a neighbour's entries at random, and a
+// block's c entries share the cache line a single vector's one entry
+// costs). O(T·m) for the block.
+func (w *walkSeries) applyBlock(vs []float64, c int) []float64 {
+	s := w.s
+	n := s.n
+	y := make([]float64, n*c)
+	acc := make([]float64, n*c)
+	next := make([]float64, n*c)
+	u := make([]float64, n*c)
+	for i := range n {
+		for q := range c {
+			y[i*c+q] = w.isqrt[i] * vs[i*c+q]
+			acc[i*c+q] = y[i*c+q]
+		}
+	}
+	for range walkTerms {
+		// apply adds isqrt_j·y_j term by term; u holds those products.
+		for j := range n {
+			for q := range c {
+				u[j*c+q] = w.isqrt[j] * y[j*c+q]
+			}
+		}
+		if c == block && useAVX && n > 0 && len(s.full) > 0 {
+			adjacentSum8AVX(&next[0], &u[0], &s.fst[0], &s.full[0], n)
+		} else {
+			for i := range n {
+				ti := next[i*c : i*c+c]
+				clear(ti)
+				for _, j := range s.neighbours(i) { // no self-loops (linalg.Graph keeps them apart)
+					uj := u[int(j)*c : int(j)*c+c]
+					for q := range ti {
+						ti[q] += uj[q]
+					}
+				}
+			}
+		}
+		for i := range n {
+			for q := range c {
+				next[i*c+q] *= w.isqrt[i]
+			}
+		}
+		y, next = next, y
+		for i := range acc {
+			acc[i] += y[i]
+		}
+	}
+	sum := make([]float64, len(w.ivol)*c)
+	for i, cp := range s.comp {
+		for q := range c {
+			sum[int(cp)*c+q] += vs[i*c+q]
+		}
+	}
+	for i, cp := range s.comp {
+		for q := range c {
+			acc[i*c+q] = acc[i*c+q]*w.isqrt[i] - walkTerms*w.ivol[cp]*sum[int(cp)*c+q]
+		}
 	}
 	return acc
 }

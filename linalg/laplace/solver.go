@@ -395,7 +395,15 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 			defer wg.Done()
 			b, x := s.work(s.n*block), s.work(s.n*block)
 			defer s.release(b, x)
-			col := make([]float64, s.n)
+			// One vector per side: fill writes into a zeroed one, only
+			// its nonzero entries go into the block (and are zeroed again
+			// there), and the solutions come out of the block in one pass
+			// for all its sides, before the worker waits for its turn (a
+			// side at a time would read the whole block once per side).
+			cols := make([][]float64, block)
+			for q := range cols {
+				cols[q] = make([]float64, s.n)
+			}
 			for {
 				mu.Lock()
 				q0 := next
@@ -406,11 +414,15 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 					return
 				}
 				c := min(block, count-q0)
+				clear(b[:s.n*c])
 				for q := range c {
-					clear(col)
+					col := cols[q]
 					fill(q0+q, col)
 					for i, v := range col {
-						b[i*c+q] = v
+						if v != 0 {
+							b[i*c+q] = v
+							col[i] = 0
+						}
 					}
 				}
 				it, err := s.solveBlock(x[:s.n*c], b[:s.n*c], c, tol, maxIter, ups)
@@ -423,6 +435,12 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 					mu.Unlock()
 					return
 				}
+				for i := range s.n {
+					xi := x[i*c : i*c+c]
+					for q, v := range xi {
+						cols[q][i] = v
+					}
+				}
 				mu.Lock()
 				for delivered != q0 && firstEr == nil {
 					turn.Wait()
@@ -433,16 +451,16 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 					return
 				}
 				for q := range c {
-					for i := range col {
-						col[i] = x[i*c+q]
-					}
-					use(q0+q, col)
+					use(q0+q, cols[q])
 				}
 				mu.Lock()
 				delivered = q0 + c
 				most = max(most, it)
 				turn.Broadcast()
 				mu.Unlock()
+				for q := range c {
+					clear(cols[q])
+				}
 			}
 		}()
 	}

@@ -1,0 +1,56 @@
+package laplace
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphgen"
+)
+
+// TestWalkBlockBits: the control variate applied to a block of probes
+// (applyBlock, AVX and Go loops, full and short blocks) gives each probe
+// the bits of apply, on graphs with several components, isolated nodes
+// and self-loops (which linalg.Graph keeps apart from the neighbours).
+func TestWalkBlockBits(t *testing.T) {
+	hasAVX := useAVX
+	defer func() { useAVX = hasAVX }()
+	for trial := range 3 {
+		gg, _ := graphgen.SBM(300, 3, 0.08, 0.002*float64(trial), uint64(trial))
+		edges := append(gg.Edges, linalg.Edge{U: 7, V: 7}, linalg.Edge{U: 11, V: 11})
+		g, err := linalg.FromEdges(gg.N+2, false, edges) // two isolated nodes
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := s.walkSeries()
+		n := g.N()
+		r := rand.New(rand.NewPCG(uint64(trial), 3))
+		for _, c := range []int{block, 3} {
+			vs := make([]float64, n*c)
+			for i := range vs {
+				vs[i] = r.NormFloat64()
+			}
+			for _, avx := range []bool{false, true} {
+				useAVX = avx && hasAVX
+				got := w.applyBlock(vs, c)
+				for q := range c {
+					v := make([]float64, n)
+					for i := range v {
+						v[i] = vs[i*c+q]
+					}
+					want := w.apply(v)
+					for i := range want {
+						if math.Float64bits(got[i*c+q]) != math.Float64bits(want[i]) {
+							t.Fatalf("trial %d, block of %d, AVX %v: probe %d node %d: %v, apply gives %v", trial, c, useAVX, q, i, got[i*c+q], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
