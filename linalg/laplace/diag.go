@@ -60,48 +60,49 @@ func EstimateDiag(s *Solver, k int, seed uint64, tol float64, workers int) (Diag
 	}
 	w := s.walkSeries()
 	sum, sum2 := make([]float64, n), make([]float64, n)
-	// P b_q is computed where b_q is filled, by the worker that solves
-	// its block (fill runs on the workers side by side; use runs one at a
-	// time, in order), for the whole block at once when its first probe
-	// is filled (SolveMany's blocks are the probes q0..q0+block−1, q0 a
-	// multiple of block), and waits there for use: at most a few blocks
-	// of probes are in flight.
+	// The probes and P b_q are made where b_q is filled, by the worker
+	// that solves its block (fill runs on the workers side by side; use
+	// runs one at a time, in order), for the whole block at once when its
+	// first probe is filled (SolveMany's blocks are the probes
+	// q0..q0+block−1, q0 a multiple of block), and wait there for use: at
+	// most a few blocks of probes are in flight.
+	type probed struct{ sign, walk []float64 }
 	var mu sync.Mutex
-	walked := make(map[int][]float64)
+	made := make(map[int]probed)
 	fill := func(q int, b []float64) {
-		probe(q, b)
-		if q%block != 0 {
-			return
-		}
-		c := min(block, k-q)
-		vs := make([]float64, n*c)
-		v := make([]float64, n)
-		for j := range c {
-			probe(q+j, v)
-			for i, x := range v {
-				vs[i*c+j] = x
+		if q%block == 0 {
+			c := min(block, k-q)
+			vs := make([]float64, n*c)
+			signs := make([][]float64, c)
+			for j := range c {
+				signs[j] = make([]float64, n)
+				probe(q+j, signs[j])
+				for i, x := range signs[j] {
+					vs[i*c+j] = x
+				}
 			}
+			pv := w.applyBlock(vs, c)
+			mu.Lock()
+			for j := range c {
+				walk := make([]float64, n)
+				for i := range walk {
+					walk[i] = pv[i*c+j]
+				}
+				made[q+j] = probed{sign: signs[j], walk: walk}
+			}
+			mu.Unlock()
 		}
-		pv := w.applyBlock(vs, c)
 		mu.Lock()
-		for j := range c {
-			col := make([]float64, n)
-			for i := range col {
-				col[i] = pv[i*c+j]
-			}
-			walked[q+j] = col
-		}
+		copy(b, made[q].sign)
 		mu.Unlock()
 	}
 	use := func(q int, x []float64) {
 		mu.Lock()
-		pv := walked[q]
-		delete(walked, q)
+		p := made[q]
+		delete(made, q)
 		mu.Unlock()
-		sign := make([]float64, n)
-		probe(q, sign)
 		for i, v := range x {
-			t := sign[i] * (v - pv[i])
+			t := p.sign[i] * (v - p.walk[i])
 			sum[i] += t
 			sum2[i] += t * t
 		}
@@ -195,45 +196,9 @@ func (s *Solver) walkSeries() *walkSeries {
 	return w
 }
 
-// apply returns P v: T products with S. O(T·m).
-func (w *walkSeries) apply(v []float64) []float64 {
-	n := len(v)
-	y := make([]float64, n)
-	acc := make([]float64, n)
-	next := make([]float64, n)
-	for i := range n {
-		y[i] = w.isqrt[i] * v[i]
-		acc[i] = y[i]
-	}
-	for range walkTerms {
-		for i := range n {
-			t := 0.0
-			for _, j := range w.s.neighbours(i) {
-				if int(j) != i {
-					t += w.isqrt[j] * y[j]
-				}
-			}
-			next[i] = w.isqrt[i] * t
-		}
-		y, next = next, y
-		for i := range n {
-			acc[i] += y[i]
-		}
-	}
-	sum := make([]float64, len(w.ivol))
-	for i, c := range w.s.comp {
-		sum[c] += v[i]
-	}
-	for i, c := range w.s.comp {
-		acc[i] = acc[i]*w.isqrt[i] - walkTerms*w.ivol[c]*sum[c]
-	}
-	return acc
-}
-
 // applyBlock returns P v_q for a block of c probes stored node-major
-// (vs[i·c + q]): the arithmetic of apply for each probe, the same bits,
-// with one pass over the graph per power for all c of them instead of one
-// per probe (the passes gather a neighbour's entries at random, and a
+// (vs[i·c + q]), with one pass over the graph per power for all c of them
+// instead of one per probe (the passes gather a neighbour's entries at random, and a
 // block's c entries share the cache line a single vector's one entry
 // costs). O(T·m) for the block.
 func (w *walkSeries) applyBlock(vs []float64, c int) []float64 {
@@ -250,7 +215,7 @@ func (w *walkSeries) applyBlock(vs []float64, c int) []float64 {
 		}
 	}
 	for range walkTerms {
-		// apply adds isqrt_j·y_j term by term; u holds those products.
+		// u holds the terms isqrt_j·y_j of S y's sums.
 		for j := range n {
 			for q := range c {
 				u[j*c+q] = w.isqrt[j] * y[j*c+q]

@@ -402,8 +402,10 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 			// side at a time would read the whole block once per side).
 			cols := make([][]float64, block)
 			for q := range cols {
-				cols[q] = make([]float64, s.n)
+				cols[q] = s.work(s.n)
+				clear(cols[q])
 			}
+			defer s.release(cols...)
 			for {
 				mu.Lock()
 				q0 := next
