@@ -1456,11 +1456,11 @@ func carry(x, prev, cs []float64, a, b int) {
 }
 
 // boundBatch is how many edits wait for their bounds' update (flushBounds)
-// at most: two blocks of the solver's eight right-hand sides, one per
-// core with two workers. On the 10⁵-node SBM a block of eight costs about
-// 2.3 single solves, so the edits' vectors cost a quarter of what they
-// did solved one by one, side by side.
-const boundBatch = 16
+// at most: two blocks of the solver's 16 right-hand sides (additions in
+// one, removals in the other), one per core with two workers. A block of
+// 16 costs about what 2.5 single solves cost (before sketch-14, two
+// blocks of eight, at about 2.3 each).
+const boundBatch = 32
 
 // waitingEdit is an edit applied to M and to the graph whose effect on the
 // bounds waits for flushBounds: c is its Sherman–Morrison coefficient

@@ -50,5 +50,8 @@ func RunVersion(m Method, directed bool, e EngineKind) string {
 // side as blocks, the cover tested on the bounds of the graph before the
 // batch until a node would be kept on their word), so the bounds, and
 // through them the candidates, can differ in their last bits or, while a
-// batch waits, by its edits.
-const SketchVersion = "13"
+// batch waits, by its edits. Version 14 solves in mixed precision (float32
+// corrections refined to the same float64 residuals, blocks of 16) and
+// batches 32 edits: every solution differs in its last digits, the bounds
+// by the longer wait.
+const SketchVersion = "14"

@@ -55,9 +55,11 @@ type Solver struct {
 	fac   []float64
 	fdiag []float64
 	finv  []float64 // 1 / fdiag, for the block kernels
-	full  []int32   // neighbours including grounded ones, for the residual
-	fst   []int
-	fdeg  []float64 // degree in New's graph (self-loops ignored)
+	// The same in float32, for the mixed-precision solve (mixed.go).
+	fdeg32, fac32, finv32 []float32
+	full                  []int32 // neighbours including grounded ones, for the residual
+	fst                   []int
+	fdeg                  []float64 // degree in New's graph (self-loops ignored)
 	// Rank-one updates since New (Update): edges added (w = 1) or removed
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
@@ -69,7 +71,8 @@ type Solver struct {
 	// release): a round of the sketch engine solves thousands of blocks,
 	// and fresh vectors of n·8 numbers each cost page faults and the
 	// collector more than the solve's own passes over them.
-	pool sync.Pool
+	pool   sync.Pool
+	pool32 sync.Pool // the same for float32 vectors
 }
 
 // work returns a vector of size numbers, from the pool when it holds one
@@ -248,6 +251,15 @@ func (s *Solver) factor() error {
 	for i, d := range s.fdiag {
 		s.finv[i] = 1 / d
 	}
+	s.fdeg32, s.finv32, s.fac32 = make([]float32, s.n), make([]float32, s.n), make([]float32, len(s.fac))
+	for i := range s.n {
+		s.fdeg32[i], s.finv32[i] = float32(s.fdeg[i]), float32(s.finv[i])
+	}
+	defer func() {
+		for p, f := range s.fac {
+			s.fac32[p] = float32(f)
+		}
+	}()
 	// Fᵀ into the upper part: row j's upper neighbours ascend, and so do
 	// the rows i that name j in their lower part.
 	next := make([]int, s.n)
@@ -389,18 +401,18 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 		wg        sync.WaitGroup
 	)
 	turn := sync.NewCond(&mu)
-	for range min(workers, (count+block-1)/block) {
+	for range min(workers, (count+wide-1)/wide) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, x := s.work(s.n*block), s.work(s.n*block)
+			b, x := s.work(s.n*wide), s.work(s.n*wide)
 			defer s.release(b, x)
 			// One vector per side: fill writes into a zeroed one, only
 			// its nonzero entries go into the block (and are zeroed again
 			// there), and the solutions come out of the block in one pass
 			// for all its sides, before the worker waits for its turn (a
 			// side at a time would read the whole block once per side).
-			cols := make([][]float64, block)
+			cols := make([][]float64, wide)
 			for q := range cols {
 				cols[q] = s.work(s.n)
 				clear(cols[q])
@@ -409,25 +421,25 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 			for {
 				mu.Lock()
 				q0 := next
-				next += block
+				next += wide
 				stop := firstEr != nil
 				mu.Unlock()
 				if q0 >= count || stop {
 					return
 				}
-				c := min(block, count-q0)
-				clear(b[:s.n*c])
+				c := min(wide, count-q0)
+				clear(b)
 				for q := range c {
 					col := cols[q]
 					fill(q0+q, col)
 					for i, v := range col {
 						if v != 0 {
-							b[i*c+q] = v
+							b[i*wide+q] = v
 							col[i] = 0
 						}
 					}
 				}
-				it, err := s.solveBlock(x[:s.n*c], b[:s.n*c], c, tol, maxIter, ups)
+				it, err := s.solveMixed(x, b, tol, maxIter, ups)
 				if err != nil {
 					mu.Lock()
 					if firstEr == nil {
@@ -438,7 +450,7 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 					return
 				}
 				for i := range s.n {
-					xi := x[i*c : i*c+c]
+					xi := x[i*wide : i*wide+c]
 					for q, v := range xi {
 						cols[q][i] = v
 					}
@@ -630,14 +642,18 @@ func (s *Solver) residual(x, b []float64, c int, ups []update) []float64 {
 // (grounded rows included): lx_i = deg_i·x_i − Σ_{j ~ i} x_j, summed in
 // the order of i's neighbours. O(c·(n + m)).
 func (s *Solver) laplacian(lx, x []float64, c int) {
-	if c == block && useAVX && s.n > 0 {
-		_ = lx[s.n*block-1]
-		_ = x[s.n*block-1]
+	if (c == block || c == wide) && useAVX && s.n > 0 {
+		_ = lx[s.n*c-1]
+		_ = x[s.n*c-1]
 		var full *int32
 		if len(s.full) > 0 {
 			full = &s.full[0]
 		}
-		apply8AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], full, s.n)
+		if c == wide {
+			laplacian16AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], full, s.n)
+		} else {
+			apply8AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], full, s.n)
+		}
 		return
 	}
 	for i := range s.n {

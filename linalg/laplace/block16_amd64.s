@@ -1,0 +1,455 @@
+#include "textflag.h"
+
+// The kernels of the mixed-precision solver (mixed.go), blocks of 16
+// right-hand sides: in float32 a row is 64 bytes, two YMM registers of
+// eight, so one cache line gathered serves 16 sides (the float64 kernels of
+// block8_amd64.s serve 8 per line); the float64 residual's row is 128
+// bytes, four registers. As there, every product is rounded and then
+// subtracted, never fused, so the bits are those of the Go loops.
+
+// func apply16F32(y, x, deg *float32, start *int, adj *int32, n int)
+TEXT ·apply16F32(SB), NOSPLIT, $0-48
+	MOVQ  y+0(FP), DI
+	MOVQ  x+8(FP), SI
+	MOVQ  deg+16(FP), DX
+	MOVQ  start+24(FP), R8
+	MOVQ  adj+32(FP), R9
+	MOVQ  n+40(FP), CX
+	TESTQ CX, CX
+	JE    adone
+	MOVQ  SI, R11
+	MOVQ  (R8), R10
+
+arow:
+	VBROADCASTSS (DX), Y4
+	VMULPS       (R11), Y4, Y0
+	VMULPS       32(R11), Y4, Y1
+	MOVQ         8(R8), R12
+	CMPQ         R10, R12
+	JGE          astore
+
+aterm:
+	MOVLQSX (R9)(R10*4), AX
+	SHLQ    $6, AX
+	VSUBPS  (SI)(AX*1), Y0, Y0
+	VSUBPS  32(SI)(AX*1), Y1, Y1
+	INCQ    R10
+	CMPQ    R10, R12
+	JL      aterm
+
+astore:
+	MOVQ    R12, R10
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    $64, DI
+	ADDQ    $64, R11
+	ADDQ    $4, DX
+	ADDQ    $8, R8
+	DECQ    CX
+	JNE     arow
+
+adone:
+	VZEROUPPER
+	RET
+
+// func forward16F32(z *float64, start, mid *int, adj *int32, fac, finv *float32, n int)
+TEXT ·forward16F32(SB), NOSPLIT, $0-56
+	MOVQ  z+0(FP), SI
+	MOVQ  start+8(FP), R8
+	MOVQ  mid+16(FP), R13
+	MOVQ  adj+24(FP), R9
+	MOVQ  fac+32(FP), DX
+	MOVQ  finv+40(FP), BX
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JE    fdone
+	MOVQ  SI, DI
+
+frow:
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	MOVQ    (R8), R10
+	MOVQ    (R13), R12
+	CMPQ    R10, R12
+	JGE     fscale
+
+fterm:
+	VBROADCASTSS (DX)(R10*4), Y4
+	MOVLQSX      (R9)(R10*4), AX
+	SHLQ         $6, AX
+	VMULPS       (SI)(AX*1), Y4, Y5
+	VMULPS       32(SI)(AX*1), Y4, Y6
+	VSUBPS       Y5, Y0, Y0
+	VSUBPS       Y6, Y1, Y1
+	INCQ         R10
+	CMPQ         R10, R12
+	JL           fterm
+
+fscale:
+	VBROADCASTSS (BX), Y7
+	VMULPS       Y7, Y0, Y0
+	VMULPS       Y7, Y1, Y1
+	VMOVUPS      Y0, (DI)
+	VMOVUPS      Y1, 32(DI)
+	ADDQ         $64, DI
+	ADDQ         $8, R8
+	ADDQ         $8, R13
+	ADDQ         $4, BX
+	DECQ         CX
+	JNE          frow
+
+fdone:
+	VZEROUPPER
+	RET
+
+// func backward16F32(z *float64, start, mid *int, adj *int32, fac, finv *float32, n int)
+TEXT ·backward16F32(SB), NOSPLIT, $0-56
+	MOVQ  z+0(FP), SI
+	MOVQ  start+8(FP), R8
+	MOVQ  mid+16(FP), R13
+	MOVQ  adj+24(FP), R9
+	MOVQ  fac+32(FP), DX
+	MOVQ  finv+40(FP), BX
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JE    bdone
+	MOVQ  CX, AX
+	DECQ  AX
+	MOVQ  AX, R11
+	SHLQ  $6, R11
+	LEAQ  (SI)(R11*1), DI
+	LEAQ  (R8)(AX*8), R8
+	LEAQ  (R13)(AX*8), R13
+	LEAQ  (BX)(AX*4), BX
+
+brow:
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	MOVQ    8(R8), R10
+	MOVQ    (R13), R12
+	CMPQ    R10, R12
+	JLE     bscale
+
+bterm:
+	DECQ         R10
+	VBROADCASTSS (DX)(R10*4), Y4
+	MOVLQSX      (R9)(R10*4), AX
+	SHLQ         $6, AX
+	VMULPS       (SI)(AX*1), Y4, Y5
+	VMULPS       32(SI)(AX*1), Y4, Y6
+	VSUBPS       Y5, Y0, Y0
+	VSUBPS       Y6, Y1, Y1
+	CMPQ         R10, R12
+	JG           bterm
+
+bscale:
+	VBROADCASTSS (BX), Y7
+	VMULPS       Y7, Y0, Y0
+	VMULPS       Y7, Y1, Y1
+	VMOVUPS      Y0, (DI)
+	VMOVUPS      Y1, 32(DI)
+	SUBQ         $64, DI
+	SUBQ         $8, R8
+	SUBQ         $8, R13
+	SUBQ         $4, BX
+	DECQ         CX
+	JNE          brow
+
+bdone:
+	VZEROUPPER
+	RET
+
+// func laplacian16AVX(y, x, deg *float64, start *int, adj *int32, n int)
+TEXT ·laplacian16AVX(SB), NOSPLIT, $0-48
+	MOVQ  y+0(FP), DI
+	MOVQ  x+8(FP), SI
+	MOVQ  deg+16(FP), DX
+	MOVQ  start+24(FP), R8
+	MOVQ  adj+32(FP), R9
+	MOVQ  n+40(FP), CX
+	TESTQ CX, CX
+	JE    ldone
+	MOVQ  SI, R11
+	MOVQ  (R8), R10
+
+lrow:
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R11), Y4, Y0
+	VMULPD       32(R11), Y4, Y1
+	VMULPD       64(R11), Y4, Y2
+	VMULPD       96(R11), Y4, Y3
+	MOVQ         8(R8), R12
+	CMPQ         R10, R12
+	JGE          lstore
+
+lterm:
+	MOVLQSX (R9)(R10*4), AX
+	SHLQ    $7, AX
+	VSUBPD  (SI)(AX*1), Y0, Y0
+	VSUBPD  32(SI)(AX*1), Y1, Y1
+	VSUBPD  64(SI)(AX*1), Y2, Y2
+	VSUBPD  96(SI)(AX*1), Y3, Y3
+	INCQ    R10
+	CMPQ    R10, R12
+	JL      lterm
+
+lstore:
+	MOVQ    R12, R10
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ    $128, DI
+	ADDQ    $128, R11
+	ADDQ    $8, DX
+	ADDQ    $8, R8
+	DECQ    CX
+	JNE     lrow
+
+ldone:
+	VZEROUPPER
+	RET
+
+
+// The vector steps of the float32 conjugate gradients, rows of 16 float32
+// (64 bytes), n rows; per-side coefficients are 16 float32 (two
+// registers), sums are 16 float64 (four registers, the float32 entries
+// converted exactly and multiplied exactly: the Go loops' sums).
+
+// func step16F32(d, r, p, ap, alpha *float32, n int)
+// d_i += alpha⊙p_i, r_i −= alpha⊙ap_i.
+TEXT ·step16F32(SB), NOSPLIT, $0-48
+	MOVQ    d+0(FP), DI
+	MOVQ    r+8(FP), SI
+	MOVQ    p+16(FP), DX
+	MOVQ    ap+24(FP), BX
+	MOVQ    alpha+32(FP), AX
+	MOVQ    n+40(FP), CX
+	VMOVUPS (AX), Y14
+	VMOVUPS 32(AX), Y15
+	TESTQ   CX, CX
+	JE      stdone
+
+strow:
+	VMULPS  (DX), Y14, Y0
+	VMULPS  32(DX), Y15, Y1
+	VADDPS  (DI), Y0, Y0
+	VADDPS  32(DI), Y1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMULPS  (BX), Y14, Y2
+	VMULPS  32(BX), Y15, Y3
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VSUBPS  Y2, Y4, Y4
+	VSUBPS  Y3, Y5, Y5
+	VMOVUPS Y4, (SI)
+	VMOVUPS Y5, 32(SI)
+	ADDQ    $64, DI
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	ADDQ    $64, BX
+	DECQ    CX
+	JNE     strow
+
+stdone:
+	VZEROUPPER
+	RET
+
+// func direction16F32(p, z, a, beta *float32, n int)
+// p_i = a⊙z_i + beta⊙p_i.
+TEXT ·direction16F32(SB), NOSPLIT, $0-40
+	MOVQ    p+0(FP), DI
+	MOVQ    z+8(FP), SI
+	MOVQ    a+16(FP), AX
+	MOVQ    beta+24(FP), BX
+	MOVQ    n+32(FP), CX
+	VMOVUPS (AX), Y12
+	VMOVUPS 32(AX), Y13
+	VMOVUPS (BX), Y14
+	VMOVUPS 32(BX), Y15
+	TESTQ   CX, CX
+	JE      didone
+
+dirow:
+	VMULPS  (SI), Y12, Y0
+	VMULPS  32(SI), Y13, Y1
+	VMULPS  (DI), Y14, Y2
+	VMULPS  32(DI), Y15, Y3
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    $64, DI
+	ADDQ    $64, SI
+	DECQ    CX
+	JNE     dirow
+
+didone:
+	VZEROUPPER
+	RET
+
+// func dot16F32(out *float64, a, b *float32, n int)
+// out_q = Σ_i a_iq·b_iq in float64, i ascending.
+TEXT ·dot16F32(SB), NOSPLIT, $0-32
+	MOVQ   out+0(FP), DI
+	MOVQ   a+8(FP), SI
+	MOVQ   b+16(FP), DX
+	MOVQ   n+24(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	TESTQ  CX, CX
+	JE     dtstore
+
+dtrow:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VCVTPS2PD (DX), Y8
+	VCVTPS2PD 16(DX), Y9
+	VCVTPS2PD 32(DX), Y10
+	VCVTPS2PD 48(DX), Y11
+	VMULPD    Y8, Y4, Y4
+	VMULPD    Y9, Y5, Y5
+	VMULPD    Y10, Y6, Y6
+	VMULPD    Y11, Y7, Y7
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y5, Y1, Y1
+	VADDPD    Y6, Y2, Y2
+	VADDPD    Y7, Y3, Y3
+	ADDQ      $64, SI
+	ADDQ      $64, DX
+	DECQ      CX
+	JNE       dtrow
+
+dtstore:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func dots216F32(out1, out2 *float64, a, b *float32, n int)
+// out1_q = Σ_i a_iq·b_iq and out2_q = Σ_i a_iq² in float64, i ascending.
+TEXT ·dots216F32(SB), NOSPLIT, $0-40
+	MOVQ   out1+0(FP), DI
+	MOVQ   out2+8(FP), R8
+	MOVQ   a+16(FP), SI
+	MOVQ   b+24(FP), DX
+	MOVQ   n+32(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	TESTQ  CX, CX
+	JE     d2store
+
+d2row:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VCVTPS2PD (DX), Y8
+	VCVTPS2PD 16(DX), Y9
+	VCVTPS2PD 32(DX), Y10
+	VCVTPS2PD 48(DX), Y11
+	VMULPD    Y4, Y8, Y8
+	VMULPD    Y5, Y9, Y9
+	VMULPD    Y6, Y10, Y10
+	VMULPD    Y7, Y11, Y11
+	VADDPD    Y8, Y0, Y0
+	VADDPD    Y9, Y1, Y1
+	VADDPD    Y10, Y2, Y2
+	VADDPD    Y11, Y3, Y3
+	VMULPD    Y4, Y4, Y4
+	VMULPD    Y5, Y5, Y5
+	VMULPD    Y6, Y6, Y6
+	VMULPD    Y7, Y7, Y7
+	VADDPD    Y4, Y12, Y12
+	VADDPD    Y5, Y13, Y13
+	VADDPD    Y6, Y14, Y14
+	VADDPD    Y7, Y15, Y15
+	ADDQ      $64, SI
+	ADDQ      $64, DX
+	DECQ      CX
+	JNE       d2row
+
+d2store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y12, (R8)
+	VMOVUPD Y13, 32(R8)
+	VMOVUPD Y14, 64(R8)
+	VMOVUPD Y15, 96(R8)
+	VZEROUPPER
+	RET
+
+// func sum16F32(out *float64, a *float32, n int)
+// out_q = Σ_i a_iq in float64, i ascending.
+TEXT ·sum16F32(SB), NOSPLIT, $0-24
+	MOVQ   out+0(FP), DI
+	MOVQ   a+8(FP), SI
+	MOVQ   n+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	TESTQ  CX, CX
+	JE     sustore
+
+surow:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y5, Y1, Y1
+	VADDPD    Y6, Y2, Y2
+	VADDPD    Y7, Y3, Y3
+	ADDQ      $64, SI
+	DECQ      CX
+	JNE       surow
+
+sustore:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func shift16F32(a, m *float32, n int)
+// a_i −= m.
+TEXT ·shift16F32(SB), NOSPLIT, $0-24
+	MOVQ    a+0(FP), DI
+	MOVQ    m+8(FP), AX
+	MOVQ    n+16(FP), CX
+	VMOVUPS (AX), Y14
+	VMOVUPS 32(AX), Y15
+	TESTQ   CX, CX
+	JE      shdone
+
+shrow:
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VSUBPS  Y14, Y0, Y0
+	VSUBPS  Y15, Y1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    $64, DI
+	DECQ    CX
+	JNE     shrow
+
+shdone:
+	VZEROUPPER
+	RET
