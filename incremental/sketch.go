@@ -179,8 +179,8 @@ type Sketch struct {
 	// setRowMin), eligible the bestCandidatePair's work list.
 	rowMin   []float64
 	eligible []int32
-	// batch holds flushBounds' full vectors between batches (16·n
-	// numbers: 128 MB at 10⁶ nodes, every eight iterations).
+	// batch holds flushBounds' full vectors between batches (32·n
+	// numbers: 256 MB at 10⁶ nodes, every 16 iterations).
 	batch []float64
 }
 

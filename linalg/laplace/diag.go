@@ -120,6 +120,10 @@ func EstimateDiag(s *Solver, k int, seed uint64, tol float64, workers int) (Diag
 	return d, nil
 }
 
+// block is how many probes one pass of the control variate's walks serves
+// (applyBlock): a float64 row of 8 is one cache line.
+const block = 8
+
 // walkSeries is the control variate P of EstimateDiag: its exact diagonal
 // and the scaling D^{-1/2} (0 for isolated nodes).
 type walkSeries struct {

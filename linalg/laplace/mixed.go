@@ -41,20 +41,6 @@ const innerFloor = 1e-5
 // it: not seen on any graph measured).
 const stallRounds = 3
 
-// work32 and release32 are work and release for float32 vectors.
-func (s *Solver) work32(size int) []float32 {
-	if v, ok := s.pool32.Get().(*[]float32); ok && cap(*v) >= size {
-		return (*v)[:size]
-	}
-	return make([]float32, size)
-}
-
-func (s *Solver) release32(vs ...[]float32) {
-	for _, v := range vs {
-		s.pool32.Put(&v)
-	}
-}
-
 // solveMixed solves L x_q = b_q for the c ≤ wide sides of a block stored
 // node-major with stride wide (b[i·wide + q]; the entries of sides c and
 // beyond are 0), to a relative residual of tol on each side, the matrix
@@ -137,7 +123,7 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		}
 		// The true residual, in float64: r = Πb − L x.
 		s.laplacian(r, x, wide)
-		s.applyUpdates(r, x, wide, false, ups)
+		s.applyUpdates(r, x, wide, ups)
 		var rr [wide]float64
 		for i := range n {
 			ri, bi := (*[wide]float64)(r[i*wide:]), (*[wide]float64)(b[i*wide:])
@@ -334,11 +320,7 @@ func (s *Solver) apply32(y, x []float32, ups []update) {
 	if useAVX && s.n > 0 {
 		_ = y[s.n*wide-1]
 		_ = x[s.n*wide-1]
-		var full *int32
-		if len(s.full) > 0 {
-			full = &s.full[0]
-		}
-		apply16F32(&y[0], &x[0], &s.fdeg32[0], &s.fst[0], full, s.n)
+		apply16F32(&y[0], &x[0], &s.fdeg32[0], &s.fst[0], s.fullPtr(), s.n)
 	} else {
 		for i := range s.n {
 			xi := (*[wide]float32)(x[i*wide:])
@@ -378,7 +360,7 @@ func (s *Solver) precondition32(z, r []float32) {
 	}
 	if useAVX && s.n > 0 {
 		_ = z[s.n*wide-1]
-		var fac *float32
+		var fac *float32 // nil when no entry: no row reads it
 		if len(s.fac32) > 0 {
 			fac = &s.fac32[0]
 		}
@@ -463,4 +445,20 @@ func (s *Solver) centre32(z []float32) {
 			zi[q] -= mk[q]
 		}
 	}
+}
+
+// adjPtr and fullPtr are the first entries of adj and full for the
+// kernels, nil when empty (no row reads them then).
+func (s *Solver) adjPtr() *int32 {
+	if len(s.adj) == 0 {
+		return nil
+	}
+	return &s.adj[0]
+}
+
+func (s *Solver) fullPtr() *int32 {
+	if len(s.full) == 0 {
+		return nil
+	}
+	return &s.full[0]
 }

@@ -157,7 +157,7 @@ func TestSolveMixedResidual(t *testing.T) {
 				}
 				lx := make([]float64, n)
 				s.laplacian(lx, xq, 1)
-				s.applyUpdates(lx, xq, 1, false, s.updates)
+				s.applyUpdates(lx, xq, 1, s.updates)
 				res, norm := 0.0, 0.0
 				for i := range n {
 					res += (lx[i] - want[q][i]) * (lx[i] - want[q][i])

@@ -1,12 +1,12 @@
 // Package laplace solves Laplacian systems L x = b of large sparse graphs
-// without forming anything n²: per connected component, one node is
-// grounded (its row and column dropped), which leaves a symmetric positive
-// definite system, solved by conjugate gradients preconditioned with a
-// zero-fill incomplete Cholesky factor (IC(0)) of it plus a coarse
-// correction on each component's constant vector (coarse.go), the one
-// direction grounding makes weak. The solution is then
-// centred on each component, which gives L⁺b for any b (b is first
-// projected on the range of L: each component's entries summed to zero).
+// without forming anything n²: per connected component one node is
+// grounded for the preconditioner, a zero-fill incomplete Cholesky factor
+// (IC(0)) of the grounded matrix, and conjugate gradients run on the
+// whole Laplacian with every vector centred on each component, which gives
+// L⁺b for any b (b is first projected on the range of L). The solves are
+// in mixed precision (mixed.go): float32 corrections, 16 right-hand sides
+// per pass over the graph, refined until the float64 residual meets the
+// tolerance.
 //
 // IC(0) was chosen over approximate Cholesky (Kyng–Sachdeva) and algebraic
 // multigrid after measuring it: on the generated graphs ohm rewires (SBM,
@@ -30,9 +30,6 @@ import (
 
 	"github.com/ohmgnn/ohm/linalg"
 )
-
-// block is how many right-hand sides one pass over the matrix serves.
-const block = 8
 
 // Solver holds the grounded, factorized Laplacian of a graph.
 type Solver struct {
@@ -64,33 +61,56 @@ type Solver struct {
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
 	updates []update
-	// coarse[c] = 1/(1_cᵀ A 1_c), the coarse correction's weight of
-	// component c (coarse.go).
-	coarse []float64
-	// pool keeps the blocks' work vectors between solves (work,
-	// release): a round of the sketch engine solves thousands of blocks,
-	// and fresh vectors of n·8 numbers each cost page faults and the
-	// collector more than the solve's own passes over them.
-	pool   sync.Pool
-	pool32 sync.Pool // the same for float32 vectors
+	// spare and spare32 keep the blocks' work vectors between solves
+	// (work, release) for the solver's life: a round of the sketch engine
+	// solves thousands of blocks, and fresh vectors of n·16 numbers each
+	// cost page faults and the collector more than the solve's own passes
+	// over them. (With a sync.Pool, which the collector empties and which
+	// dropped an n-vector a call for n·16 numbers drew from it, a 10⁶-node
+	// run spent 144 of its 3 329 CPU seconds in the kernel, most of them
+	// on 6 million page faults.)
+	spare   spares[float64]
+	spare32 spares[float32]
 }
 
-// work returns a vector of size numbers, from the pool when it holds one
-// large enough: its entries are left over from an earlier solve, so the
-// caller writes every entry before it reads one (or clears it).
-func (s *Solver) work(size int) []float64 {
-	if v, ok := s.pool.Get().(*[]float64); ok && cap(*v) >= size {
-		return (*v)[:size]
+// spares holds vectors of one element type by length.
+type spares[T float32 | float64] struct {
+	mu   sync.Mutex
+	free map[int][][]T
+}
+
+// get returns a vector of size numbers, a spare one when there is one: its
+// entries are left over from an earlier solve, so the caller writes every
+// entry before it reads one (or clears it).
+func (p *spares[T]) get(size int) []T {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if l := p.free[size]; len(l) > 0 {
+		v := l[len(l)-1]
+		p.free[size] = l[:len(l)-1]
+		return v
 	}
-	return make([]float64, size)
+	return make([]T, size)
 }
 
-// release hands vectors back to the pool.
-func (s *Solver) release(vs ...[]float64) {
+// put keeps vectors (as get returned them) for later gets.
+func (p *spares[T]) put(vs ...[]T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.free == nil {
+		p.free = make(map[int][][]T)
+	}
 	for _, v := range vs {
-		s.pool.Put(&v)
+		p.free[len(v)] = append(p.free[len(v)], v)
 	}
 }
+
+// work and release get and put float64 work vectors; work32 and release32
+// float32 ones.
+func (s *Solver) work(size int) []float64   { return s.spare.get(size) }
+func (s *Solver) release(vs ...[]float64)   { s.spare.put(vs...) }
+func (s *Solver) work32(size int) []float32 { return s.spare32.get(size) }
+func (s *Solver) release32(vs ...[]float32) { s.spare32.put(vs...) }
 
 // update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
 type update struct {
@@ -113,21 +133,14 @@ func (s *Solver) Update(u, v int, w float64) {
 	s.updates = append(s.updates, update{u: u, v: v, w: w})
 }
 
-// applyUpdates adds Σ w b̃ (b̃ᵀ x) over the updates ups to y for a block
-// of c sides, b̃ = e_u −
-// e_v without grounded entries (x is 0 there) when ground is true, with
-// them otherwise.
-func (s *Solver) applyUpdates(y, x []float64, c int, ground bool, ups []update) {
+// applyUpdates adds Σ w b (bᵀ x) over the updates ups to y for a block of
+// c sides, b = e_u − e_v.
+func (s *Solver) applyUpdates(y, x []float64, c int, ups []update) {
 	for _, up := range ups {
-		gu, gv := ground && s.isGround(up.u), ground && s.isGround(up.v)
 		for q := range c {
-			d := x[up.u*c+q] - x[up.v*c+q]
-			if !gu {
-				y[up.u*c+q] += up.w * d
-			}
-			if !gv {
-				y[up.v*c+q] -= up.w * d
-			}
+			d := up.w * (x[up.u*c+q] - x[up.v*c+q])
+			y[up.u*c+q] += d
+			y[up.v*c+q] -= d
 		}
 	}
 }
@@ -157,7 +170,7 @@ func New(g *linalg.Graph) (*Solver, error) {
 	for i := range n {
 		m2 += len(g.Neighbours(i))
 	}
-	s.deg = make([]float64, n)
+	deg := make([]float64, n) // the grounded matrix's diagonal
 	s.start = make([]int, n+1)
 	s.mid = make([]int, n)
 	s.adj = make([]int32, 0, m2)
@@ -172,12 +185,12 @@ func New(g *linalg.Graph) (*Solver, error) {
 		s.fst[i+1] = len(s.full)
 		s.fdeg[i] = float64(len(nb))
 		if s.isGround(i) {
-			s.deg[i] = 1
+			deg[i] = 1
 			s.mid[i] = len(s.adj)
 			s.start[i+1] = len(s.adj)
 			continue
 		}
-		s.deg[i] = float64(len(nb))
+		deg[i] = float64(len(nb))
 		s.mid[i] = -1
 		for _, j := range nb {
 			if s.isGround(j) {
@@ -193,10 +206,13 @@ func New(g *linalg.Graph) (*Solver, error) {
 		}
 		s.start[i+1] = len(s.adj)
 	}
-	if err := s.factor(); err != nil {
+	s.fdeg32 = make([]float32, n)
+	for i, d := range s.fdeg {
+		s.fdeg32[i] = float32(d)
+	}
+	if err := s.factor(deg); err != nil {
 		return nil, err
 	}
-	s.buildCoarse()
 	return s, nil
 }
 
@@ -210,12 +226,13 @@ func (s *Solver) N() int { return s.n }
 func (s *Solver) Component(i int) int { return int(s.comp[i]) }
 
 // factor computes the IC(0) factor F (lower, the pattern of A's lower
-// triangle) with A ≈ F Fᵀ, row by row: F_ij = (A_ij − Σ_{k<j} F_ik F_jk) /
-// F_jj over the pattern, F_ii = sqrt(A_ii − Σ_k F_ik²). The sums merge the
-// two sorted rows.
-func (s *Solver) factor() error {
-	s.fac = make([]float64, len(s.adj))
-	s.fdiag = make([]float64, s.n)
+// triangle, deg A's diagonal) with A ≈ F Fᵀ, row by row in float64: F_ij =
+// (A_ij − Σ_{k<j} F_ik F_jk) / F_jj over the pattern, F_ii = sqrt(A_ii −
+// Σ_k F_ik²). The sums merge the two sorted rows. It keeps F and Fᵀ
+// rounded to float32, and 1/F_ii.
+func (s *Solver) factor(deg []float64) error {
+	fac := make([]float64, len(s.adj))
+	fdiag := make([]float64, s.n)
 	for i := range s.n {
 		lo, hi := s.start[i], s.mid[i]
 		sq := 0.0
@@ -228,7 +245,7 @@ func (s *Solver) factor() error {
 				ka, kb := s.adj[a], s.adj[q]
 				switch {
 				case ka == kb:
-					sum -= s.fac[a] * s.fac[q]
+					sum -= fac[a] * fac[q]
 					a++
 					q++
 				case ka < kb:
@@ -237,29 +254,20 @@ func (s *Solver) factor() error {
 					q++
 				}
 			}
-			f := sum / s.fdiag[j]
-			s.fac[p] = f
+			f := sum / fdiag[j]
+			fac[p] = f
 			sq += f * f
 		}
-		d := s.deg[i] - sq
+		d := deg[i] - sq
 		if !(d > 0) {
 			return fmt.Errorf("laplace: incomplete Cholesky broke down at row %d", i)
 		}
-		s.fdiag[i] = math.Sqrt(d)
+		fdiag[i] = math.Sqrt(d)
 	}
-	s.finv = make([]float64, s.n)
-	for i, d := range s.fdiag {
-		s.finv[i] = 1 / d
+	s.finv32 = make([]float32, s.n)
+	for i, d := range fdiag {
+		s.finv32[i] = float32(1 / d)
 	}
-	s.fdeg32, s.finv32, s.fac32 = make([]float32, s.n), make([]float32, s.n), make([]float32, len(s.fac))
-	for i := range s.n {
-		s.fdeg32[i], s.finv32[i] = float32(s.fdeg[i]), float32(s.finv[i])
-	}
-	defer func() {
-		for p, f := range s.fac {
-			s.fac32[p] = float32(f)
-		}
-	}()
 	// Fᵀ into the upper part: row j's upper neighbours ascend, and so do
 	// the rows i that name j in their lower part.
 	next := make([]int, s.n)
@@ -267,89 +275,15 @@ func (s *Solver) factor() error {
 	for i := range s.n {
 		for p := s.start[i]; p < s.mid[i]; p++ {
 			j := s.adj[p]
-			s.fac[next[j]] = s.fac[p]
+			fac[next[j]] = fac[p]
 			next[j]++
 		}
 	}
+	s.fac32 = make([]float32, len(fac))
+	for p, f := range fac {
+		s.fac32[p] = float32(f)
+	}
 	return nil
-}
-
-// apply sets y = A x for a block of c right-hand sides stored node-major
-// (x[i·c + q]), A with the updates ups.
-func (s *Solver) apply(y, x []float64, c int, ups []update) {
-	defer s.applyUpdates(y, x, c, true, ups)
-	switch c {
-	case block:
-		s.apply8(y, x)
-		return
-	case 1:
-		s.apply1(y, x)
-		return
-	}
-	for i := range s.n {
-		yi := y[i*c : i*c+c]
-		xi := x[i*c : i*c+c]
-		d := s.deg[i]
-		for q := range yi {
-			yi[q] = d * xi[q]
-		}
-		for _, j := range s.adj[s.start[i]:s.start[i+1]] {
-			xj := x[int(j)*c : int(j)*c+c]
-			for q := range yi {
-				yi[q] -= xj[q]
-			}
-		}
-	}
-}
-
-// precondition sets z = M⁻¹ r for a block of c right-hand sides: F Fᵀ z =
-// r, plus the coarse correction.
-func (s *Solver) precondition(z, r []float64, c int) {
-	defer s.correct(z, r, c)
-	switch c {
-	case block:
-		s.precondition8(z, r)
-		return
-	case 1:
-		s.precondition1(z, r)
-		return
-	}
-	s.preconditionGeneric(z, r, c)
-}
-
-// preconditionGeneric solves F Fᵀ z = r for a block of any c sides.
-func (s *Solver) preconditionGeneric(z, r []float64, c int) {
-	copy(z, r)
-	for i := range s.n { // F w = r
-		zi := z[i*c : i*c+c]
-		for p := s.start[i]; p < s.mid[i]; p++ {
-			f := s.fac[p]
-			j := int(s.adj[p])
-			zj := z[j*c : j*c+c]
-			for q := range zi {
-				zi[q] -= f * zj[q]
-			}
-		}
-		inv := 1 / s.fdiag[i]
-		for q := range zi {
-			zi[q] *= inv
-		}
-	}
-	for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w
-		zi := z[i*c : i*c+c]
-		for p := s.start[i+1] - 1; p >= s.mid[i]; p-- {
-			f := s.fac[p]
-			j := int(s.adj[p])
-			zj := z[j*c : j*c+c]
-			for q := range zi {
-				zi[q] -= f * zj[q]
-			}
-		}
-		inv := 1 / s.fdiag[i]
-		for q := range zi {
-			zi[q] *= inv
-		}
-	}
 }
 
 // Solve returns x = L⁺b to a relative residual of tol (‖Lx − Πb‖ ≤
@@ -359,8 +293,19 @@ func (s *Solver) Solve(b []float64, tol float64, maxIter int) ([]float64, int, e
 	if len(b) != s.n {
 		panic(fmt.Sprintf("laplace: right-hand side of %d entries for %d nodes", len(b), s.n))
 	}
+	// A block of one side (a pass costs about what a float64 pass over one
+	// vector does: both fetch a cache line per entry of L).
+	bw, xw := s.work(s.n*wide), s.work(s.n*wide)
+	defer s.release(bw, xw)
+	clear(bw)
+	for i, v := range b {
+		bw[i*wide] = v
+	}
+	it, err := s.solveMixed(xw, bw, tol, maxIter, s.updates)
 	x := make([]float64, s.n)
-	it, err := s.solveBlock(x, append([]float64(nil), b...), 1, tol, maxIter, s.updates)
+	for i := range x {
+		x[i] = xw[i*wide]
+	}
 	return x, it, err
 }
 
@@ -482,178 +427,14 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 	return most, firstEr
 }
 
-// solveBlock runs preconditioned conjugate gradients on c right-hand sides
-// at once (node-major b, x), each with its own step lengths; a side that
-// has converged stops moving. b is overwritten by its projection. The
-// matrix is New's with the updates ups.
-func (s *Solver) solveBlock(x, b []float64, c int, tol float64, maxIter int, ups []update) (int, error) {
-	n := s.n
-	// Project b on the range of L: zero mean on every component.
-	sum := make([]float64, s.count*c)
-	for i := range n {
-		k := int(s.comp[i]) * c
-		for q := range c {
-			sum[k+q] += b[i*c+q]
-		}
-	}
-	norm := make([]float64, c)
-	for i := range n {
-		k := int(s.comp[i])
-		for q := range c {
-			b[i*c+q] -= sum[k*c+q] / s.size[k]
-			norm[q] += b[i*c+q] * b[i*c+q]
-		}
-	}
-	clear(x)
-	r := s.work(n * c)
-	clear(r) // the grounded rows stay 0
-	for i := range n {
-		if !s.isGround(i) {
-			copy(r[i*c:i*c+c], b[i*c:i*c+c])
-		}
-	}
-	z, p, ap := s.work(n*c), s.work(n*c), s.work(n*c)
-	defer s.release(r, z, p, ap)
-	s.precondition(z, r, c)
-	copy(p, z)
-	rz, rr, pap := make([]float64, c), make([]float64, c), make([]float64, c)
-	alpha, beta := make([]float64, c), make([]float64, c)
-	active := make([]bool, c)
-	dots2(rz, rr, r, z, r, c)
-	left := 0
-	for q := range c {
-		norm[q] = math.Sqrt(norm[q])
-		active[q] = norm[q] > 0 && math.Sqrt(rr[q]) > tol*norm[q]*0.5
-		if active[q] {
-			left++
-		}
-	}
-	rz2 := make([]float64, c)
-	target := make([]float64, c)
-	for q := range c {
-		target[q] = tol * norm[q] * 0.5
-	}
-	it := 0
-	for {
-		for ; it < maxIter && left > 0; it++ {
-			s.apply(ap, p, c, ups)
-			dots(pap, p, ap, c)
-			for q := range c {
-				alpha[q] = 0
-				if active[q] && pap[q] > 0 {
-					alpha[q] = rz[q] / pap[q]
-				}
-			}
-			step(x, r, p, ap, alpha, c)
-			s.precondition(z, r, c)
-			dots2(rz2, rr, r, z, r, c)
-			for q := range c {
-				beta[q] = 0
-				if active[q] {
-					if math.Sqrt(rr[q]) <= target[q] {
-						active[q] = false
-						left--
-					} else if rz[q] != 0 {
-						beta[q] = rz2[q] / rz[q]
-					}
-				}
-				rz[q] = rz2[q]
-			}
-			direction(p, z, beta, active, c)
-		}
-		// The recurrence's residual leaves out the grounded rows (and
-		// drifts): check the true one, and go on with a tighter target
-		// where it is not met. Centring x later does not change L x.
-		res := s.residual(x, b, c, ups)
-		again := false
-		for q := range c {
-			if res[q] > tol*norm[q] && it < maxIter && target[q] > 1e-3*tol*norm[q] {
-				target[q] /= 10
-				if !active[q] { // restart the direction from the residual
-					active[q] = true
-					left++
-					again = true
-				}
-			}
-		}
-		if !again {
-			for q := range c {
-				if res[q] > tol*norm[q] {
-					return it, fmt.Errorf("laplace: residual %.3g after %d iterations, above %.3g", res[q]/norm[q], it, tol)
-				}
-			}
-			break
-		}
-		// Restarted sides: p = z for them (steepest descent restart).
-		s.precondition(z, r, c)
-		dots(rz2, r, z, c)
-		for i := range n {
-			zi, pi := z[i*c:i*c+c], p[i*c:i*c+c]
-			for q := range pi {
-				if active[q] {
-					pi[q] = zi[q]
-				}
-			}
-		}
-		for q := range c {
-			if active[q] {
-				rz[q] = rz2[q]
-			}
-		}
-	}
-	// Grounded nodes are 0; centre every component: x = L⁺b.
-	mean := sum
-	clear(mean)
-	for i := range n {
-		k := int(s.comp[i]) * c
-		for q := range c {
-			mean[k+q] += x[i*c+q]
-		}
-	}
-	for i := range n {
-		k := int(s.comp[i])
-		for q := range c {
-			x[i*c+q] -= mean[k*c+q] / s.size[k]
-		}
-	}
-	return it, nil
-}
-
-// residual returns ‖L x_q − b_q‖ for each of the c sides.
-func (s *Solver) residual(x, b []float64, c int, ups []update) []float64 {
-	out := make([]float64, c)
-	lx := s.work(s.n * c)
-	defer s.release(lx)
-	s.laplacian(lx, x, c)
-	s.applyUpdates(lx, x, c, false, ups)
-	for i := range s.n {
-		for q := range c {
-			d := lx[i*c+q] - b[i*c+q]
-			out[q] += d * d
-		}
-	}
-	for q := range out {
-		out[q] = math.Sqrt(out[q])
-	}
-	return out
-}
-
 // laplacian sets lx = L x for c sides, L the Laplacian of New's graph
 // (grounded rows included): lx_i = deg_i·x_i − Σ_{j ~ i} x_j, summed in
 // the order of i's neighbours. O(c·(n + m)).
 func (s *Solver) laplacian(lx, x []float64, c int) {
-	if (c == block || c == wide) && useAVX && s.n > 0 {
+	if c == wide && useAVX && s.n > 0 {
 		_ = lx[s.n*c-1]
 		_ = x[s.n*c-1]
-		var full *int32
-		if len(s.full) > 0 {
-			full = &s.full[0]
-		}
-		if c == wide {
-			laplacian16AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], full, s.n)
-		} else {
-			apply8AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], full, s.n)
-		}
+		laplacian16AVX(&lx[0], &x[0], &s.fdeg[0], &s.fst[0], s.fullPtr(), s.n)
 		return
 	}
 	for i := range s.n {

@@ -184,7 +184,7 @@ func TestSolveManyAgainstSolve(t *testing.T) {
 	}
 }
 
-// BenchmarkSolveManySBM solves 32 systems (8 per block) on a 10⁵-node,
+// BenchmarkSolveManySBM solves 32 systems (16 per block) on a 10⁵-node,
 // 10⁶-edge SBM; compare ns/op / 32 with BenchmarkSolveSBM.
 func BenchmarkSolveManySBM(b *testing.B) {
 	gg, _ := graphgen.SBM(100000, 10, 20.0*0.8/9999, 20.0*0.2/90000, 1)
@@ -290,5 +290,26 @@ func TestSolveAfterUpdates(t *testing.T) {
 		if _, err := s.SolveMany(len(bs), func(q int, b []float64) { copy(b, bs[q]) }, check, 1e-10, 5000, 2); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestSpares: a vector put back is handed out again for its own length
+// only, one get at a time; other lengths get fresh vectors.
+func TestSpares(t *testing.T) {
+	var p spares[float32]
+	a, b := p.get(16), p.get(4)
+	a[0], b[0] = 1, 2
+	p.put(a, b)
+	if c := p.get(16); &c[0] != &a[0] || c[0] != 1 {
+		t.Errorf("get(16) after put: a fresh vector, not the one put back")
+	}
+	if c := p.get(16); &c[0] == &a[0] || len(c) != 16 {
+		t.Errorf("a second get(16) handed out the same vector again")
+	}
+	if c := p.get(8); len(c) != 8 || c[0] != 0 {
+		t.Errorf("get(8) gave %v", c)
+	}
+	if c := p.get(4); &c[0] != &b[0] {
+		t.Errorf("get(4): a fresh vector, not the one put back")
 	}
 }
