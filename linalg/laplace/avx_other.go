@@ -2,7 +2,8 @@
 
 package laplace
 
-// useAVX is false off amd64: the block kernels keep to their Go loops.
+// useAVX is false off amd64: the kernels keep to their Go loops (the AVX
+// ones below are never called).
 var useAVX = false
 
 func adjacentSum8AVX(t, u *float64, start *int, nb *int32, n int) {
