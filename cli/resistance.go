@@ -111,6 +111,7 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	if kind == rewire.Sketch && gr.Directed() {
 		return usagef("--engine sketch: undirected graphs only")
 	}
+	collectForSketch(kind)
 	var eng incremental.Engine
 	var sketch *incremental.Sketch
 	switch {

@@ -150,6 +150,9 @@ func (c *RewireCmd) Run(g *Globals) error {
 	warnZeroBudget(g, name, cfg.Budget, gr.E0())
 	cfg.Workers = g.Workers()
 	announceEngine(g, gr, cfg)
+	if kind, _ := rewire.ChooseEngine(gr, cfg); cfg.Method.UsesEngine() {
+		collectForSketch(kind)
+	}
 	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
 	cfg.Alpha = &c.Alpha
