@@ -293,8 +293,10 @@ func (s *Solver) Solve(b []float64, tol float64, maxIter int) ([]float64, int, e
 	if len(b) != s.n {
 		panic(fmt.Sprintf("laplace: right-hand side of %d entries for %d nodes", len(b), s.n))
 	}
-	// A block of one side (a pass costs about what a float64 pass over one
-	// vector does: both fetch a cache line per entry of L).
+	// A block of one side: 160 ms to 10⁻⁸ at 10⁵ nodes against about 100 ms
+	// for the float64 solve of one vector it replaced (a vector that stays
+	// in cache there). The sketch engine solves single sides only in
+	// SolveResistance.
 	bw, xw := s.work(s.n*wide), s.work(s.n*wide)
 	defer s.release(bw, xw)
 	clear(bw)
