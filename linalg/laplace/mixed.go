@@ -447,37 +447,11 @@ func precondition[T real](s *Solver, z, r []T) {
 		forward16F32(&z32[0], &s.start[0], &s.mid[0], s.adjPtr(), fac, &s.finv32[0], s.n)
 		backward16F32(&z32[0], &s.start[0], &s.mid[0], s.adjPtr(), fac, &s.finv32[0], s.n)
 	} else {
-		for i := range s.n { // F w = r
-			zi := (*[wide]T)(z[i*wide:])
-			acc := *zi
-			for p := s.start[i]; p < s.mid[i]; p++ {
-				f := T(s.fac32[p])
-				zj := (*[wide]T)(z[int(s.adj[p])*wide:])
-				for q := range acc {
-					acc[q] -= f * zj[q]
-				}
-			}
-			inv := T(s.finv32[i])
-			for q := range acc {
-				acc[q] *= inv
-			}
-			*zi = acc
+		for i := range s.n { // F w = r: row i's lower part, ascending
+			eliminate(s, z, i, s.start[i], s.mid[i], 1)
 		}
-		for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w
-			zi := (*[wide]T)(z[i*wide:])
-			acc := *zi
-			for p := s.start[i+1] - 1; p >= s.mid[i]; p-- {
-				f := T(s.fac32[p])
-				zj := (*[wide]T)(z[int(s.adj[p])*wide:])
-				for q := range acc {
-					acc[q] -= f * zj[q]
-				}
-			}
-			inv := T(s.finv32[i])
-			for q := range acc {
-				acc[q] *= inv
-			}
-			*zi = acc
+		for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w: the upper part, descending
+			eliminate(s, z, i, s.start[i+1]-1, s.mid[i]-1, -1)
 		}
 	}
 	for _, g := range s.ground {
@@ -489,6 +463,26 @@ func precondition[T real](s *Solver, z, r []T) {
 		}
 	}
 	centre(s, z)
+}
+
+// eliminate sets z_i = (z_i − Σ_p fac_p·z_{adj_p})·finv_i, p from from
+// to to (exclusive) by step dir, the terms subtracted in that order: one
+// row of a triangular sweep, bit for bit the AVX kernels' for float32.
+func eliminate[T real](s *Solver, z []T, i, from, to, dir int) {
+	zi := (*[wide]T)(z[i*wide:])
+	acc := *zi
+	for p := from; p != to; p += dir {
+		f := T(s.fac32[p])
+		zj := (*[wide]T)(z[int(s.adj[p])*wide:])
+		for q := range acc {
+			acc[q] -= f * zj[q]
+		}
+	}
+	inv := T(s.finv32[i])
+	for q := range acc {
+		acc[q] *= inv
+	}
+	*zi = acc
 }
 
 // centre subtracts from every side its mean on each component (sums in
