@@ -64,7 +64,8 @@ type SketchOptions struct {
 // Sketch is the resistance engine for graphs whose L⁺ does not fit in
 // memory (issue 14): undirected, for the operators err and res. It works
 // in rounds. At the start of a round it builds the Laplacian solver of the
-// current graph (laplace: IC(0)-preconditioned conjugate gradients) and a
+// current graph (laplace: IC(0)-preconditioned conjugate gradients in
+// mixed precision) and a
 // Spielman–Srivastava sketch Z with k rows, R_ij ≈ ‖Z e_i − Z e_j‖². From
 // the sketch it draws the candidates:
 //
