@@ -7,6 +7,54 @@
 // bytes, four registers. As there, every product is rounded and then
 // subtracted, never fused, so the bits are those of the Go loops.
 
+// TERM16: Y0:Y1 −= fac_p ⊙ z_{adj_p}, p = R10 (fac DX, adj R9, z SI; the
+// product rounded, then subtracted). SCALESTORE16: the row Y0:Y1 times
+// finv (BX), stored at DI. SWEEPARGS: the sweeps' arguments.
+#define TERM16 \
+	VBROADCASTSS (DX)(R10*4), Y4; \
+	MOVLQSX      (R9)(R10*4), AX; \
+	SHLQ         $6, AX; \
+	VMULPS       (SI)(AX*1), Y4, Y5; \
+	VMULPS       32(SI)(AX*1), Y4, Y6; \
+	VSUBPS       Y5, Y0, Y0; \
+	VSUBPS       Y6, Y1, Y1
+
+#define SCALESTORE16 \
+	VBROADCASTSS (BX), Y7; \
+	VMULPS       Y7, Y0, Y0; \
+	VMULPS       Y7, Y1, Y1; \
+	VMOVUPS      Y0, (DI); \
+	VMOVUPS      Y1, 32(DI)
+
+#define SWEEPARGS \
+	MOVQ z+0(FP), SI; \
+	MOVQ start+8(FP), R8; \
+	MOVQ mid+16(FP), R13; \
+	MOVQ adj+24(FP), R9; \
+	MOVQ fac+32(FP), DX; \
+	MOVQ finv+40(FP), BX; \
+	MOVQ n+48(FP), CX
+
+// CVT4: a row of 16 float32 at src, converted exactly to float64 in four
+// registers. ZERO4 clears four registers; STORE4 stores four at dst.
+#define CVT4(src, r0, r1, r2, r3) \
+	VCVTPS2PD (src), r0; \
+	VCVTPS2PD 16(src), r1; \
+	VCVTPS2PD 32(src), r2; \
+	VCVTPS2PD 48(src), r3
+
+#define ZERO4(r0, r1, r2, r3) \
+	VXORPD r0, r0, r0; \
+	VXORPD r1, r1, r1; \
+	VXORPD r2, r2, r2; \
+	VXORPD r3, r3, r3
+
+#define STORE4(dst, r0, r1, r2, r3) \
+	VMOVUPD r0, (dst); \
+	VMOVUPD r1, 32(dst); \
+	VMOVUPD r2, 64(dst); \
+	VMOVUPD r3, 96(dst)
+
 // func apply16F32(y, x, deg *float32, start *int, adj *int32, n int)
 TEXT ·apply16F32(SB), NOSPLIT, $0-48
 	MOVQ  y+0(FP), DI
@@ -52,15 +100,9 @@ adone:
 	VZEROUPPER
 	RET
 
-// func forward16F32(z *float64, start, mid *int, adj *int32, fac, finv *float32, n int)
+// func forward16F32(z *float32, start, mid *int, adj *int32, fac, finv *float32, n int)
 TEXT ·forward16F32(SB), NOSPLIT, $0-56
-	MOVQ  z+0(FP), SI
-	MOVQ  start+8(FP), R8
-	MOVQ  mid+16(FP), R13
-	MOVQ  adj+24(FP), R9
-	MOVQ  fac+32(FP), DX
-	MOVQ  finv+40(FP), BX
-	MOVQ  n+48(FP), CX
+	SWEEPARGS
 	TESTQ CX, CX
 	JE    fdone
 	MOVQ  SI, DI
@@ -74,23 +116,13 @@ frow:
 	JGE     fscale
 
 fterm:
-	VBROADCASTSS (DX)(R10*4), Y4
-	MOVLQSX      (R9)(R10*4), AX
-	SHLQ         $6, AX
-	VMULPS       (SI)(AX*1), Y4, Y5
-	VMULPS       32(SI)(AX*1), Y4, Y6
-	VSUBPS       Y5, Y0, Y0
-	VSUBPS       Y6, Y1, Y1
+	TERM16
 	INCQ         R10
 	CMPQ         R10, R12
 	JL           fterm
 
 fscale:
-	VBROADCASTSS (BX), Y7
-	VMULPS       Y7, Y0, Y0
-	VMULPS       Y7, Y1, Y1
-	VMOVUPS      Y0, (DI)
-	VMOVUPS      Y1, 32(DI)
+	SCALESTORE16
 	ADDQ         $64, DI
 	ADDQ         $8, R8
 	ADDQ         $8, R13
@@ -102,15 +134,9 @@ fdone:
 	VZEROUPPER
 	RET
 
-// func backward16F32(z *float64, start, mid *int, adj *int32, fac, finv *float32, n int)
+// func backward16F32(z *float32, start, mid *int, adj *int32, fac, finv *float32, n int)
 TEXT ·backward16F32(SB), NOSPLIT, $0-56
-	MOVQ  z+0(FP), SI
-	MOVQ  start+8(FP), R8
-	MOVQ  mid+16(FP), R13
-	MOVQ  adj+24(FP), R9
-	MOVQ  fac+32(FP), DX
-	MOVQ  finv+40(FP), BX
-	MOVQ  n+48(FP), CX
+	SWEEPARGS
 	TESTQ CX, CX
 	JE    bdone
 	MOVQ  CX, AX
@@ -132,22 +158,12 @@ brow:
 
 bterm:
 	DECQ         R10
-	VBROADCASTSS (DX)(R10*4), Y4
-	MOVLQSX      (R9)(R10*4), AX
-	SHLQ         $6, AX
-	VMULPS       (SI)(AX*1), Y4, Y5
-	VMULPS       32(SI)(AX*1), Y4, Y6
-	VSUBPS       Y5, Y0, Y0
-	VSUBPS       Y6, Y1, Y1
+	TERM16
 	CMPQ         R10, R12
 	JG           bterm
 
 bscale:
-	VBROADCASTSS (BX), Y7
-	VMULPS       Y7, Y0, Y0
-	VMULPS       Y7, Y1, Y1
-	VMOVUPS      Y0, (DI)
-	VMOVUPS      Y1, 32(DI)
+	SCALESTORE16
 	SUBQ         $64, DI
 	SUBQ         $8, R8
 	SUBQ         $8, R13
@@ -195,10 +211,7 @@ lterm:
 
 lstore:
 	MOVQ    R12, R10
-	VMOVUPD Y0, (DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	STORE4(DI, Y0, Y1, Y2, Y3)
 	ADDQ    $128, DI
 	ADDQ    $128, R11
 	ADDQ    $8, DX
@@ -296,22 +309,13 @@ TEXT ·dot16F32(SB), NOSPLIT, $0-32
 	MOVQ   a+8(FP), SI
 	MOVQ   b+16(FP), DX
 	MOVQ   n+24(FP), CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
+	ZERO4(Y0, Y1, Y2, Y3)
 	TESTQ  CX, CX
 	JE     dtstore
 
 dtrow:
-	VCVTPS2PD (SI), Y4
-	VCVTPS2PD 16(SI), Y5
-	VCVTPS2PD 32(SI), Y6
-	VCVTPS2PD 48(SI), Y7
-	VCVTPS2PD (DX), Y8
-	VCVTPS2PD 16(DX), Y9
-	VCVTPS2PD 32(DX), Y10
-	VCVTPS2PD 48(DX), Y11
+	CVT4(SI, Y4, Y5, Y6, Y7)
+	CVT4(DX, Y8, Y9, Y10, Y11)
 	VMULPD    Y8, Y4, Y4
 	VMULPD    Y9, Y5, Y5
 	VMULPD    Y10, Y6, Y6
@@ -326,10 +330,7 @@ dtrow:
 	JNE       dtrow
 
 dtstore:
-	VMOVUPD Y0, (DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	STORE4(DI, Y0, Y1, Y2, Y3)
 	VZEROUPPER
 	RET
 
@@ -341,26 +342,14 @@ TEXT ·dots216F32(SB), NOSPLIT, $0-40
 	MOVQ   a+16(FP), SI
 	MOVQ   b+24(FP), DX
 	MOVQ   n+32(FP), CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y12, Y12, Y12
-	VXORPD Y13, Y13, Y13
-	VXORPD Y14, Y14, Y14
-	VXORPD Y15, Y15, Y15
+	ZERO4(Y0, Y1, Y2, Y3)
+	ZERO4(Y12, Y13, Y14, Y15)
 	TESTQ  CX, CX
 	JE     d2store
 
 d2row:
-	VCVTPS2PD (SI), Y4
-	VCVTPS2PD 16(SI), Y5
-	VCVTPS2PD 32(SI), Y6
-	VCVTPS2PD 48(SI), Y7
-	VCVTPS2PD (DX), Y8
-	VCVTPS2PD 16(DX), Y9
-	VCVTPS2PD 32(DX), Y10
-	VCVTPS2PD 48(DX), Y11
+	CVT4(SI, Y4, Y5, Y6, Y7)
+	CVT4(DX, Y8, Y9, Y10, Y11)
 	VMULPD    Y4, Y8, Y8
 	VMULPD    Y5, Y9, Y9
 	VMULPD    Y6, Y10, Y10
@@ -383,14 +372,8 @@ d2row:
 	JNE       d2row
 
 d2store:
-	VMOVUPD Y0, (DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y12, (R8)
-	VMOVUPD Y13, 32(R8)
-	VMOVUPD Y14, 64(R8)
-	VMOVUPD Y15, 96(R8)
+	STORE4(DI, Y0, Y1, Y2, Y3)
+	STORE4(R8, Y12, Y13, Y14, Y15)
 	VZEROUPPER
 	RET
 
@@ -400,18 +383,12 @@ TEXT ·sum16F32(SB), NOSPLIT, $0-24
 	MOVQ   out+0(FP), DI
 	MOVQ   a+8(FP), SI
 	MOVQ   n+16(FP), CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
+	ZERO4(Y0, Y1, Y2, Y3)
 	TESTQ  CX, CX
 	JE     sustore
 
 surow:
-	VCVTPS2PD (SI), Y4
-	VCVTPS2PD 16(SI), Y5
-	VCVTPS2PD 32(SI), Y6
-	VCVTPS2PD 48(SI), Y7
+	CVT4(SI, Y4, Y5, Y6, Y7)
 	VADDPD    Y4, Y0, Y0
 	VADDPD    Y5, Y1, Y1
 	VADDPD    Y6, Y2, Y2
@@ -421,10 +398,7 @@ surow:
 	JNE       surow
 
 sustore:
-	VMOVUPD Y0, (DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	STORE4(DI, Y0, Y1, Y2, Y3)
 	VZEROUPPER
 	RET
 
