@@ -1457,11 +1457,11 @@ func carry(x, prev, cs []float64, a, b int) {
 }
 
 // boundBatch is how many edits wait for their bounds' update (flushBounds)
-// at most: two blocks of the solver's 16 right-hand sides (additions in
-// one, removals in the other), one per core with two workers. A block of
-// 16 costs about what 2.5 single solves cost (before sketch-14, two
-// blocks of eight, at about 2.3 each).
-const boundBatch = 32
+// at most: two of the solver's blocks (laplace.Block, 16 right-hand sides:
+// additions in one, removals in the other), one per core with two
+// workers. A block of 16 to 10⁻² costs about what 1.1 single solves cost
+// (before sketch-14, two blocks of eight).
+const boundBatch = 2 * laplace.Block
 
 // waitingEdit is an edit applied to M and to the graph whose effect on the
 // bounds waits for flushBounds: c is its Sherman–Morrison coefficient

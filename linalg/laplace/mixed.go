@@ -37,6 +37,10 @@ import (
 // float32 row of 16 is one 64-byte cache line.
 const wide = 16
 
+// Block is how many right-hand sides SolveMany solves side by side in one
+// pass; a block costs its slowest side's iterations.
+const Block = wide
+
 // innerFloor is the most one float32 round is asked to reduce its
 // residual by: float32 keeps about seven digits, and the recurrence's
 // residual drifts from the true one below about 10⁻⁶.
@@ -66,36 +70,23 @@ type real interface{ float32 | float64 }
 func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []update) (int, error) {
 	n := s.n
 	// Project b on the range of L: zero mean on every component.
-	sum := make([]float64, s.count*wide)
-	for i := range n {
-		acc, bi := (*[wide]float64)(sum[int(s.comp[i])*wide:]), (*[wide]float64)(b[i*wide:])
-		for q := range wide {
-			acc[q] += bi[q]
-		}
-	}
+	centre(s, b)
 	var norm, rnorm, prev [wide]float64
-	for i := range n {
-		k := int(s.comp[i])
-		bi := (*[wide]float64)(b[i*wide:])
-		for q := range wide {
-			bi[q] -= sum[k*wide+q] / s.size[k]
-			norm[q] += bi[q] * bi[q]
-		}
-	}
+	dots(&norm, b, b)
 	for q := range norm {
 		norm[q] = math.Sqrt(norm[q])
 	}
 	clear(x)
-	r := s.work(n * wide)
+	r := s.spare.get(n * wide)
 	copy(r, b)
 	rnorm, prev = norm, norm
-	r32, d32 := s.work32(n*wide), s.work32(n*wide)
-	defer s.release(r)
-	defer s.release32(r32, d32)
+	r32, d32 := s.spare32.get(n*wide), s.spare32.get(n*wide)
+	defer s.spare.put(r)
+	defer s.spare32.put(r32, d32)
 	var r64, d64 []float64 // the float64 corrections', once needed
 	defer func() {
 		if r64 != nil {
-			s.release(r64, d64)
+			s.spare.put(r64, d64)
 		}
 	}()
 	var (
@@ -127,7 +118,7 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		// vector centred: pcg).
 		if double {
 			if r64 == nil {
-				r64, d64 = s.work(n*wide), s.work(n*wide)
+				r64, d64 = s.spare.get(n*wide), s.spare.get(n*wide)
 			}
 			it += correct(s, x, r, r64, d64, sc, rel, on, maxIter-it, maxIter, ups)
 		} else {
@@ -165,21 +156,9 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 			prev[q] = rnorm[q]
 		}
 	}
-	// Grounded nodes are 0; centre every component: x = L⁺b.
-	clear(sum)
-	for i := range n {
-		acc, xi := (*[wide]float64)(sum[int(s.comp[i])*wide:]), (*[wide]float64)(x[i*wide:])
-		for q := range wide {
-			acc[q] += xi[q]
-		}
-	}
-	for i := range n {
-		k := int(s.comp[i])
-		xi := (*[wide]float64)(x[i*wide:])
-		for q := range wide {
-			xi[q] -= sum[k*wide+q] / s.size[k]
-		}
-	}
+	// Every correction is centred; centring x again takes out the
+	// rounding's drift: x = L⁺b.
+	centre(s, x)
 	return it, nil
 }
 
@@ -229,8 +208,9 @@ func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter 
 	n := s.n
 	clear(d)
 	centre(s, r)
-	z, p, ap := work[T](s, n*wide), work[T](s, n*wide), work[T](s, n*wide)
-	defer release(s, z, p, ap)
+	sp := spareOf[T](s)
+	z, p, ap := sp.get(n*wide), sp.get(n*wide), sp.get(n*wide)
+	defer sp.put(z, p, ap)
 	precondition(s, z, r)
 	copy(p, z)
 	var (
@@ -286,33 +266,12 @@ func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter 
 	return it
 }
 
-// work and release get and put a work vector of precision T.
-func work[T real](s *Solver, size int) []T {
-	var v any
-	if isF32[T]() {
-		v = s.work32(size)
-	} else {
-		v = s.work(size)
+// spareOf is the solver's store of work vectors of precision T.
+func spareOf[T real](s *Solver) *spares[T] {
+	if p, ok := any(&s.spare32).(*spares[T]); ok {
+		return p
 	}
-	return v.([]T)
-}
-
-func release[T real](s *Solver, vs ...[]T) {
-	for _, v := range vs {
-		switch v := any(v).(type) {
-		case []float32:
-			s.release32(v)
-		case []float64:
-			s.release(v)
-		}
-	}
-}
-
-// isF32 tells whether T is float32, whose blocks have AVX kernels.
-func isF32[T real]() bool {
-	var t T
-	_, ok := any(t).(float32)
-	return ok
+	return any(&s.spare).(*spares[T])
 }
 
 // dots sets out_q = Σ_i a_iq·b_iq, summed in float64.

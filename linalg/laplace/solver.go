@@ -62,7 +62,7 @@ type Solver struct {
 	// preconditioner stays the factor of L.
 	updates []update
 	// spare and spare32 keep the blocks' work vectors between solves
-	// (work, release) for the solver's life: a round of the sketch engine
+	// (spares.get, put) for the solver's life: a round of the sketch engine
 	// solves thousands of blocks, and fresh vectors of n·16 numbers each
 	// cost page faults and the collector more than the solve's own passes
 	// over them. (With a sync.Pool, which the collector empties and which
@@ -104,13 +104,6 @@ func (p *spares[T]) put(vs ...[]T) {
 		p.free[len(v)] = append(p.free[len(v)], v)
 	}
 }
-
-// work and release get and put float64 work vectors; work32 and release32
-// float32 ones.
-func (s *Solver) work(size int) []float64   { return s.spare.get(size) }
-func (s *Solver) release(vs ...[]float64)   { s.spare.put(vs...) }
-func (s *Solver) work32(size int) []float32 { return s.spare32.get(size) }
-func (s *Solver) release32(vs ...[]float32) { s.spare32.put(vs...) }
 
 // update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
 type update struct {
@@ -297,8 +290,8 @@ func (s *Solver) Solve(b []float64, tol float64, maxIter int) ([]float64, int, e
 	// for the float64 solve of one vector it replaced (a vector that stays
 	// in cache there). The sketch engine solves single sides only in
 	// SolveResistance.
-	bw, xw := s.work(s.n*wide), s.work(s.n*wide)
-	defer s.release(bw, xw)
+	bw, xw := s.spare.get(s.n*wide), s.spare.get(s.n*wide)
+	defer s.spare.put(bw, xw)
 	clear(bw)
 	for i, v := range b {
 		bw[i*wide] = v
@@ -352,8 +345,8 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, x := s.work(s.n*wide), s.work(s.n*wide)
-			defer s.release(b, x)
+			b, x := s.spare.get(s.n*wide), s.spare.get(s.n*wide)
+			defer s.spare.put(b, x)
 			// One vector per side: fill writes into a zeroed one, only
 			// its nonzero entries go into the block (and are zeroed again
 			// there), and the solutions come out of the block in one pass
@@ -361,10 +354,10 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 			// side at a time would read the whole block once per side).
 			cols := make([][]float64, wide)
 			for q := range cols {
-				cols[q] = s.work(s.n)
+				cols[q] = s.spare.get(s.n)
 				clear(cols[q])
 			}
-			defer s.release(cols...)
+			defer s.spare.put(cols...)
 			for {
 				mu.Lock()
 				q0 := next
