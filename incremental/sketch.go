@@ -315,9 +315,11 @@ func (e *Sketch) refresh(extra []int) error {
 	// anchors).
 	eccentricity := func(partners []int) {
 		parallelRows(workers, n, func(_, lo, hi int) {
+			rs := make([]float64, len(partners))
 			for i := lo; i < hi; i++ {
+				sk.Rs(i, partners, rs)
 				ecc[i] = max(ecc[i], e.farthest(i, partners,
-					func(_, a int) float64 { return sk.R(i, a) },
+					func(q, _ int) float64 { return rs[q] },
 					func(_, a int) float64 { return diag[i] + diag[a] }))
 			}
 		})
@@ -442,13 +444,7 @@ func (e *Sketch) refresh(extra []int) error {
 	if e.opt.Removes {
 		// Removal candidates: the lightest non-bridge edges by the sketch.
 		bridges := tarjan.Bridges(g)
-		var es []Pair
-		for _, ed := range g.Edges() {
-			if !bridges.Has(ed.U, ed.V) {
-				es = append(es, Pair{U: ed.U, V: ed.V, Score: sk.R(ed.U, ed.V)})
-			}
-		}
-		for _, p := range lightest(es, E/2+16) {
+		for _, p := range lightest(sketchedEdges(g, sk, bridges, workers), E/2+16) {
 			keep[p.U], keep[p.V] = true, true
 		}
 	}
@@ -559,6 +555,35 @@ func (e *Sketch) refresh(extra []int) error {
 	return nil
 }
 
+// sketchedEdges lists the edges of g that are not bridges, in g.Edges()'s
+// order, each scored by its sketched resistance (Sketch.Rs, one node's
+// higher neighbours at a time), the nodes split among workers goroutines.
+// O(m·k).
+func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet, workers int) []Pair {
+	n := g.N()
+	parts := make([][]Pair, workers)
+	parallelRows(workers, n, func(t, lo, hi int) {
+		var es []Pair
+		var vs []int
+		var rs []float64
+		for u := lo; u < hi; u++ {
+			vs = vs[:0]
+			for _, v := range g.Neighbours(u) {
+				if v > u && !bridges.Has(u, v) {
+					vs = append(vs, v)
+				}
+			}
+			rs = slices.Grow(rs[:0], len(vs))[:len(vs)]
+			sk.Rs(u, vs, rs)
+			for q, v := range vs {
+				es = append(es, Pair{U: u, V: v, Score: rs[q]})
+			}
+		}
+		parts[t] = es
+	})
+	return slices.Concat(parts...)
+}
+
 // lightest returns the first t pairs of es sorted stably by score (all of
 // them when there are fewer), in es's order: those below the t-th
 // smallest score thr, then those at thr in es's order until there are t.
@@ -634,19 +659,33 @@ func (e *Sketch) setCover() {
 // nextByBound returns up to k nodes that are not kept, largest bound first
 // (ties by id). O(n log n).
 func (e *Sketch) nextByBound(k int) []int {
-	var out []int
-	for i := range e.ecc {
-		if e.index[i] < 0 {
-			out = append(out, i)
-		}
+	if k <= 0 {
+		return nil
 	}
-	slices.SortFunc(out, func(a, b int) int {
+	byBound := func(a, b int) int {
 		if c := cmp.Compare(e.ecc[b], e.ecc[a]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
-	})
-	return out[:min(k, len(out))]
+	}
+	// A running top k (the order is total: the same k nodes, in the same
+	// order, as sorting them all; O(n) plus the rare insertions).
+	out := make([]int, 0, k)
+	for i := range e.ecc {
+		if e.index[i] >= 0 {
+			continue
+		}
+		if len(out) == k && byBound(i, out[k-1]) >= 0 {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(out, i, byBound)
+		if len(out) < k {
+			out = append(out, 0)
+		}
+		copy(out[at+1:], out[at:len(out)-1])
+		out[at] = i
+	}
+	return out
 }
 
 // smallComponent is the size up to which a component's L⁺ is computed
@@ -832,13 +871,21 @@ func (e *Sketch) liveBounds(ecc []float64) error {
 	if len(e.anchors) > 0 {
 		cheap = sh.anchorMax + 2*sh.delta
 	}
-	var heads []int // non-kept, not small: the nodes whose anchors' part matters
-	for i := range n {
-		ecc[i] = e.nodeBound(i, cheap, &sh)
-		if e.index[i] < 0 && e.small[i] < 0 {
-			heads = append(heads, i)
+	// heads: the nodes not kept and not in a small component, whose
+	// anchors' part matters (ascending; the nodes split among the workers).
+	w := max(1, e.opt.Workers)
+	parts := make([][]int, w)
+	parallelRows(w, n, func(t, lo, hi int) {
+		var hs []int
+		for i := lo; i < hi; i++ {
+			ecc[i] = e.nodeBound(i, cheap, &sh)
+			if e.index[i] < 0 && e.small[i] < 0 {
+				hs = append(hs, i)
+			}
 		}
-	}
+		parts[t] = hs
+	})
+	heads := slices.Concat(parts...)
 	if len(heads) == 0 || len(e.anchors) == 0 {
 		return nil
 	}
@@ -862,24 +909,26 @@ func (e *Sketch) liveBounds(ecc []float64) error {
 	}
 	slices.SortFunc(exact, func(a, b float64) int { return cmp.Compare(b, a) })
 	floor := exact[min(len(exact), growBatch)-1]
-	for _, i := range heads { // the top again too: the same value, no bookkeeping
-		if ecc[i] >= floor {
-			ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
+	parallelRows(w, len(heads), func(_, lo, hi int) {
+		for _, i := range heads[lo:hi] { // the top again too: the same value, no bookkeeping
+			if ecc[i] >= floor {
+				ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)
+			}
 		}
-	}
+	})
 	return nil
 }
 
 // updateBounds computes the bounds again after edits (when dirty, by
 // liveBounds) and sets the cover. O(n + |evaluated|·|anchors|).
 func (e *Sketch) updateBounds() error {
-	if e.dirty {
+	if e.dirty { // the bounds and the kept nodes, hence the cover, change only then
 		if err := e.liveBounds(e.ecc); err != nil {
 			return err
 		}
 		e.dirty = false
+		e.setCover()
 	}
-	e.setCover()
 	return nil
 }
 
@@ -1444,8 +1493,9 @@ func (e *Sketch) updateM(cs, us []float64) {
 // with Sherman–Morrison coefficients cs and vectors prev (one after
 // another, len(x) numbers each, each of the graph after the ones before
 // it): x += c_i x_i (x_i[a] − x_i[b]) in the order of i. Commit carries
-// M's columns past an iteration's edits, flushBounds the full vectors
-// past a batch's. O(len(cs)·len(x)).
+// M's columns past an iteration's edits (flushBounds carries the full
+// vectors past a batch's with carryBatch, the same numbers).
+// O(len(cs)·len(x)).
 func carry(x, prev, cs []float64, a, b int) {
 	n := len(x)
 	for i, c := range cs {
@@ -1454,6 +1504,69 @@ func carry(x, prev, cs []float64, a, b int) {
 			floats.AddScaled(x, f, xi)
 		}
 	}
+}
+
+// carryBatch carries each vector of a batch, x_j = X[j·n:(j+1)·n] of the
+// graph before the batch, to the graph just before its edit ws[j]: x_j +=
+// c_i x_i (x_i[u_j] − x_i[v_j]) for i < j in order, x_i already carried,
+// each entry's arithmetic that of carry on the whole vectors. It returns
+// the coefficients c_j. The factors f_ji = c_i (x_i[u_j] − x_i[v_j]) need
+// the carried vectors at the batch's ends only, which are carried first,
+// alone; the whole vectors then take their updates tile by tile (every
+// vector's tile stays in cache while the updates read it; carry over the
+// whole vectors streamed |batch|²/2 vectors through memory: 12.6 s a round
+// on the 10⁶-node SBM), the tiles split among workers goroutines.
+// O(|batch|²·n).
+func carryBatch(X []float64, n int, ws []waitingEdit, workers int) []float64 {
+	B := len(ws)
+	cs := make([]float64, B)
+	var pos []int // the edits' ends
+	at := make(map[int]int, 2*B)
+	for _, ed := range ws {
+		for _, i := range [2]int{ed.u, ed.v} {
+			if _, ok := at[i]; !ok {
+				at[i] = len(pos)
+				pos = append(pos, i)
+			}
+		}
+	}
+	P := len(pos)
+	vals := make([]float64, B*P) // vals[j·P + p]: x_j at pos[p], carried
+	for j := range B {
+		for p, i := range pos {
+			vals[j*P+p] = X[j*n+i]
+		}
+	}
+	fs := make([]float64, B*B) // fs[j·B + i] = f_ji
+	for j, ed := range ws {
+		a, b := at[ed.u], at[ed.v]
+		vj := vals[j*P : (j+1)*P]
+		for i := range j {
+			vi := vals[i*P : (i+1)*P]
+			f := cs[i] * (vi[a] - vi[b])
+			fs[j*B+i] = f
+			if f != 0 {
+				floats.AddScaled(vj, f, vi)
+			}
+		}
+		cs[j] = ed.c
+	}
+	const tile = 4096
+	tiles := (n + tile - 1) / tile
+	parallelRows(min(workers, max(1, tiles)), tiles, func(_, lo, hi int) {
+		for t := lo; t < hi; t++ {
+			r0, r1 := t*tile, min(n, (t+1)*tile)
+			for j := range B {
+				xj := X[j*n+r0 : j*n+r1]
+				for i := range j {
+					if f := fs[j*B+i]; f != 0 {
+						floats.AddScaled(xj, f, X[i*n+r0:i*n+r1])
+					}
+				}
+			}
+		}
+	})
+	return cs
 }
 
 // boundBatch is how many edits wait for their bounds' update (flushBounds)
@@ -1512,11 +1625,7 @@ func (e *Sketch) flushBounds() error {
 		return fmt.Errorf("edit vectors: %w", err)
 	}
 	e.solves += len(ws)
-	cs := make([]float64, len(ws))
-	for j, ed := range ws {
-		carry(xs[j], X, cs[:j], ed.u, ed.v)
-		cs[j] = ed.c
-	}
+	cs := carryBatch(X, n, ws, max(1, e.opt.Workers))
 	e.updateAnchors(X, cs)
 	for j, x := range xs {
 		c := cs[j]

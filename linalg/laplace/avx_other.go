@@ -37,3 +37,7 @@ func dots216F32(out1, out2 *float64, a, b *float32, n int) { panic("laplace: dot
 func sum16F32(out *float64, a *float32, n int) { panic("laplace: sum16F32 off amd64") }
 
 func shift16F32(a, m *float32, n int) { panic("laplace: shift16F32 off amd64") }
+
+func sqdist4AVX(out *[4]float64, a, b0, b1, b2, b3 *float64, k int) {
+	panic("laplace: sqdist4AVX off amd64")
+}

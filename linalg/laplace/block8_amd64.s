@@ -24,6 +24,9 @@ srow:
 	JGE    sstore
 
 sterm:
+	MOVLQSX    512(R9)(R10*4), BX // the row 128 entries on: prefetched (block16_amd64.s)
+	SHLQ       $6, BX
+	PREFETCHT0 (SI)(BX*1)
 	MOVLQSX (R9)(R10*4), AX
 	SHLQ    $6, AX
 	VADDPD  (SI)(AX*1), Y0, Y0

@@ -199,6 +199,7 @@ func New(g *linalg.Graph) (*Solver, error) {
 		}
 		s.start[i+1] = len(s.adj)
 	}
+	s.adj, s.full = padded(s.adj), padded(s.full)
 	s.fdeg32 = make([]float32, n)
 	for i, d := range s.fdeg {
 		s.fdeg32[i] = float32(d)
@@ -207,6 +208,20 @@ func New(g *linalg.Graph) (*Solver, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// prefetchAhead is how many index entries past the one it reads a gather
+// kernel reads to prefetch a row (PREFETCH_AHEAD in block16_amd64.s, in
+// bytes there).
+const prefetchAhead = 128
+
+// padded returns a copy of the index array a with prefetchAhead zeros
+// before and after it in its allocation (not in the slice): the kernels'
+// reads ahead, both ways, stay inside. O(len(a)).
+func padded(a []int32) []int32 {
+	buf := make([]int32, prefetchAhead+len(a)+prefetchAhead)
+	copy(buf[prefetchAhead:], a)
+	return buf[prefetchAhead : prefetchAhead+len(a)]
 }
 
 func (s *Solver) isGround(i int) bool { return s.ground[s.comp[i]] == i }
