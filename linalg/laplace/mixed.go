@@ -397,20 +397,21 @@ func precondition[T real](s *Solver, z, r []T) {
 	for _, g := range s.ground { // the grounded rows: 0 in the sweeps
 		*(*[wide]T)(z[g*wide:]) = [wide]T{}
 	}
+	lo, up := &s.lower, &s.upper
 	if z32, ok := any(z).([]float32); ok && useAVX && s.n > 0 {
 		_ = z32[s.n*wide-1]
-		var fac *float32 // nil when no entry: no row reads it
-		if len(s.fac32) > 0 {
-			fac = &s.fac32[0]
-		}
-		forward16F32(&z32[0], &s.start[0], &s.mid[0], s.adjPtr(), fac, &s.finv32[0], s.n)
-		backward16F32(&z32[0], &s.start[0], &s.mid[0], s.adjPtr(), fac, &s.finv32[0], s.n)
+		// The forward kernel reads row i's terms from start[i] to mid[i]
+		// ascending, the backward one from start[i+1] − 1 down to mid[i]:
+		// lower's rows are [start[i], start[i+1]) with mid = start + 1 row,
+		// upper's with mid = start.
+		forward16F32(&z32[0], &lo.start[0], &lo.start[1], lo.adjPtr(), lo.facPtr(), &s.finv32[0], s.n)
+		backward16F32(&z32[0], &up.start[0], &up.start[0], up.adjPtr(), up.facPtr(), &s.finv32[0], s.n)
 	} else {
-		for i := range s.n { // F w = r: row i's lower part, ascending
-			eliminate(s, z, i, s.start[i], s.mid[i], 1)
+		for i := range s.n { // F w = r: row i of F, ascending
+			eliminate(s, lo, z, i, lo.start[i], lo.start[i+1], 1)
 		}
-		for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w: the upper part, descending
-			eliminate(s, z, i, s.start[i+1]-1, s.mid[i]-1, -1)
+		for i := s.n - 1; i >= 0; i-- { // Fᵀ z = w: row i of Fᵀ, descending
+			eliminate(s, up, z, i, up.start[i+1]-1, up.start[i]-1, -1)
 		}
 	}
 	for _, g := range s.ground {
@@ -424,15 +425,16 @@ func precondition[T real](s *Solver, z, r []T) {
 	centre(s, z)
 }
 
-// eliminate sets z_i = (z_i − Σ_p fac_p·z_{adj_p})·finv_i, p from from
-// to to (exclusive) by step dir, the terms subtracted in that order: one
-// row of a triangular sweep, bit for bit the AVX kernels' for float32.
-func eliminate[T real](s *Solver, z []T, i, from, to, dir int) {
+// eliminate sets z_i = (z_i − Σ_p fac_p·z_{adj_p})·finv_i over the
+// triangle t's entries p from from to to (exclusive) by step dir, the
+// terms subtracted in that order: one row of a triangular sweep, bit for
+// bit the AVX kernels' for float32.
+func eliminate[T real](s *Solver, t *triangle, z []T, i, from, to, dir int) {
 	zi := (*[wide]T)(z[i*wide:])
 	acc := *zi
 	for p := from; p != to; p += dir {
-		f := T(s.fac32[p])
-		zj := (*[wide]T)(z[int(s.adj[p])*wide:])
+		f := T(t.fac[p])
+		zj := (*[wide]T)(z[int(t.adj[p])*wide:])
 		for q := range acc {
 			acc[q] -= f * zj[q]
 		}
@@ -478,15 +480,8 @@ func centre[T real](s *Solver, z []T) {
 	}
 }
 
-// adjPtr and fullPtr are the first entries of adj and full for the
-// kernels, nil when empty (no row reads them then).
-func (s *Solver) adjPtr() *int32 {
-	if len(s.adj) == 0 {
-		return nil
-	}
-	return &s.adj[0]
-}
-
+// fullPtr is the first entry of full for the kernels, nil when empty (no
+// row reads it then).
 func (s *Solver) fullPtr() *int32 {
 	if len(s.full) == 0 {
 		return nil

@@ -38,25 +38,18 @@ type Solver struct {
 	count  int     // components
 	size   []float64
 	ground []int // grounded node per component
-	// The grounded matrix A: degree per row (1 for a grounded node) and the
-	// off-diagonal pattern in CSR form (entries −1, grounded nodes left
-	// out), rows ascending. The IC(0) factor F (A ≈ F Fᵀ) has the lower
-	// part of that pattern: F_ij = fac[p] for j = adj[p], p in
-	// [start[i], mid[i]), and F_ii = fdiag[i]; the upper part holds Fᵀ:
-	// fac[p] = F_ji for j = adj[p], p in [mid[i], start[i+1]), so both
-	// triangular sweeps read rows (gathers) instead of scattering.
-	deg   []float64
-	start []int   // row i's neighbours are adj[start[i]:start[i+1]]
-	adj   []int32 // ascending within a row
-	mid   []int   // adj[start[i]:mid[i]] are the neighbours j < i
-	fac   []float64
-	fdiag []float64
-	finv  []float64 // 1 / fdiag, for the block kernels
-	// The same in float32, for the mixed-precision solve (mixed.go).
-	fdeg32, fac32, finv32 []float32
-	full                  []int32 // neighbours including grounded ones, for the residual
-	fst                   []int
-	fdeg                  []float64 // degree in New's graph (self-loops ignored)
+	// The IC(0) factor F of the grounded matrix A (A ≈ F Fᵀ; factor), for
+	// the two triangular sweeps: lower holds row i of F without its
+	// diagonal (F_ij, j < i, ascending), upper row i of Fᵀ (F_ji, j > i,
+	// ascending), so both sweeps read rows (gathers) instead of
+	// scattering, each from an index stream of its own entries only (the
+	// kernels' prefetches read ahead in it). F_ii is 1/finv32[i].
+	lower, upper triangle
+	finv32       []float32 // 1 / F_ii
+	fdeg32       []float32 // fdeg in float32
+	full         []int32   // neighbours including grounded ones, for the residual
+	fst          []int
+	fdeg         []float64 // degree in New's graph (self-loops ignored)
 	// Rank-one updates since New (Update): edges added (w = 1) or removed
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
@@ -163,10 +156,10 @@ func New(g *linalg.Graph) (*Solver, error) {
 	for i := range n {
 		m2 += len(g.Neighbours(i))
 	}
-	deg := make([]float64, n) // the grounded matrix's diagonal
-	s.start = make([]int, n+1)
-	s.mid = make([]int, n)
-	s.adj = make([]int32, 0, m2)
+	// The grounded matrix A: its diagonal deg (1 for a grounded node) and
+	// its off-diagonal pattern (entries −1, grounded nodes left out).
+	deg := make([]float64, n)
+	a := pattern{start: make([]int, n+1), mid: make([]int, n), adj: make([]int32, 0, m2)}
 	s.fst = make([]int, n+1)
 	s.full = make([]int32, 0, m2)
 	s.fdeg = make([]float64, n)
@@ -179,35 +172,68 @@ func New(g *linalg.Graph) (*Solver, error) {
 		s.fdeg[i] = float64(len(nb))
 		if s.isGround(i) {
 			deg[i] = 1
-			s.mid[i] = len(s.adj)
-			s.start[i+1] = len(s.adj)
+			a.mid[i] = len(a.adj)
+			a.start[i+1] = len(a.adj)
 			continue
 		}
 		deg[i] = float64(len(nb))
-		s.mid[i] = -1
+		a.mid[i] = -1
 		for _, j := range nb {
 			if s.isGround(j) {
 				continue
 			}
-			if j > i && s.mid[i] < 0 {
-				s.mid[i] = len(s.adj)
+			if j > i && a.mid[i] < 0 {
+				a.mid[i] = len(a.adj)
 			}
-			s.adj = append(s.adj, int32(j))
+			a.adj = append(a.adj, int32(j))
 		}
-		if s.mid[i] < 0 {
-			s.mid[i] = len(s.adj)
+		if a.mid[i] < 0 {
+			a.mid[i] = len(a.adj)
 		}
-		s.start[i+1] = len(s.adj)
+		a.start[i+1] = len(a.adj)
 	}
-	s.adj, s.full = padded(s.adj), padded(s.full)
+	s.full = padded(s.full)
 	s.fdeg32 = make([]float32, n)
 	for i, d := range s.fdeg {
 		s.fdeg32[i] = float32(d)
 	}
-	if err := s.factor(deg); err != nil {
+	if err := s.factor(a, deg); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// pattern is a symmetric matrix's off-diagonal pattern in CSR form, rows
+// ascending: row i's neighbours are adj[start[i]:start[i+1]], those
+// before mid[i] below the diagonal (j < i).
+type pattern struct {
+	start, mid []int
+	adj        []int32
+}
+
+// triangle is one triangle of the IC(0) factor for a sweep: row i's
+// entries are fac[p] in column adj[p], p in [start[i], start[i+1]),
+// columns ascending; adj is padded (padded) for the prefetches.
+type triangle struct {
+	start []int
+	adj   []int32
+	fac   []float32
+}
+
+// adjPtr and facPtr are the first entries of adj and fac for the kernels,
+// nil when empty (no row reads them then).
+func (t *triangle) adjPtr() *int32 {
+	if len(t.adj) == 0 {
+		return nil
+	}
+	return &t.adj[0]
+}
+
+func (t *triangle) facPtr() *float32 {
+	if len(t.fac) == 0 {
+		return nil
+	}
+	return &t.fac[0]
 }
 
 // prefetchAhead is how many index entries past the one it reads a gather
@@ -233,24 +259,24 @@ func (s *Solver) N() int { return s.n }
 // their smallest node). O(1).
 func (s *Solver) Component(i int) int { return int(s.comp[i]) }
 
-// factor computes the IC(0) factor F (lower, the pattern of A's lower
-// triangle, deg A's diagonal) with A ≈ F Fᵀ, row by row in float64: F_ij =
-// (A_ij − Σ_{k<j} F_ik F_jk) / F_jj over the pattern, F_ii = sqrt(A_ii −
-// Σ_k F_ik²). The sums merge the two sorted rows. It keeps F and Fᵀ
-// rounded to float32, and 1/F_ii.
-func (s *Solver) factor(deg []float64) error {
-	fac := make([]float64, len(s.adj))
+// factor computes the IC(0) factor F of A (pattern a, diagonal deg; F
+// has the pattern of A's lower triangle) with A ≈ F Fᵀ, row by row in
+// float64: F_ij = (A_ij − Σ_{k<j} F_ik F_jk) / F_jj over the pattern, F_ii
+// = sqrt(A_ii − Σ_k F_ik²). The sums merge the two sorted rows. It keeps
+// F and Fᵀ rounded to float32 (lower, upper), and 1/F_ii.
+func (s *Solver) factor(pa pattern, deg []float64) error {
+	fac := make([]float64, len(pa.adj))
 	fdiag := make([]float64, s.n)
 	for i := range s.n {
-		lo, hi := s.start[i], s.mid[i]
+		lo, hi := pa.start[i], pa.mid[i]
 		sq := 0.0
 		for p := lo; p < hi; p++ {
-			j := int(s.adj[p])
+			j := int(pa.adj[p])
 			sum := -1.0
 			// Σ_{k<j} F_ik F_jk: row i before p against row j's lower part.
-			q, qe := s.start[j], s.mid[j]
+			q, qe := pa.start[j], pa.mid[j]
 			for a := lo; a < p && q < qe; {
-				ka, kb := s.adj[a], s.adj[q]
+				ka, kb := pa.adj[a], pa.adj[q]
 				switch {
 				case ka == kb:
 					sum -= fac[a] * fac[q]
@@ -279,17 +305,36 @@ func (s *Solver) factor(deg []float64) error {
 	// Fᵀ into the upper part: row j's upper neighbours ascend, and so do
 	// the rows i that name j in their lower part.
 	next := make([]int, s.n)
-	copy(next, s.mid)
+	copy(next, pa.mid)
 	for i := range s.n {
-		for p := s.start[i]; p < s.mid[i]; p++ {
-			j := s.adj[p]
+		for p := pa.start[i]; p < pa.mid[i]; p++ {
+			j := pa.adj[p]
 			fac[next[j]] = fac[p]
 			next[j]++
 		}
 	}
-	s.fac32 = make([]float32, len(fac))
-	for p, f := range fac {
-		s.fac32[p] = float32(f)
+	// The two triangles apart: each sweep's entries one stream.
+	for _, t := range [2]struct {
+		tri    *triangle
+		lo, hi func(i int) int
+	}{
+		{&s.lower, func(i int) int { return pa.start[i] }, func(i int) int { return pa.mid[i] }},
+		{&s.upper, func(i int) int { return pa.mid[i] }, func(i int) int { return pa.start[i+1] }},
+	} {
+		size := 0
+		for i := range s.n {
+			size += t.hi(i) - t.lo(i)
+		}
+		tri := triangle{start: make([]int, s.n+1), adj: make([]int32, 0, size), fac: make([]float32, 0, size)}
+		for i := range s.n {
+			for p := t.lo(i); p < t.hi(i); p++ {
+				tri.adj = append(tri.adj, pa.adj[p])
+				tri.fac = append(tri.fac, float32(fac[p]))
+			}
+			tri.start[i+1] = len(tri.adj)
+		}
+		tri.adj = padded(tri.adj)
+		*t.tri = tri
 	}
 	return nil
 }
