@@ -12,10 +12,11 @@
 // few of them in flight: each term also prefetches the row named
 // PREFETCH_AHEAD index entries further on (128 entries, 512 bytes of
 // indices: on the 10⁶-node SBM one core's product with L took 45 ms
-// instead of 79, the two sweeps 109 ms instead of 162; 8 and 16 entries
-// were slower than none, 256 slower than 128). The index arrays are padded
-// with that many zeros at both ends (Solver.New), so the read ahead stays
-// inside them. Prefetches change no result.
+// instead of 79; 8 and 16 entries were slower than none, 256 slower than
+// 128). Each sweep reads a triangle of its own (solver.go's triangle), so
+// every entry ahead is one it will read. The index arrays are padded with
+// that many zeros at both ends (padded), so the read ahead stays inside
+// them. Prefetches change no result.
 #define PREFETCH_AHEAD 512
 
 // PREFETCH64(off, reg): prefetch the 64-byte row of the vector at SI named
