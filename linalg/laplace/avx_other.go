@@ -26,6 +26,10 @@ func laplacian16AVX(y, x, deg *float64, start *int, adj *int32, n int) {
 	panic("laplace: laplacian16AVX off amd64")
 }
 
+func lower16F32(r *float64, d *float32, sc, deg *float64, start *int, adj *int32, n int) {
+	panic("laplace: lower16F32 off amd64")
+}
+
 func step16F32(d, r, p, ap, alpha *float32, n int) { panic("laplace: step16F32 off amd64") }
 
 func direction16F32(p, z, a, beta *float32, n int) { panic("laplace: direction16F32 off amd64") }

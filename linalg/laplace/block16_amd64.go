@@ -30,6 +30,15 @@ func backward16F32(z *float32, start, mid *int, adj *int32, fac, finv *float32, 
 //go:noescape
 func laplacian16AVX(y, x, deg *float64, start *int, adj *int32, n int)
 
+// lower16F32 sets r_i −= sc ⊙ (deg_i·d_i − Σ_{p in [start_i, start_{i+1})}
+// d_{adj_p}) for n rows of 16: r float64, d float32 converted exactly to
+// float64, the sums and products float64 (each product rounded, then
+// subtracted), bit for bit lower's Go loop. O(n + nnz), one 64-byte line
+// gathered per term where the float64 product gathers two.
+//
+//go:noescape
+func lower16F32(r *float64, d *float32, sc, deg *float64, start *int, adj *int32, n int)
+
 // step16F32 sets d_i += alpha⊙p_i and r_i −= alpha⊙ap_i for n rows of 16
 // float32, bit for bit stepF32's Go loop. O(n).
 //

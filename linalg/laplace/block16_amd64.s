@@ -255,6 +255,77 @@ ldone:
 	RET
 
 
+// func lower16F32(r *float64, d *float32, sc, deg *float64, start *int, adj *int32, n int)
+// r_i −= sc ⊙ (deg_i·d_i − Σ_p d_{adj_p}): d's float32 rows (one 64-byte
+// line gathered per term) converted exactly to float64, the sums float64.
+TEXT ·lower16F32(SB), NOSPLIT, $0-56
+	MOVQ    r+0(FP), DI
+	MOVQ    d+8(FP), SI
+	MOVQ    sc+16(FP), AX
+	MOVQ    deg+24(FP), DX
+	MOVQ    start+32(FP), R8
+	MOVQ    adj+40(FP), R9
+	MOVQ    n+48(FP), CX
+	VMOVUPD (AX), Y8
+	VMOVUPD 32(AX), Y9
+	VMOVUPD 64(AX), Y10
+	VMOVUPD 96(AX), Y11
+	TESTQ   CX, CX
+	JE      lodone
+	MOVQ    SI, R11
+	MOVQ    (R8), R10
+
+lorow:
+	VBROADCASTSD (DX), Y4
+	CVT4(R11, Y0, Y1, Y2, Y3)
+	VMULPD       Y4, Y0, Y0
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y4, Y2, Y2
+	VMULPD       Y4, Y3, Y3
+	MOVQ         8(R8), R12
+	CMPQ         R10, R12
+	JGE          lostore
+
+loterm:
+	PREFETCH64(PREFETCH_AHEAD, BX)
+	MOVLQSX (R9)(R10*4), AX
+	SHLQ    $6, AX
+	ADDQ    SI, AX
+	CVT4(AX, Y12, Y13, Y14, Y15)
+	VSUBPD  Y12, Y0, Y0
+	VSUBPD  Y13, Y1, Y1
+	VSUBPD  Y14, Y2, Y2
+	VSUBPD  Y15, Y3, Y3
+	INCQ    R10
+	CMPQ    R10, R12
+	JL      loterm
+
+lostore:
+	MOVQ    R12, R10
+	VMULPD  Y8, Y0, Y0
+	VMULPD  Y9, Y1, Y1
+	VMULPD  Y10, Y2, Y2
+	VMULPD  Y11, Y3, Y3
+	VMOVUPD (DI), Y12
+	VMOVUPD 32(DI), Y13
+	VMOVUPD 64(DI), Y14
+	VMOVUPD 96(DI), Y15
+	VSUBPD  Y0, Y12, Y12
+	VSUBPD  Y1, Y13, Y13
+	VSUBPD  Y2, Y14, Y14
+	VSUBPD  Y3, Y15, Y15
+	STORE4(DI, Y12, Y13, Y14, Y15)
+	ADDQ    $128, DI
+	ADDQ    $64, R11
+	ADDQ    $8, DX
+	ADDQ    $8, R8
+	DECQ    CX
+	JNE     lorow
+
+lodone:
+	VZEROUPPER
+	RET
+
 // The vector steps of the float32 conjugate gradients, rows of 16 float32
 // (64 bytes), n rows; per-side coefficients are 16 float32 (two
 // registers), sums are 16 float64 (four registers, the float32 entries

@@ -116,13 +116,53 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		// The correction's right-hand side is r/‖r‖ on the sides still
 		// refining (the inner solve works on the whole Laplacian, every
 		// vector centred: pcg).
+		// Whether this round can end the solve: its inner target is the
+		// tolerance's own on every side still refining (not innerFloor).
+		last := true
+		for q := range wide {
+			if on[q] && 0.5*tol*norm[q]/rnorm[q] < innerFloor {
+				last = false
+			}
+		}
+		var k int
+		var inner bool
 		if double {
 			if r64 == nil {
 				r64, d64 = s.spare.get(n*wide), s.spare.get(n*wide)
 			}
-			it += correct(s, x, r, r64, d64, sc, rel, on, maxIter-it, maxIter, ups)
+			k, inner = correct(s, x, r, r64, d64, sc, rel, on, maxIter-it, maxIter, ups)
 		} else {
-			it += correct(s, x, r, r32, d32, sc, rel, on, maxIter-it, f32Round, ups)
+			k, inner = correct(s, x, r, r32, d32, sc, rel, on, maxIter-it, f32Round, ups)
+		}
+		it += k
+		// A round that can end the solve checks the residual first as
+		// r − L(sc⊙d) (lower: a float32 row gathered per term, not
+		// float64's two); when that meets tol on every side, x is final
+		// (r then differs from Πb − L x by rounding only, 10⁻¹⁶ of the
+		// terms). Otherwise, and in every other round, the next round
+		// starts from the true residual, as before.
+		if last && inner {
+			var rr [wide]float64
+			if double {
+				lower(s, r, d64, &sc, ups)
+			} else {
+				lower(s, r, d32, &sc, ups)
+			}
+			dots(&rr, r, r)
+			done := true
+			for q := range wide {
+				if on[q] && math.Sqrt(rr[q]) > tol*norm[q] {
+					done = false
+				}
+			}
+			if done {
+				for q := range wide {
+					if on[q] {
+						rnorm[q] = math.Sqrt(rr[q])
+					}
+				}
+				continue
+			}
 		}
 		// The true residual, in float64: r = Πb − L x.
 		s.laplacian(r, x, wide)
@@ -165,8 +205,9 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 // correct runs one refinement round in precision T: the right-hand side
 // r/sc on the sides with on[q] (rT, dT its work vectors), the inner PCG to
 // rel of it in at most min(left, most) iterations, then x += sc·d. It
-// returns the iterations.
-func correct[T real](s *Solver, x, r []float64, rT, dT []T, sc, rel [wide]float64, on [wide]bool, left, most int, ups []update) int {
+// returns the iterations and whether the inner solve met rel on every
+// side; dT keeps the correction d.
+func correct[T real](s *Solver, x, r []float64, rT, dT []T, sc, rel [wide]float64, on [wide]bool, left, most int, ups []update) (int, bool) {
 	for i := range s.n {
 		ri, ti := (*[wide]float64)(r[i*wide:]), (*[wide]T)(rT[i*wide:])
 		for q := range wide {
@@ -176,7 +217,7 @@ func correct[T real](s *Solver, x, r []float64, rT, dT []T, sc, rel [wide]float6
 			}
 		}
 	}
-	k := pcg(s, dT, rT, rel, on, min(left, most), ups)
+	k, met := pcg(s, dT, rT, rel, on, min(left, most), ups)
 	for i := range s.n {
 		xi, di := (*[wide]float64)(x[i*wide:]), (*[wide]T)(dT[i*wide:])
 		for q := range wide {
@@ -185,7 +226,47 @@ func correct[T real](s *Solver, x, r []float64, rT, dT []T, sc, rel [wide]float6
 			}
 		}
 	}
-	return k
+	return k, met
+}
+
+// lower sets r_i −= sc ⊙ (L d)_i for a block of wide sides, L with the
+// updates ups: d's entries taken exactly in float64, the sums float64.
+// With r the residual Πb − L x before x += sc⊙d, it is the residual after
+// it but for rounding, at one gathered row of d (64 bytes in float32) per
+// term of L, where recomputing Πb − L x gathers a row of x (128 bytes).
+func lower[T real](s *Solver, r []float64, d []T, sc *[wide]float64, ups []update) {
+	if d32, ok := any(d).([]float32); ok && useAVX && s.n > 0 {
+		_ = r[s.n*wide-1]
+		_ = d32[s.n*wide-1]
+		lower16F32(&r[0], &d32[0], &sc[0], &s.fdeg[0], &s.fst[0], s.fullPtr(), s.n)
+	} else {
+		for i := range s.n {
+			di, deg := (*[wide]T)(d[i*wide:]), s.fdeg[i]
+			var acc [wide]float64
+			for q := range acc {
+				acc[q] = deg * float64(di[q])
+			}
+			for _, j := range s.full[s.fst[i]:s.fst[i+1]] {
+				dj := (*[wide]T)(d[int(j)*wide:])
+				for q := range acc {
+					acc[q] -= float64(dj[q])
+				}
+			}
+			ri := (*[wide]float64)(r[i*wide:])
+			for q := range acc {
+				ri[q] -= sc[q] * acc[q]
+			}
+		}
+	}
+	for _, up := range ups {
+		du, dv := (*[wide]T)(d[up.u*wide:]), (*[wide]T)(d[up.v*wide:])
+		ru, rv := (*[wide]float64)(r[up.u*wide:]), (*[wide]float64)(r[up.v*wide:])
+		for q := range wide {
+			t := sc[q] * (up.w * (float64(du[q]) - float64(dv[q])))
+			ru[q] -= t
+			rv[q] += t
+		}
+	}
 }
 
 // residualError names the first side whose residual is above tol.
@@ -202,9 +283,10 @@ func (s *Solver) residualError(rnorm, norm [wide]float64, on [wide]bool, it int,
 // r_q, every vector centred on its component, for the sides with on[q],
 // each until its recurrence residual is rel[q] of its start or maxIter
 // iterations are taken (the caller checks the true residual), and returns
-// the iterations. r is overwritten; the other sides of d are 0. Dot
-// products are summed in float64.
-func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter int, ups []update) int {
+// the iterations and whether every side met its target. r is
+// overwritten; the other sides of d are 0. Dot products are summed in
+// float64.
+func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter int, ups []update) (int, bool) {
 	n := s.n
 	clear(d)
 	centre(s, r)
@@ -239,6 +321,15 @@ func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter 
 			}
 		}
 		step(d, r, p, ap, &alpha)
+		// The last iteration's z and p are never read: when every side
+		// still moving meets its target, stop before the preconditioner
+		// (two of the iteration's three gather passes). rr here is
+		// dots2's below bit for bit (the same sums, in the same order), so
+		// the iterations and d are those of preconditioning first.
+		dots(&rr, r, r)
+		if met(&rr, &target, &active) {
+			return it + 1, true
+		}
 		precondition(s, z, r)
 		dots2(&rz2, &rr, r, z)
 		for q := range wide {
@@ -263,7 +354,18 @@ func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter 
 		}
 		direction(p, z, &keep, &beta)
 	}
-	return it
+	return it, left == 0
+}
+
+// met reports whether every active side's residual norm √rr_q is within
+// its target.
+func met(rr, target *[wide]float64, active *[wide]bool) bool {
+	for q := range wide {
+		if active[q] && math.Sqrt(rr[q]) > target[q] {
+			return false
+		}
+	}
+	return true
 }
 
 // spareOf is the solver's store of work vectors of precision T.

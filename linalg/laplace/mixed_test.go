@@ -80,6 +80,12 @@ func TestBlock16AVX(t *testing.T) {
 			dots2(&d1, &d2, ax, px)
 			lx := make([]float64, n*wide)
 			s.laplacian(lx, x64, wide)
+			lowered := append([]float64(nil), x64...)
+			var sc [wide]float64
+			for q := range sc {
+				sc[q] = float64(alpha[q])
+			}
+			lower(s, lowered, y32, &sc, s.updates)
 			sol := make([]float64, n*wide)
 			b := make([]float64, n*wide)
 			for i := range n {
@@ -90,7 +96,7 @@ func TestBlock16AVX(t *testing.T) {
 				t.Fatal(err)
 			}
 			res.f32 = [][]float32{ax, px, d, rr, p}
-			res.f64 = [][]float64{dot[:], d1[:], d2[:], lx, sol}
+			res.f64 = [][]float64{dot[:], d1[:], d2[:], lx, lowered, sol}
 			return res
 		}
 		got, want := run(true), run(false)
@@ -102,7 +108,7 @@ func TestBlock16AVX(t *testing.T) {
 				}
 			}
 		}
-		names64 := []string{"p·Ap", "r·z", "r·r", "L x", "solve"}
+		names64 := []string{"p·Ap", "r·z", "r·r", "L x", "r − sc⊙L d", "solve"}
 		for k := range want.f64 {
 			for i := range want.f64[k] {
 				if math.Float64bits(got.f64[k][i]) != math.Float64bits(want.f64[k][i]) {
@@ -244,5 +250,65 @@ func TestSolveMixedIllConditioned(t *testing.T) {
 		if it > 300 {
 			t.Errorf("%s: %d iterations (float64 conjugate gradients take about 100)", c.name, it)
 		}
+	}
+}
+
+// TestLowerResidual: lower turns the residual of x into that of x + sc⊙d
+// (b − L x into b − L(x + sc⊙d), L with rank-one updates), as the float64
+// product of the new iterate gives it, within rounding; with the AVX
+// kernel and with the Go loop.
+func TestLowerResidual(t *testing.T) {
+	gg, _ := graphgen.SBM(500, 5, 0.05, 0.005, 3)
+	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Update(0, 1, -1)
+	s.Update(2, 400, 1)
+	n := s.N()
+	r := rand.New(rand.NewPCG(11, 12))
+	b, x := make([]float64, n*wide), make([]float64, n*wide)
+	d := make([]float32, n*wide)
+	for i := range b {
+		b[i], x[i], d[i] = r.NormFloat64(), r.NormFloat64(), float32(r.NormFloat64())
+	}
+	var sc [wide]float64
+	for q := range sc {
+		sc[q] = math.Pow(10, float64(q%5)-2)
+	}
+	residual := func(x []float64) []float64 {
+		lx := make([]float64, n*wide)
+		s.laplacian(lx, x, wide)
+		s.applyUpdates(lx, x, wide, s.updates)
+		for i := range lx {
+			lx[i] = b[i] - lx[i]
+		}
+		return lx
+	}
+	next := append([]float64(nil), x...)
+	for i := range next {
+		next[i] += sc[i%wide] * float64(d[i])
+	}
+	want := residual(next)
+	for _, avx := range []bool{false, true} {
+		if avx && !useAVX {
+			continue
+		}
+		func() {
+			defer func(old bool) { useAVX = old }(useAVX)
+			useAVX = avx
+			got := residual(x)
+			lower(s, got, d, &sc, s.updates)
+			for i := range got {
+				scale := math.Abs(b[i]) + 60*(math.Abs(x[i])+sc[i%wide]*math.Abs(float64(d[i])))
+				if math.Abs(got[i]-want[i]) > 1e-13*scale {
+					t.Fatalf("AVX %v: entry %d (side %d): lowered %v, residual of x + sc⊙d %v", avx, i, i%wide, got[i], want[i])
+				}
+			}
+		}()
 	}
 }
