@@ -90,7 +90,7 @@ func (c *DemoCmd) Run(g *Globals) error {
 	}
 	say("demo on %s (%s): %d methods at budget %g, GCN depths 1–%d without and with PairNorm, %d seeds, %d epochs",
 		name, why, len(spec.Methods), demoBudget, demoMaxDepth, c.Seeds, c.Epochs)
-	ctx, stop := interruptible(g)
+	ctx, stop := interruptible(g, runsInFlight)
 	defer stop()
 	sum, err := runSweep(ctx, g, spec, results)
 	if errors.Is(err, context.Canceled) {

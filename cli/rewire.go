@@ -118,7 +118,9 @@ func checkOutput(flag, path string) error {
 
 // Run validates every flag, loads the graph, rewires it and only then writes
 // the outputs (atomically) and the summary. A failure at any step leaves
-// --out and --log as they were.
+// --out and --log as they were. The first Ctrl-C (SIGINT or SIGTERM) stops
+// the run after the iteration in flight: the outputs and the summary then
+// hold the iterations made, and the command fails with how many they were.
 func (c *RewireCmd) Run(g *Globals) error {
 	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations)
 	if err != nil {
@@ -162,6 +164,9 @@ func (c *RewireCmd) Run(g *Globals) error {
 			return fmt.Errorf("--fosr-x0: %w", err)
 		}
 	}
+	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made")
+	defer release()
+	cfg.Context = ctx
 	res, err := rewire.Run(gr, cfg)
 	bar.finish()
 	if err != nil {
@@ -185,9 +190,16 @@ func (c *RewireCmd) Run(g *Globals) error {
 	}
 	s := summarize(name, gr.Directed(), cfg, res, res.Seconds)
 	if c.JSON {
-		return writeJSON(g.Stdout, s)
+		err = writeJSON(g.Stdout, s)
+	} else {
+		err = printSummary(g.Stdout, s)
 	}
-	return printSummary(g.Stdout, s)
+	if err == nil && ctx.Err() != nil && res.Iterations < iterationsAllowed(cfg, gr.E0()) {
+		// The outputs hold the iterations made; the exit status says the
+		// run is not the one asked for.
+		return fmt.Errorf("rewire %s: interrupted after %d of %d iterations (--log and --out hold those)", name, res.Iterations, iterationsAllowed(cfg, gr.E0()))
+	}
+	return err
 }
 
 // iterationsAllowed is the number of iterations a run may make: B, or

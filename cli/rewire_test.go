@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -333,5 +337,71 @@ func TestRewireGraphFile(t *testing.T) {
 	s, _ := rewireJSON(t, "--graph", g, "--method", "res", "--budget", "0.3")
 	if s.Dataset != "path.txt" || s.E0 != 10 || s.Iterations != 3 || s.Added != 3 || s.Removed != 0 || s.StoppedEarly != nil {
 		t.Errorf("%+v", s)
+	}
+}
+
+// TestRewireChild is the child process of TestRewireInterrupted: `ohm
+// rewire` with the arguments in $OHM_REWIRE_CHILD (tab-separated).
+func TestRewireChild(t *testing.T) {
+	args := os.Getenv("OHM_REWIRE_CHILD")
+	if args == "" {
+		t.Skip("child process of TestRewireInterrupted")
+	}
+	os.Exit(Run(strings.Split(args, "\t"), os.Stdout, os.Stderr))
+}
+
+// TestRewireInterrupted: SIGINT stops a long rewire after the iteration in
+// flight; the command fails, saying how many iterations it made, and its
+// --log, --out and summary hold exactly those: the log is the one of a run
+// with --max-iterations at that count.
+func TestRewireInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	logPath, outPath := filepath.Join(dir, "log.jsonl"), filepath.Join(dir, "out.npz")
+	// The exact engine recomputes L⁺ every iteration: 1 611 iterations
+	// take far longer than the signal's delay.
+	args := []string{"--quiet", "rewire", "--dataset", "sbm", "--method", "err", "--budget", "1", "--engine", "exact",
+		"--log", logPath, "--out", outPath, "--json"}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRewireChild$")
+	cmd.Env = append(os.Environ(), "OHM_REWIRE_CHILD="+strings.Join(args, "\t"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the child loads a built-in graph in milliseconds
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit: %v, want status 1\n%s", err, stderr.String())
+	}
+	var s RewireSummary
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+		t.Fatalf("summary: %v\n%s", err, stdout.String())
+	}
+	want := fmt.Sprintf("interrupted after %d of 1611 iterations", s.Iterations)
+	if s.Iterations >= 1611 || s.StoppedEarly == nil || *s.StoppedEarly != fmt.Sprintf("interrupted after %d iterations", s.Iterations) ||
+		!strings.Contains(stderr.String(), want) {
+		t.Fatalf("summary: %d iterations, stopped early %v; stderr %q, want %q", s.Iterations, s.StoppedEarly, stderr.String(), want)
+	}
+	got := readLog(t, logPath)
+	if s.Iterations > 0 {
+		ref := filepath.Join(dir, "ref.jsonl")
+		if code, _, errs := run(t, "--quiet", "rewire", "--dataset", "sbm", "--method", "err", "--budget", "1", "--engine", "exact",
+			"--max-iterations", strconv.Itoa(s.Iterations), "--log", ref); code != 0 {
+			t.Fatalf("reference run: exit %d: %s", code, errs)
+		}
+		if want := readLog(t, ref); !slices.Equal(got, want) {
+			t.Fatalf("interrupted log: %d edits, want the %d of --max-iterations %d", len(got), len(want), s.Iterations)
+		}
+	} else if len(got) != 0 {
+		t.Fatalf("no iteration made, %d edits logged", len(got))
+	}
+	if _, arcs, err := graphio.ReadNPZ(outPath); err != nil {
+		t.Fatalf("--out: %v", err)
+	} else {
+		t.Logf("interrupted after %d iterations; --out has %d arcs", s.Iterations, len(arcs))
 	}
 }

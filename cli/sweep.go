@@ -109,7 +109,7 @@ func (c *SweepCmd) Run(g *Globals) error {
 	if err := checkOutput("--results", c.Results); err != nil {
 		return err
 	}
-	ctx, stop := interruptible(g)
+	ctx, stop := interruptible(g, runsInFlight)
 	defer stop()
 	sum, err := runSweep(ctx, g, spec, c.Results)
 	if sum != nil {
@@ -122,10 +122,14 @@ func (c *SweepCmd) Run(g *Globals) error {
 	return err
 }
 
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM;
-// after it, the signals have their default effect again (a second Ctrl-C
-// kills the process).
-func interruptible(g *Globals) (context.Context, func()) {
+// runsInFlight is what a sweep does when interrupted.
+const runsInFlight = "finishing the runs in flight"
+
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
+// which prints "interrupted: " and what (what the command does before it
+// stops); after it, the signals have their default effect again (a second
+// Ctrl-C kills the process).
+func interruptible(g *Globals, what string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -133,7 +137,7 @@ func interruptible(g *Globals) (context.Context, func()) {
 		select {
 		case <-sig:
 			signal.Stop(sig)
-			fmt.Fprintln(g.Stderr, "\ninterrupted: finishing the runs in flight (Ctrl-C again to quit at once)")
+			fmt.Fprintf(g.Stderr, "\ninterrupted: %s (Ctrl-C again to quit at once)\n", what)
 			cancel()
 		case <-ctx.Done():
 		}

@@ -68,8 +68,8 @@ func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *
 	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0())}
 	var edits []Edit
 	for it := 1; it <= res.Budget; it++ {
-		if cfg.MaxIterations > 0 && it > cfg.MaxIterations {
-			res.StoppedEarly = fmt.Sprintf("stopped after %d iterations (max iterations)", cfg.MaxIterations)
+		if why := cfg.stopBefore(it); why != "" {
+			res.StoppedEarly = why
 			break
 		}
 		edits = edits[:0]

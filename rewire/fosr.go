@@ -66,8 +66,8 @@ func runFoSR(g *linalg.Graph, cfg Config) (*Result, error) {
 		}
 	}
 	for it := 1; it <= res.Budget; it++ {
-		if cfg.MaxIterations > 0 && it > cfg.MaxIterations {
-			res.StoppedEarly = fmt.Sprintf("stopped after %d iterations (max iterations)", cfg.MaxIterations)
+		if why := cfg.stopBefore(it); why != "" {
+			res.StoppedEarly = why
 			break
 		}
 		u, v, p, ok := f.choose()

@@ -22,8 +22,8 @@ type Edit struct {
 // Removed count it, Budget is b, Iterations min(b, r.Iterations), and
 // StoppedEarly is r's reason when the run with budget b stops early too: r
 // stopped in one of those b iterations (one that changed nothing, counted in
-// r.Iterations without edits) or, stopped by Config.MaxIterations, before
-// an iteration ≤ b. Graph is g0, the input of r, with the prefix of the log
+// r.Iterations without edits) or, stopped by Config.MaxIterations or
+// Config.Context, before an iteration ≤ b. Graph is g0, the input of r, with the prefix of the log
 // replayed (r.Graph when the prefix is the whole run), and AddedNet and
 // RemovedNet its net change; Seconds, PassedOver, Engine, Rounds, Solves and
 // Fallbacks are zero. RunBudgets, the one place where a run rewired once at

@@ -1,6 +1,7 @@
 package rewire
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -75,6 +76,23 @@ type Config struct {
 	// OnIteration, if set, is called after every iteration with its number,
 	// the current graph (read-only) and the iteration's edits.
 	OnIteration func(iteration int, g *linalg.Graph, edits []Edit)
+	// Context, when set and done, stops the run before its next iteration
+	// (the one in flight finishes: on the sketch engine a round's start,
+	// minutes on 10⁶ nodes, is part of an iteration); the result then holds
+	// the iterations made, and StoppedEarly says the run was interrupted.
+	Context context.Context
+}
+
+// stopBefore is why the run stops before iteration it ("" to go on): the
+// MaxIterations limit or the Context's end.
+func (c Config) stopBefore(it int) string {
+	if c.MaxIterations > 0 && it > c.MaxIterations {
+		return fmt.Sprintf("stopped after %d iterations (max iterations)", c.MaxIterations)
+	}
+	if c.Context != nil && c.Context.Err() != nil {
+		return fmt.Sprintf("interrupted after %d iterations", it-1)
+	}
+	return ""
 }
 
 // Validate checks the configuration against the graph it will rewire.
@@ -194,8 +212,8 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 	var edits []Edit
 	var skip []incremental.Pair // pairs known to give nothing
 	for it := 1; it <= res.Budget; it++ {
-		if cfg.MaxIterations > 0 && it > cfg.MaxIterations {
-			res.StoppedEarly = fmt.Sprintf("stopped after %d iterations (max iterations)", cfg.MaxIterations)
+		if why := cfg.stopBefore(it); why != "" {
+			res.StoppedEarly = why
 			break
 		}
 		G := eng.Graph()

@@ -1,9 +1,11 @@
 package rewire
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -332,5 +334,51 @@ func TestEnginesAgreeDigraphs(t *testing.T) {
 	t.Logf("%d SCC merges over the runs", total)
 	if total == 0 {
 		t.Fatal("no SCC merge happened: the test does not test merges")
+	}
+}
+
+// TestRunInterrupted: a run whose Context ends during iteration 3 stops
+// before iteration 4, for every loop (the resistance operators on the
+// dense and sketch engines, curvature, FoSR): it holds the 3 iterations a
+// run with MaxIterations 3 makes, log for log, and says it was
+// interrupted.
+func TestRunInterrupted(t *testing.T) {
+	cliques := twoCliques(t)
+	for _, cfg := range []Config{
+		{Method: ERR, Engine: Incremental},
+		{Method: ERR, Engine: Sketch},
+		{Method: Res, Engine: Exact},
+		{Method: Curvature},
+		{Method: FoSR},
+	} {
+		t.Run(string(cfg.Method)+"/"+string(cfg.Engine), func(t *testing.T) {
+			cfg.Budget = 1
+			limited := cfg
+			limited.MaxIterations = 3
+			want, err := Run(cliques, limited)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			cfg.Context = ctx
+			cfg.OnIteration = func(it int, _ *linalg.Graph, _ []Edit) {
+				calls++
+				if it == 3 {
+					cancel()
+				}
+			}
+			got, err := Run(cliques, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Iterations != 3 || calls != 3 || got.StoppedEarly != "interrupted after 3 iterations" {
+				t.Fatalf("%d iterations (%d calls), stopped early %q; want 3 and interrupted after 3", got.Iterations, calls, got.StoppedEarly)
+			}
+			if want.Iterations != 3 || !slices.Equal(got.Log, want.Log) {
+				t.Errorf("log %v, want the first 3 iterations' %v", got.Log, want.Log)
+			}
+		})
 	}
 }
