@@ -127,7 +127,7 @@ func TestBlock16AVX(t *testing.T) {
 // float64 solve's iterations do.
 func TestSolveMixedResidual(t *testing.T) {
 	gg, _ := graphgen.SBM(2000, 4, 0.02, 0.002, 9)
-	s := solverOf(t, gg)
+	_, s := solverOf(t, gg)
 	s.Update(0, 1999, 1)
 	s.Update(5, 1500, 1)
 	n := s.N()
@@ -252,7 +252,7 @@ func TestSolveMixedIllConditioned(t *testing.T) {
 // kernel and with the Go loop.
 func TestLowerResidual(t *testing.T) {
 	gg, _ := graphgen.SBM(500, 5, 0.05, 0.005, 3)
-	s := solverOf(t, gg)
+	_, s := solverOf(t, gg)
 	s.Update(0, 1, -1)
 	s.Update(2, 400, 1)
 	n := s.N()
@@ -299,16 +299,16 @@ func TestLowerResidual(t *testing.T) {
 	}
 }
 
-// solverOf is the solver of gg's graph.
-func solverOf(t *testing.T, gg *graphgen.Graph) *Solver {
-	t.Helper()
+// solverOf is gg's graph and its solver.
+func solverOf(tb testing.TB, gg *graphgen.Graph) (*linalg.Graph, *Solver) {
+	tb.Helper()
 	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	s, err := New(g)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return s
+	return g, s
 }

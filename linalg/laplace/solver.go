@@ -387,6 +387,26 @@ func (s *Solver) Updates() int { return len(s.updates) }
 // edits solves them later, side by side, on the graph before them.
 func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), use func(q int, x []float64),
 	tol float64, maxIter, workers int) (int, error) {
+	return s.solveBlocks(k, count, fill, nil, use, tol, maxIter, workers)
+}
+
+// SolveManyBlocks is SolveMany with the right-hand sides written a block
+// at a time: fill(q0, c, b) writes sides q0 … q0+c−1 (c ≤ Block) into b,
+// zeroed, node-major with stride Block (side q's entry of node i at
+// b[i·Block + q − q0]), from the worker goroutines, any blocks at once.
+// A caller whose sides are built from one pass over the graph (the
+// sketch's random signs on every edge) makes that pass once for Block
+// sides, and each node's entries share a cache line. O(count·m) per
+// iteration, as SolveMany.
+func (s *Solver) SolveManyBlocks(count int, fill func(q0, c int, b []float64), use func(q int, x []float64),
+	tol float64, maxIter, workers int) (int, error) {
+	return s.solveBlocks(len(s.updates), count, nil, fill, use, tol, maxIter, workers)
+}
+
+// solveBlocks is SolveManyBefore with the sides written one by one
+// (fillSide) or a block at a time (fillBlock, when fillSide is nil).
+func (s *Solver) solveBlocks(k, count int, fillSide func(q int, b []float64), fillBlock func(q0, c int, b []float64),
+	use func(q int, x []float64), tol float64, maxIter, workers int) (int, error) {
 	if k < 0 || k > len(s.updates) {
 		panic(fmt.Sprintf("laplace: %d updates asked, %d made", k, len(s.updates)))
 	}
@@ -429,13 +449,17 @@ func (s *Solver) SolveManyBefore(k, count int, fill func(q int, b []float64), us
 				}
 				c := min(wide, count-q0)
 				clear(b)
-				for q := range c {
-					col := cols[q]
-					fill(q0+q, col)
-					for i, v := range col {
-						if v != 0 {
-							b[i*wide+q] = v
-							col[i] = 0
+				if fillBlock != nil {
+					fillBlock(q0, c, b)
+				} else {
+					for q := range c {
+						col := cols[q]
+						fillSide(q0+q, col)
+						for i, v := range col {
+							if v != 0 {
+								b[i*wide+q] = v
+								col[i] = 0
+							}
 						}
 					}
 				}

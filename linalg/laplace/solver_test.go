@@ -192,22 +192,7 @@ func TestSolveManyAgainstSolve(t *testing.T) {
 // synth --model sbm`'s graph): at 10⁵ nodes a block's vectors (6.4 MB)
 // stay in a 32 MB L3 cache, at 10⁶ (64 MB) they do not.
 func BenchmarkSolveManySBM(b *testing.B) {
-	n := 100000
-	if v := os.Getenv("OHM_SOLVE_NODES"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n < 100 {
-			b.Fatalf("OHM_SOLVE_NODES=%q: want a whole number of at least 100", v)
-		}
-	}
-	gg, err := graphgen.SBMByDegree(n, 10, 20, 0.8, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, _ := linalg.FromEdges(gg.N, false, gg.Edges)
-	s, err := New(g)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, s := benchSBM(b)
 	for _, tol := range []float64{1e-8, 1e-2} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("tol=%g/workers=%d", tol, workers), func(b *testing.B) {
@@ -225,6 +210,38 @@ func BenchmarkSolveManySBM(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkNewSketchSBM builds the sketch engine's resistance sketch (k =
+// 192 rows solved to 10⁻⁴, two workers) of BenchmarkSolveManySBM's graph
+// (OHM_SOLVE_NODES sets its size).
+func BenchmarkNewSketchSBM(b *testing.B) {
+	g, s := benchSBM(b)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := NewSketch(s, g, 192, 1, 1e-4, 2); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(192*b.N), "ms/row")
+}
+
+// benchSBM is the SBM of the solver benchmarks and its solver: 10⁵ nodes,
+// or $OHM_SOLVE_NODES, mean degree 20, ten blocks, homophily 0.8 (`ohm
+// data synth --model sbm`'s graph).
+func benchSBM(b *testing.B) (*linalg.Graph, *Solver) {
+	n := 100000
+	if v := os.Getenv("OHM_SOLVE_NODES"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 100 {
+			b.Fatalf("OHM_SOLVE_NODES=%q: want a whole number of at least 100", v)
+		}
+	}
+	gg, err := graphgen.SBMByDegree(n, 10, 20, 0.8, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return solverOf(b, gg)
 }
 
 // BenchmarkNewSolverSBM builds the solver (components and IC(0) factor) of
