@@ -3,6 +3,7 @@ package laplace
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -28,8 +29,11 @@ func TestWalkBlockBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := s.walkSeries()
+		w := s.walkSeries(1)
 		n := g.N()
+		if w3 := s.walkSeries(3); !slices.Equal(w3.diag, w.diag) {
+			t.Fatalf("trial %d: P's diagonal on three workers differs from one's", trial)
+		}
 		r := rand.New(rand.NewPCG(uint64(trial), 3))
 		for _, c := range []int{block, 3} {
 			vs := make([]float64, n*c)
