@@ -98,13 +98,19 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		refining = true
 	)
 	for refining {
-		left := 0
+		// last: this round can end the solve, its inner target being the
+		// tolerance's own on every side still refining (not innerFloor).
+		left, last := 0, true
+		var goal [wide]float64 // tol·‖Πb‖, the residual that ends the solve
 		for q := range wide {
 			on[q] = norm[q] > 0 && rnorm[q] > tol*norm[q]
+			goal[q] = tol * norm[q]
 			if on[q] {
 				left++
 				sc[q] = rnorm[q]
-				rel[q] = max(innerFloor, 0.5*tol*norm[q]/rnorm[q])
+				own := 0.5 * tol * norm[q] / rnorm[q]
+				rel[q] = max(innerFloor, own)
+				last = last && own >= innerFloor
 			}
 		}
 		if left == 0 {
@@ -116,14 +122,6 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		// The correction's right-hand side is r/‖r‖ on the sides still
 		// refining (the inner solve works on the whole Laplacian, every
 		// vector centred: pcg).
-		// Whether this round can end the solve: its inner target is the
-		// tolerance's own on every side still refining (not innerFloor).
-		last := true
-		for q := range wide {
-			if on[q] && 0.5*tol*norm[q]/rnorm[q] < innerFloor {
-				last = false
-			}
-		}
 		var k int
 		var inner bool
 		if double {
@@ -149,13 +147,7 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 				lower(s, r, d32, &sc, ups)
 			}
 			dots(&rr, r, r)
-			done := true
-			for q := range wide {
-				if on[q] && math.Sqrt(rr[q]) > tol*norm[q] {
-					done = false
-				}
-			}
-			if done {
+			if met(&rr, &goal, &on) {
 				for q := range wide {
 					if on[q] {
 						rnorm[q] = math.Sqrt(rr[q])
