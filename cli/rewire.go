@@ -28,7 +28,7 @@ type RewireCmd struct {
 	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
 	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
-	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line."`
+	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in the README)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
@@ -118,7 +118,8 @@ func checkOutput(flag, path string) error {
 
 // Run validates every flag, loads the graph, rewires it and only then writes
 // the outputs (atomically) and the summary. A failure at any step leaves
-// --out and --log as they were. The first Ctrl-C (SIGINT or SIGTERM) stops
+// --out and --log as they were; meanwhile the edits stream to --log's
+// journal (journal), which a process killed outright leaves behind. The first Ctrl-C (SIGINT or SIGTERM) stops
 // the run after the iteration in flight: the outputs and the summary then
 // hold the iterations made, and the command fails with how many they were.
 func (c *RewireCmd) Run(g *Globals) error {
@@ -155,13 +156,24 @@ func (c *RewireCmd) Run(g *Globals) error {
 	if kind, _ := rewire.ChooseEngine(gr, cfg); cfg.Method.UsesEngine() {
 		collectForSketch(kind)
 	}
-	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
-	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) { bar.add(1) }
 	cfg.Alpha = &c.Alpha
 	cfg.Seed = c.Seed
 	if c.FoSRX0 != "" {
 		if cfg.X0, err = graphio.ReadVector(c.FoSRX0, gr.N()); err != nil {
 			return fmt.Errorf("--fosr-x0: %w", err)
+		}
+	}
+	var jr *journal
+	if c.Log != "" {
+		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
+			return err
+		}
+	}
+	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
+	cfg.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+		bar.add(1)
+		if jr != nil {
+			jr.record(edits)
 		}
 	}
 	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made")
@@ -170,12 +182,19 @@ func (c *RewireCmd) Run(g *Globals) error {
 	res, err := rewire.Run(gr, cfg)
 	bar.finish()
 	if err != nil {
+		if jr != nil && jr.close(false) {
+			return fmt.Errorf("rewire %s: %w (the edits made before are in %s)", name, err, jr.path)
+		}
 		return fmt.Errorf("rewire %s: %w", name, err)
 	}
 	if c.Log != "" {
 		if err := graphio.WriteFileAtomic(c.Log, func(w io.Writer) error { return EncodeEditLog(w, res.Log) }); err != nil {
+			if jr.close(false) {
+				return fmt.Errorf("--log %s: %w (the run's edits are in %s)", c.Log, err, jr.path)
+			}
 			return fmt.Errorf("--log %s: %w", c.Log, err)
 		}
+		jr.close(true)
 		if !g.Quiet {
 			fmt.Fprintf(g.Stderr, "wrote %s: %d edits\n", c.Log, len(res.Log))
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -350,6 +351,70 @@ func TestRewireChild(t *testing.T) {
 	os.Exit(Run(strings.Split(args, "\t"), os.Stdout, os.Stderr))
 }
 
+// startChild runs `ohm args` in a child process (TestRewireChild), its
+// standard output and error captured.
+func startChild(t *testing.T, args []string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRewireChild$")
+	cmd.Env = append(os.Environ(), "OHM_REWIRE_CHILD="+strings.Join(args, "\t"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &stdout, &stderr
+}
+
+// TestRewireKilled: a rewire killed outright (SIGKILL: nothing of ohm runs)
+// leaves --log as it was and, beside it, the journal LOG.partial with the
+// edits of every iteration it finished, whole iterations only: the log of
+// a run with --max-iterations at its last iteration. A run that ends
+// removes its journal.
+func TestRewireKilled(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.jsonl")
+	const before = "an earlier run's log\n"
+	if err := os.WriteFile(logPath, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--quiet", "rewire", "--dataset", "sbm", "--method", "err", "--budget", "1", "--engine", "exact", "--log", logPath}
+	cmd, _, stderr := startChild(t, args)
+	journalPath := logPath + ".partial"
+	// Wait for the journal's first lines (the exact engine takes a fraction
+	// of a second an iteration), then kill.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if st, err := os.Stat(journalPath); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no journal after a minute\n%s", stderr)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if b, err := os.ReadFile(logPath); err != nil || string(b) != before {
+		t.Fatalf("--log after the kill: %q, %v; want it as it was", b, err)
+	}
+	got := readLog(t, journalPath)
+	last := got[len(got)-1].Iteration
+	ref := filepath.Join(dir, "ref.jsonl")
+	if code, _, errs := run(t, "--quiet", "rewire", "--dataset", "sbm", "--method", "err", "--budget", "1", "--engine", "exact",
+		"--max-iterations", strconv.Itoa(last), "--log", ref); code != 0 {
+		t.Fatalf("reference run: exit %d: %s", code, errs)
+	}
+	if want := readLog(t, ref); !slices.Equal(got, want) {
+		t.Fatalf("journal: %d edits up to iteration %d, want the %d of --max-iterations %d", len(got), last, len(want), last)
+	}
+	if _, err := os.Stat(ref + ".partial"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a finished run left its journal: %v", err)
+	}
+	t.Logf("killed after %d whole iterations in the journal", last)
+}
+
 // TestRewireInterrupted: SIGINT stops a long rewire after the iteration in
 // flight; the command fails, saying how many iterations it made, and its
 // --log, --out and summary hold exactly those: the log is the one of a run
@@ -361,13 +426,7 @@ func TestRewireInterrupted(t *testing.T) {
 	// take far longer than the signal's delay.
 	args := []string{"--quiet", "rewire", "--dataset", "sbm", "--method", "err", "--budget", "1", "--engine", "exact",
 		"--log", logPath, "--out", outPath, "--json"}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRewireChild$")
-	cmd.Env = append(os.Environ(), "OHM_REWIRE_CHILD="+strings.Join(args, "\t"))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr := startChild(t, args)
 	time.Sleep(1500 * time.Millisecond) // the child loads a built-in graph in milliseconds
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
@@ -398,6 +457,9 @@ func TestRewireInterrupted(t *testing.T) {
 		}
 	} else if len(got) != 0 {
 		t.Fatalf("no iteration made, %d edits logged", len(got))
+	}
+	if _, err := os.Stat(logPath + ".partial"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the journal outlives the written log: %v", err)
 	}
 	if _, arcs, err := graphio.ReadNPZ(outPath); err != nil {
 		t.Fatalf("--out: %v", err)
