@@ -58,6 +58,6 @@ func RunVersion(m Method, directed bool, e EngineKind) string {
 // float64 iterate: the two differ by rounding, so a solve right at its
 // tolerance could take one round more or less, and its solution differ.
 // On every graph measured the decisions are 14's, edit log for edit log
-// (the 10⁵-node SBM's first 1 000 iterations, the 10⁶-node SBM's first
-// 2 048), so 14's quality figures stand for 15.
+// (the 10⁵-node SBM's first 1 000 iterations, the 10⁶-node SBM's whole
+// budget of 10⁴), so 14's quality figures stand for 15.
 const SketchVersion = "15"
