@@ -224,7 +224,7 @@ func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error
 		Methods: spec.Methods,
 		Rewire: func(d *dataset.Dataset, gr *linalg.Graph, m string) (*linalg.Graph, []linalg.Edge, error) {
 			b.describe(fmt.Sprintf("%s: rewiring %s", d.Name, m))
-			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Workers: g.Workers(), Alpha: &spec.Alpha})
+			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Engine: rewire.Incremental, Workers: g.Workers(), Curvature: &rewire.CurvatureOptions{Alpha: spec.Alpha}})
 			if err != nil {
 				return nil, nil, err
 			}

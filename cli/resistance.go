@@ -80,7 +80,10 @@ type ResistanceOut struct {
 // Run computes the resistances.
 func (c *ResistanceCmd) Run(g *Globals) error {
 	if c.WithinComponents && c.Directed {
-		return usagef("--within-components applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
+		return usagef("--within-components: applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
+	}
+	if err := (rewire.EngineSpec{Kind: rewire.EngineKind(c.Engine)}).Check(c.Directed); err != nil {
+		return configUsage(err, map[rewire.Field]string{rewire.FieldEngine: "--engine"})
 	}
 	if c.Top < 0 {
 		return usagef("--top %d: must be ≥ 0", c.Top)
@@ -99,39 +102,22 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "computing resistances of %s (%d nodes)…\n", name, gr.N())
 	}
 	t0 := time.Now()
-	opt := incremental.Options{Workers: g.Workers(), WithinComponents: c.WithinComponents}
-	kind := rewire.EngineKind(c.Engine)
-	if kind == rewire.Auto {
-		var why string
-		kind, why = rewire.ChooseEngine(gr, rewire.Config{Method: rewire.ERR, Engine: rewire.Auto})
-		if !g.Quiet {
-			fmt.Fprintln(g.Stderr, why)
-		}
+	spec, why := rewire.EngineSpec{Kind: rewire.EngineKind(c.Engine), Removes: true, WithinComponents: c.WithinComponents, Workers: g.Workers()}.Resolve(gr)
+	if why != "" && !g.Quiet {
+		fmt.Fprintln(g.Stderr, why)
 	}
-	if kind == rewire.Sketch && gr.Directed() {
-		return usagef("--engine sketch: undirected graphs only")
-	}
-	collectForSketch(kind)
-	var eng incremental.Engine
-	var sketch *incremental.Sketch
-	switch {
-	case kind == rewire.Sketch:
-		sketch, err = incremental.NewSketch(gr, incremental.SketchOptions{Workers: g.Workers(), WithinComponents: c.WithinComponents, Removes: true})
-		eng = sketch
-	case gr.Directed():
-		eng, err = incremental.NewDirected(gr, opt)
-	default:
-		eng, err = incremental.NewUndirected(gr, opt)
-	}
+	collectForSketch(spec.Kind)
+	eng, err := rewire.NewEngine(gr, spec)
 	if err != nil {
-		return err
+		return configUsage(err, map[rewire.Field]string{rewire.FieldEngine: "--engine"})
 	}
+	solver, _ := eng.(incremental.PairSolver)
 	r := func(i, j int) (float64, bool) {
 		if c.WithinComponents && !eng.SameBlock(i, j) {
 			return 0, false
 		}
-		if sketch != nil {
-			v, err := sketch.SolveResistance(i, j)
+		if solver != nil {
+			v, err := solver.SolveResistance(i, j)
 			return v, err == nil
 		}
 		return eng.Resistance(i, j)
@@ -149,8 +135,8 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 		out.MinEdge = pairR(p)
 	}
 	top := func() []incremental.Pair {
-		if sketch != nil {
-			return sketch.Top(c.Top)
+		if t, ok := eng.(incremental.TopRanker); ok {
+			return t.Top(c.Top)
 		}
 		return incremental.Top(gr.N(), c.Top, gr.Directed(), r)
 	}

@@ -102,7 +102,7 @@ func TestResistanceBadUsage(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"resistance", "--graph", g, "--directed", "--within-components"}, 2, "--within-components applies to undirected"},
+		{[]string{"resistance", "--graph", g, "--directed", "--within-components"}, 2, "--within-components: applies to undirected"},
 		{[]string{"resistance", "--graph", g, "--dataset", "cora"}, 2, "can't be used together"},
 		{[]string{"resistance"}, 2, "give --dataset NAME or --graph FILE"},
 		{[]string{"resistance", "--graph", bad}, 1, "bad.txt:2"},

@@ -71,31 +71,6 @@ type RewireSummary struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// rewireConfig builds and validates the rewiring configuration from the
-// flags; every problem is a usage error (exit status 2).
-func rewireConfig(method string, budget float64, within, directed bool, engine string, maxIter int) (rewire.Config, error) {
-	m, err := rewire.ParseMethod(method)
-	if err != nil {
-		return rewire.Config{}, usagef("--method: %v", err)
-	}
-	cfg := rewire.Config{Method: m, Budget: budget, WithinComponents: within, Engine: rewire.EngineKind(strings.ToLower(engine)), MaxIterations: maxIter}
-	if cfg.Engine == "" {
-		cfg.Engine = rewire.Auto
-	}
-	if err := cfg.Validate(directed); err != nil {
-		switch {
-		case !(budget > 0 && budget <= 1):
-			return cfg, usagef("--budget %v: must lie in (0, 1] (a fraction of E0, e.g. 0.05)", budget)
-		case maxIter < 0:
-			return cfg, usagef("--max-iterations %d: must be ≥ 0", maxIter)
-		case within && directed:
-			return cfg, usagef("--within-components applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
-		}
-		return cfg, usagef("%v", err)
-	}
-	return cfg, nil
-}
-
 // checkOutput checks, before any work, that path can be written later: its
 // folder exists and path is not a folder.
 func checkOutput(flag, path string) error {
@@ -123,13 +98,77 @@ func checkOutput(flag, path string) error {
 // the run after the iteration in flight: the outputs and the summary then
 // hold the iterations made, and the command fails with how many they were.
 func (c *RewireCmd) Run(g *Globals) error {
-	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations)
+	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
 	if err != nil {
 		return err
 	}
-	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
-		return usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
+	if err := c.checkOutputs(); err != nil {
+		return err
 	}
+	gr, name, err := c.LoadGraph(g)
+	if err != nil {
+		return err
+	}
+	cfg.Workers = g.Workers()
+	cfg.FoSR = &rewire.FoSROptions{Seed: c.Seed}
+	if c.FoSRX0 != "" {
+		if cfg.FoSR.X0, err = graphio.ReadVector(c.FoSRX0, gr.N()); err != nil {
+			return fmt.Errorf("--fosr-x0: %w", err)
+		}
+	}
+	plan, err := rewire.NewPlan(gr, cfg)
+	if err != nil {
+		return configUsage(err, rewireFlags)
+	}
+	warnZeroBudget(g, name, plan)
+	if plan.EngineReason != "" && !g.Quiet {
+		fmt.Fprintln(g.Stderr, plan.EngineReason)
+	}
+	collectForSketch(plan.Engine)
+	var jr *journal
+	if c.Log != "" {
+		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
+			return err
+		}
+	}
+	bar := newBar(g, plan.Iterations, fmt.Sprintf("%s %s %v", name, plan.Config.Method, cfg.Budget))
+	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+		bar.add(1)
+		if jr != nil {
+			jr.record(edits)
+		}
+	}
+	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made")
+	defer release()
+	plan.Config.Context = ctx
+	res, err := plan.Run()
+	bar.finish()
+	if err != nil {
+		if jr != nil && jr.close(false) {
+			return fmt.Errorf("rewire %s: %w (the edits made before are in %s)", name, err, jr.path)
+		}
+		return fmt.Errorf("rewire %s: %w", name, err)
+	}
+	if err := c.writeOutputs(g, res, jr); err != nil {
+		return err
+	}
+	s := summarize(name, plan.Config, gr.Directed(), res)
+	if c.JSON {
+		err = writeJSON(g.Stdout, s)
+	} else {
+		err = printSummary(g.Stdout, s)
+	}
+	if err == nil && ctx.Err() != nil && res.Iterations < plan.Iterations {
+		// The outputs hold the iterations made; the exit status says the
+		// run is not the one asked for.
+		return fmt.Errorf("rewire %s: interrupted after %d of %d iterations (--log and --out hold those)", name, res.Iterations, plan.Iterations)
+	}
+	return err
+}
+
+// checkOutputs checks --out and --log before any work: a known extension,
+// two different files, each in an existing folder.
+func (c *RewireCmd) checkOutputs() error {
 	if c.Out != "" {
 		switch strings.ToLower(filepath.Ext(c.Out)) {
 		case ".npz", ".txt":
@@ -143,50 +182,12 @@ func (c *RewireCmd) Run(g *Globals) error {
 	if err := checkOutput("--out", c.Out); err != nil {
 		return err
 	}
-	if err := checkOutput("--log", c.Log); err != nil {
-		return err
-	}
-	gr, name, err := c.LoadGraph(g)
-	if err != nil {
-		return err
-	}
-	warnZeroBudget(g, name, cfg.Budget, gr.E0())
-	cfg.Workers = g.Workers()
-	announceEngine(g, gr, cfg)
-	if kind, _ := rewire.ChooseEngine(gr, cfg); cfg.Method.UsesEngine() {
-		collectForSketch(kind)
-	}
-	cfg.Alpha = &c.Alpha
-	cfg.Seed = c.Seed
-	if c.FoSRX0 != "" {
-		if cfg.X0, err = graphio.ReadVector(c.FoSRX0, gr.N()); err != nil {
-			return fmt.Errorf("--fosr-x0: %w", err)
-		}
-	}
-	var jr *journal
-	if c.Log != "" {
-		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
-			return err
-		}
-	}
-	bar := newBar(g, iterationsAllowed(cfg, gr.E0()), fmt.Sprintf("%s %s %v", name, cfg.Method, cfg.Budget))
-	cfg.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
-		bar.add(1)
-		if jr != nil {
-			jr.record(edits)
-		}
-	}
-	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made")
-	defer release()
-	cfg.Context = ctx
-	res, err := rewire.Run(gr, cfg)
-	bar.finish()
-	if err != nil {
-		if jr != nil && jr.close(false) {
-			return fmt.Errorf("rewire %s: %w (the edits made before are in %s)", name, err, jr.path)
-		}
-		return fmt.Errorf("rewire %s: %w", name, err)
-	}
+	return checkOutput("--log", c.Log)
+}
+
+// writeOutputs writes --log (then drops its journal jr) and --out, each
+// atomically, from the run's result.
+func (c *RewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
 	if c.Log != "" {
 		if err := graphio.WriteFileAtomic(c.Log, func(w io.Writer) error { return EncodeEditLog(w, res.Log) }); err != nil {
 			if jr.close(false) {
@@ -207,56 +208,21 @@ func (c *RewireCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))
 		}
 	}
-	s := summarize(name, gr.Directed(), cfg, res, res.Seconds)
-	if c.JSON {
-		err = writeJSON(g.Stdout, s)
-	} else {
-		err = printSummary(g.Stdout, s)
-	}
-	if err == nil && ctx.Err() != nil && res.Iterations < iterationsAllowed(cfg, gr.E0()) {
-		// The outputs hold the iterations made; the exit status says the
-		// run is not the one asked for.
-		return fmt.Errorf("rewire %s: interrupted after %d of %d iterations (--log and --out hold those)", name, res.Iterations, iterationsAllowed(cfg, gr.E0()))
-	}
-	return err
+	return nil
 }
 
-// iterationsAllowed is the number of iterations a run may make: B, or
-// --max-iterations when smaller.
-func iterationsAllowed(cfg rewire.Config, e0 int) int {
-	b := rewire.Budget(cfg.Budget, e0)
-	if cfg.MaxIterations > 0 && cfg.MaxIterations < b {
-		b = cfg.MaxIterations
-	}
-	return b
-}
-
-// announceEngine says on stderr which engine auto chose and why (not
-// when quiet, and only for methods that use an engine).
-func announceEngine(g *Globals, gr *linalg.Graph, cfg rewire.Config) {
-	if g.Quiet || (cfg.Engine != rewire.Auto && cfg.Engine != "") || !cfg.Method.UsesEngine() {
-		return
-	}
-	_, why := rewire.ChooseEngine(gr, cfg)
-	fmt.Fprintln(g.Stderr, why)
-}
-
-func summarize(name string, directed bool, cfg rewire.Config, res *rewire.Result, seconds float64) RewireSummary {
+// summarize is the summary of the run res of cfg (its method's canonical
+// name) on the graph name of the given form.
+func summarize(name string, cfg rewire.Config, directed bool, res *rewire.Result) RewireSummary {
 	s := RewireSummary{
 		Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, E0: res.E0,
 		Iterations: res.Iterations, Added: res.Added, Removed: res.Removed,
 		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
-		Version: rewire.RunVersion(cfg.Method, directed, res.Engine), Engine: string(res.Engine), Seconds: seconds,
+		Version: rewire.RunVersion(cfg.Method, directed, res.Engine), Engine: string(res.Engine), Seconds: res.Seconds,
 		Rounds: res.Rounds, Solves: res.Solves,
 	}
 	if directed {
 		s.Form = "directed"
-	}
-	if s.Engine == "" { // curvature and fosr: their own loops, incremental unless exact
-		s.Engine = string(rewire.Incremental)
-		if cfg.Engine == rewire.Exact {
-			s.Engine = string(rewire.Exact)
-		}
 	}
 	if e := float64(res.E0); e > 0 {
 		s.AddedPct, s.RemovedPct = 100*float64(res.Added)/e, 100*float64(res.Removed)/e
@@ -386,8 +352,9 @@ func (b *bar) finish() {
 // warnZeroBudget says on standard error (even with --quiet: it is about the
 // result, not progress) when a budget gives B = floor(r·E0) = 0 iterations:
 // the run succeeds but changes nothing.
-func warnZeroBudget(g *Globals, name string, r float64, e0 int) {
-	if rewire.Budget(r, e0) == 0 {
-		fmt.Fprintf(g.Stderr, "ohm: warning: %s: budget %v gives B = floor(%v·%d) = 0 iterations; the graph is not changed\n", name, r, r, e0)
+func warnZeroBudget(g *Globals, name string, plan *rewire.Plan) {
+	if plan.B == 0 {
+		r := plan.Config.Budget
+		fmt.Fprintf(g.Stderr, "ohm: warning: %s: budget %v gives B = floor(%v·%d) = 0 iterations; the graph is not changed\n", name, r, r, plan.Graph.E0())
 	}
 }

@@ -280,7 +280,7 @@ func TestRewireBadInput(t *testing.T) {
 		{"budget negative", []string{"--dataset", "bottleneck", "--method", "err", "--budget=-0.1"}, 2, "(0, 1]"},
 		{"unknown method", []string{"--dataset", "bottleneck", "--method", "foo", "--budget", "0.05"}, 2, "res, res-hop, err, err-hop"},
 		{"within directed", []string{"--dataset", "bottleneck", "--method", "err", "--budget", "0.05", "--directed", "--within-components"}, 2, "--within-components"},
-		{"unknown engine", []string{"--dataset", "bottleneck", "--method", "err", "--budget", "0.05", "--engine", "fast"}, 2, "unknown engine"},
+		{"unknown engine", []string{"--dataset", "bottleneck", "--method", "err", "--budget", "0.05", "--engine", "fast"}, 2, "--engine fast: unknown"},
 		{"bad extension", []string{"--dataset", "bottleneck", "--method", "err", "--budget", "0.05", "--out", "OUT.csv"}, 2, ".csv"},
 		{"id beyond num_nodes", []string{"--graph", badIDs, "--method", "err", "--budget", "0.05"}, 1, "5"},
 		{"no such folder", []string{"--dataset", "bottleneck", "--method", "err", "--budget", "0.05", "--out", "nodir/x.npz"}, 1, "nodir"},

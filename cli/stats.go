@@ -95,9 +95,6 @@ func (c *StatsCmd) plan() (*statsPlan, error) {
 		}
 		p.budgets = append(p.budgets, r)
 	}
-	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
-		return nil, usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
-	}
 	ms, err := splitList("--methods", c.Methods)
 	if err != nil {
 		return nil, err
@@ -111,7 +108,7 @@ func (c *StatsCmd) plan() (*statsPlan, error) {
 			return nil, usagef("--methods: %s given twice", m)
 		}
 		p.methods = append(p.methods, m)
-		cfg, err := rewireConfig(string(m), slices.Max(p.budgets), c.WithinComponents, c.Directed, c.Engine, 0)
+		cfg, err := rewireConfig(string(m), slices.Max(p.budgets), c.WithinComponents, c.Directed, c.Engine, 0, c.Alpha)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +157,7 @@ func (c *StatsCmd) Run(g *Globals) error {
 		for mi, m := range p.methods {
 			k++
 			bar.describe(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
-			sums, err := statsRun(d.name, d.graph, p.cfgs[m], c.Alpha, p.budgets, g.Workers(), bar)
+			sums, err := statsRun(d.name, d.graph, p.cfgs[m], p.budgets, g.Workers(), bar)
 			if err != nil {
 				return err
 			}
@@ -185,13 +182,12 @@ func (c *StatsCmd) Run(g *Globals) error {
 	return writeStatsTable(g.Stdout, ds, p, c.Directed)
 }
 
-// statsRun rewires gr with cfg once, at the largest budget (alpha for
-// curvature; rewire.RunBudgets), and returns the summary of the run with
+// statsRun rewires gr with cfg once, at the largest budget
+// (rewire.RunBudgets), and returns the summary of the run with
 // each budget, as `ohm rewire` would report it; seconds is the time until
 // that run's last iteration.
-func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, alpha float64, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
+func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
 	cfg.Workers = workers
-	cfg.Alpha = &alpha
 	done := 0
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) {
 		done++
@@ -206,7 +202,7 @@ func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, alpha float64, b
 	for i, r := range budgets {
 		c := cfg
 		c.Budget = r
-		out[i] = summarize(name, gr.Directed(), c, cuts[i], cuts[i].Seconds)
+		out[i] = summarize(name, c, gr.Directed(), cuts[i])
 	}
 	return out, nil
 }

@@ -40,10 +40,63 @@ type Engine interface {
 	Remove(u, v int) error
 }
 
-var (
-	_ Engine = (*Undirected)(nil)
-	_ Engine = (*Directed)(nil)
+// What some engines offer beyond Engine, each behind its own small
+// interface: callers ask for the interface, never for a concrete engine.
+type (
+	// StatsReporter is an engine that counts its work beyond its
+	// iterations (the sketch engine's rounds and solves, the fast directed
+	// engine's fallbacks).
+	StatsReporter interface {
+		// Stats is the work so far. O(1).
+		Stats() Stats
+	}
+	// Failer is an engine whose numeric work can fail after an edit was
+	// accepted (the sketch engine's deferred solves): Err is the first
+	// such failure, nil when none.
+	Failer interface {
+		Err() error
+	}
+	// AdditionChooser is an engine that makes the choice of case 2 of
+	// definitions §3.3 itself, certified against its own error bound (the
+	// fast directed engine): MinRAfterAdd is the arc (x, y), y ∈ ys, that
+	// leaves R_ab smallest when added alone, ties by the smallest y, with
+	// that resistance as its score; false when ys is empty.
+	AdditionChooser interface {
+		MinRAfterAdd(a, b, x int, ys []int) (Pair, bool)
+	}
+	// TopRanker is an engine that lists its k most resistant admissible
+	// pairs itself (the sketch engine: among its candidates, exactly).
+	TopRanker interface {
+		Top(k int) []Pair
+	}
+	// PairSolver is an engine that computes any pair's resistance exactly
+	// on demand, by a Laplacian solve (the sketch engine keeps no L⁺).
+	PairSolver interface {
+		SolveResistance(u, v int) (float64, error)
+	}
 )
+
+// Stats counts an engine's work beyond its iterations; an engine fills the
+// fields that apply to it and leaves the others zero.
+type Stats struct {
+	// Rounds and Solves are the sketch engine's sketches and Laplacian
+	// solves.
+	Rounds, Solves int
+	// Fallbacks counts the exact solves the fast directed engine made
+	// because a residual or a decision margin was not safely above its
+	// error bound.
+	Fallbacks int
+}
+
+var (
+	_ Engine          = (*Undirected)(nil)
+	_ Engine          = (*Directed)(nil)
+	_ StatsReporter   = (*Directed)(nil)
+	_ AdditionChooser = (*Directed)(nil)
+)
+
+// Stats is the fast mode's fallbacks (Fallbacks). O(1).
+func (e *Directed) Stats() Stats { return Stats{Fallbacks: e.Fallbacks()} }
 
 // Resistance is R(i, j), always defined (across components it is the
 // paper's L⁺_ii + L⁺_jj). O(1).

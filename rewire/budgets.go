@@ -2,7 +2,6 @@ package rewire
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -33,20 +32,24 @@ func RunBudgets(g *linalg.Graph, cfg Config, budgets []float64) ([]*Result, erro
 	}
 	for _, r := range budgets {
 		if !(r > 0 && r <= 1) {
-			return nil, fmt.Errorf("budget %v outside (0, 1]", r)
+			return nil, &ConfigError{Field: FieldBudget, Value: r, Reason: "must lie in (0, 1] (a fraction of E0, e.g. 0.05)"}
 		}
 	}
 	cfg.Budget = slices.Max(budgets)
-	at := make([]float64, Budget(cfg.Budget, g.E0())+1) // at[it]: seconds until iteration it
+	p, err := NewPlan(g, cfg)
+	if err != nil {
+		return nil, err
+	}
+	at := make([]float64, p.B+1) // at[it]: seconds until iteration it
 	hook := cfg.OnIteration
 	t0 := time.Now()
-	cfg.OnIteration = func(it int, gr *linalg.Graph, edits []Edit) {
+	p.Config.OnIteration = func(it int, gr *linalg.Graph, edits []Edit) {
 		at[it] = time.Since(t0).Seconds()
 		if hook != nil {
 			hook(it, gr, edits)
 		}
 	}
-	res, err := Run(g, cfg)
+	res, err := p.Run()
 	if err != nil {
 		return nil, err
 	}

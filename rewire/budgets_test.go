@@ -125,8 +125,8 @@ func TestRunBudgetsErrors(t *testing.T) {
 		msg     string
 	}{
 		{nil, "no budgets"},
-		{[]float64{0.5, 0}, "budget 0 outside (0, 1]"},
-		{[]float64{1.5}, "budget 1.5 outside (0, 1]"},
+		{[]float64{0.5, 0}, "budget 0: must lie in (0, 1]"},
+		{[]float64{1.5}, "budget 1.5: must lie in (0, 1]"},
 	} {
 		if _, err := RunBudgets(g, Config{Method: ERR}, tc.budgets); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%v: %v, want %q", tc.budgets, err, tc.msg)

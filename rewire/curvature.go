@@ -9,13 +9,6 @@ import (
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// Curvature is the baseline operator of SPEC §3: curvature rewiring with
-// exact Ollivier–Ricci curvature (one addition across the least-curved edge
-// and one removal of the most-curved edge per iteration). It is not in
-// Methods, which lists the resistance operators; Run runs it with its own
-// loop (curvature_rewire.go), α from Config.Alpha.
-const Curvature Method = "curvature"
-
 // DefaultAlpha is the laziness α of the measures μx when none is given, as in
 // the GraphRicciCurvature package.
 const DefaultAlpha = 0.5

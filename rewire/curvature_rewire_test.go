@@ -82,7 +82,7 @@ func TestCurvatureHandBuilt(t *testing.T) {
 		{"directed C4", cycleGraph(t, 4, true), 0.5, 1, "", nil, "iteration 1 changed nothing"},
 	} {
 		for _, engine := range []EngineKind{Incremental, Exact} {
-			r, err := Run(tc.g, Config{Method: Curvature, Budget: tc.budget, Engine: engine, Alpha: &tc.alpha})
+			r, err := Run(tc.g, Config{Method: Curvature, Budget: tc.budget, Engine: engine, Curvature: &CurvatureOptions{Alpha: tc.alpha}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,15 +113,15 @@ func TestCurvatureConfig(t *testing.T) {
 		msg   string
 	}{
 		{Config{Method: ERR, Budget: 0.5}, 0.5, "not \"err\""},
-		{Config{Method: Curvature, Budget: 0.5}, -1, "alpha -1 outside [0, 1]"},
-		{Config{Method: Curvature, Budget: 2}, 0.5, "budget 2 outside (0, 1]"},
-		{Config{Method: Curvature, Budget: 0.5, Engine: "fast"}, 0.5, "unknown engine"},
+		{Config{Method: Curvature, Budget: 0.5}, -1, "alpha -1: must lie in [0, 1]"},
+		{Config{Method: Curvature, Budget: 2}, 0.5, "budget 2: must lie in (0, 1]"},
+		{Config{Method: Curvature, Budget: 0.5, Engine: "fast"}, 0.5, "engine fast: unknown"},
 	} {
 		if _, err := runCurvature(g, tc.cfg, tc.alpha, nil); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%+v α=%v: %v, want %q", tc.cfg, tc.alpha, err, tc.msg)
 		}
 	}
-	if m, err := ParseMethod("Curvature"); err != nil || m != Curvature || !m.Removes() || m.PerHop() {
+	if m, err := ParseMethod("Curvature"); err != nil || m != Curvature || !m.Info().Removes || m.Info().PerHop {
 		t.Errorf("ParseMethod(Curvature) = %v, %v", m, err)
 	}
 	if slices.Contains(Methods, Curvature) || !slices.Contains(AllMethods, Curvature) {
@@ -155,7 +155,7 @@ func TestCurvatureIncrementalEqualsFullWebKB(t *testing.T) {
 				if alpha != 0.5 {
 					continue
 				}
-				ex, err := Run(g, Config{Method: Curvature, Budget: 0.1, Engine: Exact, Alpha: &alpha})
+				ex, err := Run(g, Config{Method: Curvature, Budget: 0.1, Engine: Exact, Curvature: &CurvatureOptions{Alpha: alpha}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -85,7 +85,7 @@ func TestFastDirectedAgreesWithExact(t *testing.T) {
 			t.Run(label, func(t *testing.T) {
 				t.Parallel()
 				its := 20
-				if m.PerHop() {
+				if m.Info().PerHop {
 					its = 10
 				}
 				cfg := Config{Method: m, Budget: 1, MaxIterations: its, OnIteration: checkInvariants(t, g, false)}

@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"container/heap"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -18,8 +16,8 @@ import (
 // second eigenvector of the normalized adjacency D^{-1/2} A D^{-1/2}, as the
 // authors' code does:
 //
-//   - x starts uniform in [−1, 1) (from Config.Seed; Config.X0 gives it
-//     instead) and takes FoSRInitialPowerIterations power steps;
+//   - x starts uniform in [−1, 1) (from FoSROptions.Seed; FoSROptions.X0
+//     gives it instead) and takes FoSRInitialPowerIterations power steps;
 //   - a power step: x ← x − (x·√d) √d / Σd, y = x + D^{-1/2} A D^{-1/2} x,
 //     x ← y / ‖y‖;
 //   - each addition is the non-edge {u,v}, u ≠ v, minimising y_u·y_v with
@@ -41,58 +39,58 @@ import (
 // addition (the reference's edge_rewire default).
 const FoSRInitialPowerIterations = 5
 
-// runFoSR is Run for FoSR. O(B·(n log n + m)).
-func runFoSR(g *linalg.Graph, cfg Config) (*Result, error) {
-	t0 := time.Now()
-	n := g.N()
-	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0())}
-	gr := g.Clone()
-	x := make([]float64, n)
-	if cfg.X0 != nil {
-		if len(cfg.X0) != n {
-			return nil, fmt.Errorf("fosr: start vector has %d entries for %d nodes", len(cfg.X0), n)
-		}
-		copy(x, cfg.X0)
+// fosrOperator makes FoSR's iterations: one addition each, then a power
+// step. O(n log n + m) per iteration.
+type fosrOperator struct {
+	f *fosr
+}
+
+// newFoSROperator draws (or takes) the start vector and makes the initial
+// power steps.
+func newFoSROperator(p *Plan) (operator, error) {
+	g := p.Graph
+	opt := FoSROptions{}
+	if p.Config.FoSR != nil {
+		opt = *p.Config.FoSR
+	}
+	x := make([]float64, g.N())
+	if opt.X0 != nil {
+		copy(x, opt.X0)
 	} else {
-		r := rand.New(rand.NewPCG(cfg.Seed, 0x666f7372))
+		r := rand.New(rand.NewPCG(opt.Seed, 0x666f7372))
 		for i := range x {
 			x[i] = 2*r.Float64() - 1
 		}
 	}
-	f := newFoSR(gr, x)
+	f := newFoSR(g.Clone(), x)
 	for range FoSRInitialPowerIterations {
 		if err := f.powerStep(); err != nil {
 			return nil, err
 		}
 	}
-	for it := 1; it <= res.Budget; it++ {
-		if why := cfg.stopBefore(it); why != "" {
-			res.StoppedEarly = why
-			break
-		}
-		u, v, p, ok := f.choose()
-		res.Iterations = it
-		if !ok {
-			res.StoppedEarly = fmt.Sprintf("iteration %d changed nothing: no pair could be added (the graph is complete)", it)
-			break
-		}
-		gr.AddEdge(u, v)
-		f.deg[u]++
-		f.deg[v]++
-		if err := f.powerStep(); err != nil {
-			return nil, fmt.Errorf("iteration %d: %w", it, err)
-		}
-		edits := []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}
-		res.record(edits)
-		if cfg.OnIteration != nil {
-			cfg.OnIteration(it, gr, edits)
-		}
-	}
-	res.Graph = gr
-	res.AddedNet, res.RemovedNet = NetChange(g, gr)
-	res.Seconds = time.Since(t0).Seconds()
-	return res, nil
+	return &fosrOperator{f: f}, nil
 }
+
+func (o *fosrOperator) graph() *linalg.Graph { return o.f.g }
+
+func (o *fosrOperator) idle() string { return "no pair could be added (the graph is complete)" }
+
+func (o *fosrOperator) iterate(it int) ([]Edit, error) {
+	f := o.f
+	u, v, p, ok := f.choose()
+	if !ok {
+		return nil, nil
+	}
+	f.g.AddEdge(u, v)
+	f.deg[u]++
+	f.deg[v]++
+	if err := f.powerStep(); err != nil {
+		return nil, err
+	}
+	return []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}, nil
+}
+
+func (o *fosrOperator) finish(*Result) error { return nil }
 
 // fosr is FoSR's state: the graph (edited in place), the degrees of
 // edge_index (self-loops count 1) and the vector x.

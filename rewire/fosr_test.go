@@ -98,7 +98,7 @@ func TestFoSRMatchesReference(t *testing.T) {
 		for i := range x0 {
 			x0[i] = 2*r.Float64() - 1
 		}
-		res, err := Run(g, Config{Method: FoSR, Budget: 40.0 / float64(g.E0()), X0: x0})
+		res, err := Run(g, Config{Method: FoSR, Budget: 40.0 / float64(g.E0()), FoSR: &FoSROptions{X0: x0}})
 		if err != nil {
 			t.Fatal(err)
 		}

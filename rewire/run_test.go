@@ -2,6 +2,7 @@ package rewire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -28,24 +29,69 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestValidate(t *testing.T) {
+// TestCheck: every configuration that cannot run is refused with a
+// *ConfigError naming its field.
+func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		cfg      Config
 		directed bool
+		field    Field
 		msg      string
 	}{
-		{Config{Method: "erx", Budget: 0.1}, false, `unknown method "erx" (known: res, res-hop, err, err-hop, curvature, gtr, fosr)`},
-		{Config{Method: ERR, Budget: 0}, false, "budget 0 outside (0, 1]"},
-		{Config{Method: ERR, Budget: 1.5}, false, "budget 1.5 outside (0, 1]"},
-		{Config{Method: ERR, Budget: math.NaN()}, false, "outside (0, 1]"},
-		{Config{Method: ERR, Budget: 0.1, WithinComponents: true}, true, "within-components applies to undirected"},
-		{Config{Method: ERR, Budget: 0.1, Engine: "fast"}, false, `unknown engine "fast"`},
-		{Config{Method: ERR, Budget: 0.1, MaxIterations: -1}, false, "negative"},
+		{Config{Method: "erx", Budget: 0.1}, false, FieldMethod, `method erx: unknown (known: res, res-hop, err, err-hop, curvature, gtr, fosr)`},
+		{Config{Method: ERR, Budget: 0}, false, FieldBudget, "budget 0: must lie in (0, 1]"},
+		{Config{Method: ERR, Budget: 1.5}, false, FieldBudget, "budget 1.5: must lie in (0, 1]"},
+		{Config{Method: ERR, Budget: math.NaN()}, false, FieldBudget, "must lie in (0, 1]"},
+		{Config{Method: ERR, Budget: 0.1, WithinComponents: true}, true, FieldWithinComponents, "within components: applies to undirected"},
+		{Config{Method: ERR, Budget: 0.1, Engine: "fast"}, false, FieldEngine, `engine fast: unknown`},
+		{Config{Method: ERR, Budget: 0.1, MaxIterations: -1}, false, FieldMaxIterations, "max iterations -1: must be ≥ 0"},
+		{Config{Method: GTR, Budget: 0.1}, true, FieldForm, "gtr rewires undirected graphs only"},
+		{Config{Method: FoSR, Budget: 0.1, Engine: Exact}, false, FieldEngine, "no exact engine"},
+		{Config{Method: ERRHop, Budget: 0.1, Engine: Sketch}, false, FieldEngine, "undirected graphs only"},
+		{Config{Method: ERR, Budget: 0.1, Engine: Sketch}, true, FieldEngine, "undirected graphs only"},
+		{Config{Method: ERR, Budget: 0.1, Curvature: &CurvatureOptions{Alpha: 2}}, false, FieldAlpha, "alpha 2: must lie in [0, 1]"},
 	} {
-		err := tc.cfg.Validate(tc.directed)
-		if err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%+v: %v, want %q", tc.cfg, err, tc.msg)
+		err := tc.cfg.Check(tc.directed)
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != tc.field || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%+v: %v, want %s error %q", tc.cfg, err, tc.field, tc.msg)
 		}
+	}
+	if err := (Config{Method: ERR, Budget: 0.1}).Check(true); err != nil {
+		t.Errorf("a valid configuration: %v", err)
+	}
+}
+
+// TestNewPlan: the plan fixes B, the iterations allowed and the engine
+// once, and refuses a start vector of the wrong length.
+func TestNewPlan(t *testing.T) {
+	g := pathGraph(t, 11) // E0 = 10
+	for _, tc := range []struct {
+		cfg           Config
+		b, iterations int
+		engine        EngineKind
+		reason        bool
+	}{
+		{Config{Method: ERR, Budget: 0.5}, 5, 5, Incremental, true},
+		{Config{Method: ERR, Budget: 0.5, Engine: Auto, MaxIterations: 2}, 5, 2, Incremental, true},
+		{Config{Method: ERR, Budget: 0.5, Engine: Exact, MaxIterations: 9}, 5, 5, Exact, false},
+		{Config{Method: Res, Budget: 1, Engine: Sketch}, 10, 10, Sketch, false},
+		{Config{Method: Curvature, Budget: 0.3}, 3, 3, Incremental, false},
+		{Config{Method: Curvature, Budget: 0.3, Engine: Exact}, 3, 3, Exact, false},
+		{Config{Method: FoSR, Budget: 0.3}, 3, 3, Incremental, false},
+	} {
+		p, err := NewPlan(g, tc.cfg)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.cfg, err)
+		}
+		if p.B != tc.b || p.Iterations != tc.iterations || p.Engine != tc.engine || (p.EngineReason != "") != tc.reason {
+			t.Errorf("%+v: B %d, iterations %d, engine %s (%q); want %d, %d, %s", tc.cfg, p.B, p.Iterations, p.Engine, p.EngineReason, tc.b, tc.iterations, tc.engine)
+		}
+	}
+	_, err := NewPlan(g, Config{Method: FoSR, Budget: 0.3, FoSR: &FoSROptions{X0: make([]float64, 3)}})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != FieldStartVector {
+		t.Errorf("a start vector of 3 entries for 11 nodes: %v", err)
 	}
 }
 

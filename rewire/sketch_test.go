@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental"
@@ -142,23 +143,31 @@ func TestSketchEngineQuality(t *testing.T) {
 func TestEngineChoice(t *testing.T) {
 	gg, _ := graphgen.SBM(3000, 3, 0.01, 0.001, 1)
 	g := mustFrom(t, gg)
-	if k, why := ChooseEngine(g, Config{Method: ERR, Engine: Auto}); k != Incremental {
+	choose := func(cfg Config) (EngineKind, string) {
+		t.Helper()
+		p, err := NewPlan(g, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Engine, p.EngineReason
+	}
+	if k, why := choose(Config{Method: ERR, Budget: 0.01, Engine: Auto}); k != Incremental {
 		t.Fatalf("auto chose %s: %s", k, why)
 	}
 	t.Setenv("OHM_MEMORY", "100M")
-	if k, why := ChooseEngine(g, Config{Method: ERR, Engine: Auto}); k != Sketch {
+	if k, why := choose(Config{Method: ERR, Budget: 0.01, Engine: Auto}); k != Sketch || !strings.Contains(why, "engine auto: sketch") {
 		t.Fatalf("auto chose %s with 100 MB: %s", k, why)
 	}
-	if k, _ := ChooseEngine(g, Config{Method: ERRHop, Engine: Auto}); k != Incremental {
+	if k, _ := choose(Config{Method: ERRHop, Budget: 0.01, Engine: Auto}); k != Incremental {
 		t.Fatalf("auto chose %s for err-hop", k)
 	}
-	// The empty kind (sweeps, diagnose) never takes the sketch engine: its
-	// results carry the exact engine's code version.
-	if k, _ := ChooseEngine(g, Config{Method: ERR}); k != Incremental {
+	// The empty kind is Auto, the one default everywhere.
+	if k, _ := choose(Config{Method: ERR, Budget: 0.01}); k != Sketch {
 		t.Fatalf("empty engine chose %s", k)
 	}
-	if _, err := Run(g, Config{Method: ERR, Budget: 0.01}); err == nil {
-		t.Fatal("empty engine beyond memory ran")
+	// ohm resistance resolves an engine without a method.
+	if s, why := (EngineSpec{Removes: true}).Resolve(g); s.Kind != Sketch || why == "" {
+		t.Fatalf("EngineSpec.Resolve chose %s: %s", s.Kind, why)
 	}
 	_, err := Run(g, Config{Method: ERR, Budget: 0.01, Engine: Incremental})
 	var me *linalg.MemoryError
@@ -169,7 +178,7 @@ func TestEngineChoice(t *testing.T) {
 	if err != nil || r.Engine != Sketch {
 		t.Fatalf("auto beyond memory: %v, engine %v", err, r)
 	}
-	if err := (&Config{Method: ERRHop, Budget: 0.1, Engine: Sketch}).Validate(false); err == nil {
+	if err := (Config{Method: ERRHop, Budget: 0.1, Engine: Sketch}).Check(false); err == nil {
 		t.Fatal("sketch engine accepted err-hop")
 	}
 }

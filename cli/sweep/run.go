@@ -311,7 +311,7 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 	}
 	bmax := slices.Max(missing)
 	note("rewiring %s (%s) with %s, budget %g", gr.d.Name, gr.form, gr.method, bmax)
-	cfg := rewire.Config{Method: rewire.Method(gr.method), Workers: workers, Alpha: &alpha}
+	cfg := rewire.Config{Method: rewire.Method(gr.method), Engine: rewire.Incremental, Workers: workers, Curvature: &rewire.CurvatureOptions{Alpha: alpha}}
 	cuts, err := rewire.RunBudgets(g0, cfg, missing)
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)

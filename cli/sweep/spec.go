@@ -153,7 +153,7 @@ func (s *Spec) Normalize() error {
 		return err
 	}
 	for _, m := range s.Methods {
-		if rewire.Method(m).UndirectedOnly() && slices.Contains(s.Forms, Directed) {
+		if info := rewire.Method(m).Info(); info.Name != "" && !info.Directed && slices.Contains(s.Forms, Directed) {
 			return fmt.Errorf("methods: %s rewires undirected graphs only; sweep it with --forms undirected", m)
 		}
 	}
