@@ -17,6 +17,7 @@ import (
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // RewireCmd is `ohm rewire`.
@@ -127,7 +128,7 @@ func (c *RewireCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
+	if err := curvature.ValidateAlpha(c.Alpha); err != nil {
 		return usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
 	}
 	if c.Out != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // StatsCmd is `ohm stats`.
@@ -95,7 +96,7 @@ func (c *StatsCmd) plan() (*statsPlan, error) {
 		}
 		p.budgets = append(p.budgets, r)
 	}
-	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
+	if err := curvature.ValidateAlpha(c.Alpha); err != nil {
 		return nil, usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
 	}
 	ms, err := splitList("--methods", c.Methods)

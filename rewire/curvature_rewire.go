@@ -1,31 +1,20 @@
 package rewire
 
 import (
-	"errors"
 	"fmt"
-	"math"
-	"runtime"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
-	"github.com/ohmgnn/ohm/incremental/rank"
-	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
-
-// MaxCurvatureCandidates is the number of candidate additions evaluated per
-// iteration of the curvature operator (SPEC §3): when an edge has more, the
-// first ones in the order (larger current distance first, then row-major)
-// are evaluated.
-const MaxCurvatureCandidates = 256
 
 // runCurvature is Run for the curvature baseline of SPEC §3: B =
 // floor(cfg.Budget·E0) iterations, α the laziness of the measures
-// (*cfg.Alpha, DefaultAlpha when nil), afterEdit a hook called after every edit
-// (tests; nil elsewhere). It fills the same Result, log and summary fields as
-// the resistance operators. One iteration:
+// (*cfg.Alpha, curvature.DefaultAlpha when nil), afterEdit a hook called
+// after every edit (tests; nil elsewhere). It fills the same Result, log and
+// summary fields as the resistance operators. One iteration drives a
+// curvature.State through its two steps:
 //
 //  1. Addition: the underlying edges (u,v), u < v, in ascending κ (ties by
 //     the rule of SPEC §3); for the first that has candidates — pairs (i,j),
@@ -33,7 +22,7 @@ const MaxCurvatureCandidates = 256
 //     neither arc) — the candidate whose addition leaves κ(u,v) largest is
 //     added (directed: the arc i→j); ties row-major (undirected candidates
 //     are unordered pairs, taken as (min, max)). At most
-//     MaxCurvatureCandidates are evaluated: those at current distance 3
+//     curvature.MaxCandidates are evaluated: those at current distance 3
 //     first, then 2, each group row-major. The edit's score is that largest
 //     κ(u,v).
 //  2. Removal: on the graph after the addition, the underlying edges in
@@ -46,25 +35,26 @@ const MaxCurvatureCandidates = 256
 //     removed edge's κ.
 //
 // After each edit κ is recomputed only for the edges it can change (see
-// affected): the incremental engine (cfg.Engine "" or Incremental). The
-// Exact engine recomputes every κ after every edit instead; both make the
-// same decisions with the same scores. cfg.WithinComponents changes nothing
-// (candidates lie within distance 3 of each other). An iteration that
-// changes nothing stops the run. Each iteration costs the ranking (O(m)),
-// at most 256 curvature evaluations of (u,v) and the recomputation of the
-// edges near the two edits, spread over cfg.Workers goroutines.
-func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *curvatureState)) (*Result, error) {
+// curvature.State.Add): the incremental engine (cfg.Engine "" or
+// Incremental). The Exact engine recomputes every κ after every edit
+// instead; both make the same decisions with the same scores.
+// cfg.WithinComponents changes nothing (candidates lie within distance 3 of
+// each other). An iteration that changes nothing stops the run. Each
+// iteration costs the ranking (O(m)), at most 256 curvature evaluations of
+// (u,v) and the recomputation of the edges near the two edits, spread over
+// cfg.Workers goroutines.
+func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *curvature.State)) (*Result, error) {
 	if cfg.Method != Curvature {
 		return nil, fmt.Errorf("runCurvature runs method %s, not %q", Curvature, cfg.Method)
 	}
 	if err := cfg.Validate(g.Directed()); err != nil {
 		return nil, err
 	}
-	if err := ValidateAlpha(alpha); err != nil {
+	if err := curvature.ValidateAlpha(alpha); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	s := newCurvatureState(g, alpha, cfg.Workers, cfg.Engine == Exact)
+	s := curvature.NewState(g, alpha, cfg.Workers, cfg.Engine == Exact)
 	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0())}
 	var edits []Edit
 	for it := 1; it <= res.Budget; it++ {
@@ -74,21 +64,21 @@ func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *
 		}
 		edits = edits[:0]
 		added := incremental.Pair{U: -1, V: -1}
-		if a, ok := s.chooseAddition(); ok {
-			if err := s.add(a.U, a.V); err != nil {
+		if a, ok := s.ChooseAddition(); ok {
+			if err := s.Add(a.U, a.V); err != nil {
 				return nil, fmt.Errorf("iteration %d: %w", it, err)
 			}
-			edits = append(edits, edit(s.g, it, "add", a))
+			edits = append(edits, edit(s.Graph(), it, "add", a))
 			added = a
 			if afterEdit != nil {
 				afterEdit(s)
 			}
 		}
-		if r, ok := s.chooseRemoval(added); ok {
-			if err := s.remove(r.U, r.V); err != nil {
+		if r, ok := s.ChooseRemoval(added); ok {
+			if err := s.Remove(r.U, r.V); err != nil {
 				return nil, fmt.Errorf("iteration %d: %w", it, err)
 			}
-			edits = append(edits, edit(s.g, it, "remove", r))
+			edits = append(edits, edit(s.Graph(), it, "remove", r))
 			if afterEdit != nil {
 				afterEdit(s)
 			}
@@ -100,334 +90,11 @@ func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *
 		}
 		res.record(edits)
 		if cfg.OnIteration != nil {
-			cfg.OnIteration(it, s.g, edits)
+			cfg.OnIteration(it, s.Graph(), edits)
 		}
 	}
-	res.Graph = s.g.Clone()
+	res.Graph = s.Graph().Clone()
 	res.AddedNet, res.RemovedNet = NetChange(g, res.Graph)
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
-}
-
-// curvatureState is the graph being rewired and κ of every edge of its
-// underlying undirected graph.
-type curvatureState struct {
-	g      *linalg.Graph // the graph in its form
-	ug     *linalg.Graph // underlying undirected graph (g itself when undirected)
-	alpha  float64
-	exact  bool // recompute every κ after every edit
-	kappa  map[uint64]float64
-	search *tarjan.Searcher
-	// Scratch.
-	workers []*kappaWorker
-	views   []view
-	stamp   []uint32
-	gen     uint32
-	nthread int
-}
-
-func newCurvatureState(g *linalg.Graph, alpha float64, workers int, exact bool) *curvatureState {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	s := &curvatureState{g: g.Clone(), alpha: alpha, exact: exact, search: tarjan.NewSearcher(g.N()),
-		stamp: make([]uint32, g.N()), nthread: workers}
-	s.ug = s.g
-	if g.Directed() {
-		s.ug = g.Undirected()
-	}
-	for range workers {
-		s.workers = append(s.workers, newKappaWorker(g.N()))
-		s.views = append(s.views, view{g: s.ug, ea: -1})
-	}
-	s.recomputeAll()
-	return s
-}
-
-func ukey(u, v int) uint64 {
-	if u > v {
-		u, v = v, u
-	}
-	return uint64(u)<<32 | uint64(uint32(v))
-}
-
-// recomputeAll sets κ of every underlying edge from scratch.
-func (s *curvatureState) recomputeAll() {
-	es := s.ug.Edges()
-	ks := make([]float64, len(es))
-	kappaEdges(s.ug, es, s.alpha, s.nthread, ks)
-	s.kappa = make(map[uint64]float64, len(es))
-	for k, e := range es {
-		s.kappa[ukey(e.U, e.V)] = ks[k]
-	}
-}
-
-// ranked returns the underlying edges (u < v) with score sign·κ, row-major,
-// without the edge skip (U < 0: none).
-func (s *curvatureState) ranked(sign float64, skip incremental.Pair) []incremental.Pair {
-	es := s.ug.Edges()
-	out := make([]incremental.Pair, 0, len(es))
-	sk := uint64(math.MaxUint64)
-	if skip.U >= 0 {
-		sk = ukey(skip.U, skip.V)
-	}
-	for _, e := range es {
-		k := ukey(e.U, e.V)
-		if k == sk {
-			continue
-		}
-		out = append(out, incremental.Pair{U: e.U, V: e.V, Score: sign * s.kappa[k]})
-	}
-	return out
-}
-
-// chooseAddition is step 1: the best candidate across the least-curved edge
-// that has one, with the κ(u,v) it leaves as its score.
-func (s *curvatureState) chooseAddition() (incremental.Pair, bool) {
-	var best incremental.Pair
-	found := false
-	rank.Each(s.ranked(1, incremental.Pair{U: -1}), rank.Ascending, false, func(e incremental.Pair) bool {
-		cands := s.candidates(e.U, e.V)
-		if len(cands) == 0 {
-			return true
-		}
-		best, found = s.bestCandidate(e.U, e.V, cands), true
-		return false
-	})
-	return best, found
-}
-
-// candidates returns the candidate additions across the edge (u,v), u < v,
-// in evaluation order, at most MaxCurvatureCandidates of them. Undirected
-// pairs are (min, max); directed ones (i, j) with i on u's side.
-func (s *curvatureState) candidates(u, v int) []incremental.Pair {
-	var cs []incremental.Pair
-	directed := s.g.Directed()
-	for _, i := range s.ug.Out(u) {
-		if i == v {
-			continue
-		}
-		for _, j := range s.ug.Out(v) {
-			if j == u || j == i || s.ug.HasEdge(i, j) {
-				continue
-			}
-			p := incremental.Pair{U: i, V: j}
-			if !directed && p.U > p.V {
-				p.U, p.V = p.V, p.U
-			}
-			cs = append(cs, p)
-		}
-	}
-	slices.SortFunc(cs, func(a, b incremental.Pair) int {
-		if rank.RowMajorLess(a, b) {
-			return -1
-		}
-		if rank.RowMajorLess(b, a) {
-			return 1
-		}
-		return 0
-	})
-	cs = slices.Compact(cs) // undirected: {i,j} reached from both sides
-	if len(cs) <= MaxCurvatureCandidates {
-		return cs
-	}
-	// Current distance: 2 with a common neighbour, else 3 (i ~ u ~ v ~ j).
-	// Distance 3 first; SortStable keeps row-major order inside each group.
-	for k := range cs {
-		cs[k].Score = float64(s.dist23(cs[k].U, cs[k].V))
-	}
-	slices.SortStableFunc(cs, func(a, b incremental.Pair) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	return cs[:MaxCurvatureCandidates]
-}
-
-// dist23 returns the distance of the non-adjacent pair (i, j) of nodes
-// within distance 3: 2 if they share a neighbour, else 3.
-func (s *curvatureState) dist23(i, j int) int {
-	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		s.gen = 1
-	}
-	for _, r := range s.ug.Out(i) {
-		s.stamp[r] = s.gen
-	}
-	for _, r := range s.ug.Out(j) {
-		if s.stamp[r] == s.gen {
-			return 2
-		}
-	}
-	return 3
-}
-
-// bestCandidate evaluates κ(u,v) with each candidate added (in parallel) and
-// returns the one leaving it largest, ties by the rule of SPEC §3.
-func (s *curvatureState) bestCandidate(u, v int, cs []incremental.Pair) incremental.Pair {
-	s.parallel(len(cs), func(w int, k int) {
-		vw := &s.views[w]
-		vw.withEdge(cs[k].U, cs[k].V)
-		cs[k].Score = s.workers[w].kappa(vw, u, v, s.alpha)
-	})
-	for w := range s.views {
-		s.views[w].ea = -1 // back to the plain graph
-	}
-	return cs[rank.First(cs, rank.Descending, false)]
-}
-
-// parallel runs f(worker, k) for k in [0, n) on the state's workers, each
-// worker taking the next k from a shared counter; worker w owns
-// s.workers[w] and s.views[w].
-func (s *curvatureState) parallel(n int, f func(w, k int)) {
-	nw := min(s.nthread, n)
-	if nw <= 1 {
-		for k := range n {
-			f(0, k)
-		}
-		return
-	}
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for w := range nw {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= n {
-					return
-				}
-				f(w, k)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// chooseRemoval is step 2: the most-curved removable edge of the current
-// graph other than the one just added, with its κ as score. Directed: the
-// arc x→y (x < y) if it exists and keeps the SCC partition, else y→x.
-func (s *curvatureState) chooseRemoval(added incremental.Pair) (incremental.Pair, bool) {
-	var out incremental.Pair
-	found := false
-	rank.Each(s.ranked(-1, added), rank.Ascending, false, func(e incremental.Pair) bool {
-		x, y, kappa := e.U, e.V, -e.Score
-		if !s.g.Directed() {
-			if s.search.IsBridge(s.g, x, y) {
-				return true
-			}
-			out, found = incremental.Pair{U: x, V: y, Score: kappa}, true
-			return false
-		}
-		for _, a := range [2][2]int{{x, y}, {y, x}} {
-			if s.g.HasEdge(a[0], a[1]) && !s.search.SplitsSCC(s.g, a[0], a[1]) {
-				out, found = incremental.Pair{U: a[0], V: a[1], Score: kappa}, true
-				return false
-			}
-		}
-		return true
-	})
-	return out, found
-}
-
-// add inserts the edge {a,b} (directed: the arc a→b) and updates κ. A
-// directed arc whose reverse exists leaves the underlying graph, and so every
-// κ, unchanged.
-func (s *curvatureState) add(a, b int) error {
-	if a == b || !s.g.AddEdge(a, b) {
-		return &incremental.EditError{Op: "add", U: a, V: b, Reason: incremental.ErrEdgeExists}
-	}
-	if s.g.Directed() && s.g.HasEdge(b, a) {
-		return nil // the underlying edge was there already
-	}
-	if s.g.Directed() && !s.ug.AddEdge(a, b) {
-		return errors.New("curvature: underlying graph out of sync")
-	}
-	s.refresh(a, b)
-	return nil
-}
-
-// remove deletes the edge {a,b} (directed: the arc a→b) and updates κ. A
-// directed arc whose reverse remains leaves the underlying graph, and so
-// every κ, unchanged.
-func (s *curvatureState) remove(a, b int) error {
-	if !s.g.RemoveEdge(a, b) {
-		return &incremental.EditError{Op: "remove", U: a, V: b, Reason: incremental.ErrNoEdge}
-	}
-	if s.g.Directed() {
-		if s.g.HasEdge(b, a) {
-			return nil
-		}
-		s.ug.RemoveEdge(a, b)
-	}
-	delete(s.kappa, ukey(a, b))
-	s.refresh(a, b)
-	return nil
-}
-
-// refresh brings κ up to date after the underlying edge {a,b} was added or
-// removed: every κ (exact engine) or only the affected ones.
-func (s *curvatureState) refresh(a, b int) {
-	if s.exact {
-		s.recomputeAll()
-		return
-	}
-	es := s.affected(a, b)
-	ks := make([]float64, len(es))
-	s.parallel(len(es), func(w, k int) {
-		ks[k] = s.workers[w].kappa(&s.views[w], es[k].U, es[k].V, s.alpha)
-	})
-	for k, e := range es {
-		s.kappa[ukey(e.U, e.V)] = ks[k]
-	}
-}
-
-// affected returns the edges whose κ the edit of the underlying edge {a,b}
-// can change, each once: those with an endpoint in S = {a,b} ∪ N(a) ∪ N(b)
-// (the same set whether N is taken with or without the edge).
-//
-// Radius. κ(x,y) is a function of N(x), N(y) and, for p ∈ {x}∪N(x) and
-// q ∈ {y}∪N(y), of min(d(p,q), 3) — and d(p,q) ≤ 3 always, since
-// p ~ x ~ y ~ q, so that value is decided by p = q, p ~ q, or
-// N(p) ∩ N(q) ≠ ∅, i.e. by the edges at p and at q. So κ(x,y) depends only on
-// the edges incident to B(x) ∪ B(y), B the closed 1-ball. Editing {a,b}
-// changes only the edges at a and at b, hence can change κ(x,y) only if a or
-// b lies in B(x) ∪ B(y), i.e. x or y lies in B(a) ∪ B(b) = S. Edges with
-// both endpoints at distance ≥ 2 from the edit keep their κ; the test
-// TestCurvatureRadiusTight shows that distance 1 does not suffice to exclude
-// an edge.
-func (s *curvatureState) affected(a, b int) []linalg.Edge {
-	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		s.gen = 1
-	}
-	var set []int
-	for _, ps := range [][]int{{a, b}, s.ug.Out(a), s.ug.Out(b)} {
-		for _, p := range ps {
-			if s.stamp[p] != s.gen {
-				s.stamp[p] = s.gen
-				set = append(set, p)
-			}
-		}
-	}
-	var es []linalg.Edge
-	for _, x := range set {
-		for _, y := range s.ug.Out(x) {
-			if s.stamp[y] != s.gen || x < y { // an edge inside S once
-				es = append(es, linalg.Edge{U: min(x, y), V: max(x, y)})
-			}
-		}
-	}
-	return es
 }

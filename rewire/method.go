@@ -9,13 +9,21 @@ import (
 // Method is a rewiring operator of SPEC §3.
 type Method string
 
-// The resistance operators. Curvature lives in its own file.
+// The resistance operators.
 const (
 	ERR    Method = "err"     // Resistance (add & remove)
 	ERRHop Method = "err-hop" // Resistance per hop (add & remove)
 	Res    Method = "res"     // Resistance (add only)
 	ResHop Method = "res-hop" // Resistance per hop (add only)
 )
+
+// Curvature is the baseline operator of SPEC §3: curvature rewiring with
+// exact Ollivier–Ricci curvature (one addition across the least-curved edge
+// and one removal of the most-curved edge per iteration). It is not in
+// Methods, which lists the resistance operators; Run runs it with its own
+// loop (curvature_rewire.go, on package curvature's State), α from
+// Config.Alpha.
+const Curvature Method = "curvature"
 
 // The baselines beyond the paper (add only, undirected): greedy total
 // resistance rewiring and first-order spectral rewiring.

@@ -11,6 +11,7 @@ import (
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // EngineKind names a resistance engine.
@@ -61,7 +62,7 @@ type Config struct {
 	// chooses it); Workers and WithinComponents are taken from here.
 	Sketch incremental.SketchOptions
 	// Alpha is the curvature baseline's laziness α (SPEC §3); nil means
-	// DefaultAlpha. Other methods ignore it.
+	// curvature.DefaultAlpha. Other methods ignore it.
 	Alpha *float64
 	// Seed draws FoSR's random start vector (uniform in [−1, 1)); X0, when
 	// not nil, is the start vector instead (one entry per node). Other
@@ -116,7 +117,7 @@ func (c *Config) Validate(directed bool) error {
 		return errors.New("within-components applies to undirected graphs; directed pairs always lie in one SCC")
 	}
 	if c.Method == Curvature && c.Alpha != nil {
-		if err := ValidateAlpha(*c.Alpha); err != nil {
+		if err := curvature.ValidateAlpha(*c.Alpha); err != nil {
 			return err
 		}
 	}
@@ -192,7 +193,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 	}
 	switch cfg.Method {
 	case Curvature:
-		alpha := DefaultAlpha
+		alpha := curvature.DefaultAlpha
 		if cfg.Alpha != nil {
 			alpha = *cfg.Alpha
 		}
