@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // BenchmarkCurvatureCora computes the exact Ollivier–Ricci curvature (α = ½)
@@ -15,7 +16,7 @@ func BenchmarkCurvatureCora(b *testing.B) {
 	for _, w := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
 			for b.Loop() {
-				ks, err := rewire.Curvatures(g, rewire.DefaultAlpha, w)
+				ks, err := curvature.Curvatures(g, curvature.DefaultAlpha, w)
 				if err != nil {
 					b.Fatal(err)
 				}

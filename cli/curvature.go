@@ -13,7 +13,7 @@ import (
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/linalg/graphio"
-	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // CurvatureCmd is `ohm curvature`.
@@ -35,17 +35,17 @@ type CurvatureBin struct {
 // CurvatureOut is the output of `ohm curvature --json`; its fields are
 // stable. Min, Max and Mean are null for a graph without edges.
 type CurvatureOut struct {
-	Dataset      string             `json:"dataset"`
-	Form         string             `json:"form"`
-	Alpha        float64            `json:"alpha"`
-	Nodes        int                `json:"nodes"`
-	Edges        int                `json:"edges"` // edges of the underlying undirected graph, self-loops excluded
-	Min          *float64           `json:"min"`
-	Max          *float64           `json:"max"`
-	Mean         *float64           `json:"mean"`
-	Histogram    []CurvatureBin     `json:"histogram"`
-	MostNegative []rewire.EdgeKappa `json:"most_negative"`
-	Seconds      float64            `json:"seconds"`
+	Dataset      string                `json:"dataset"`
+	Form         string                `json:"form"`
+	Alpha        float64               `json:"alpha"`
+	Nodes        int                   `json:"nodes"`
+	Edges        int                   `json:"edges"` // edges of the underlying undirected graph, self-loops excluded
+	Min          *float64              `json:"min"`
+	Max          *float64              `json:"max"`
+	Mean         *float64              `json:"mean"`
+	Histogram    []CurvatureBin        `json:"histogram"`
+	MostNegative []curvature.EdgeKappa `json:"most_negative"`
+	Seconds      float64               `json:"seconds"`
 }
 
 // Histogram layout: κ = 1 − W1 lies in [−2, 1] (ground distances between the
@@ -61,7 +61,7 @@ const (
 // Run computes κ of every edge and reports the statistics; with --out it
 // also writes the CSV (atomically).
 func (c *CurvatureCmd) Run(g *Globals) error {
-	if err := rewire.ValidateAlpha(c.Alpha); err != nil {
+	if err := curvature.ValidateAlpha(c.Alpha); err != nil {
 		return usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
 	}
 	if err := checkOutput("--out", c.Out); err != nil {
@@ -72,7 +72,7 @@ func (c *CurvatureCmd) Run(g *Globals) error {
 		return err
 	}
 	t0 := time.Now()
-	ks, err := rewire.Curvatures(gr, c.Alpha, g.Workers())
+	ks, err := curvature.Curvatures(gr, c.Alpha, g.Workers())
 	if err != nil {
 		return fmt.Errorf("curvature of %s: %w", name, err)
 	}
@@ -101,8 +101,8 @@ func (c *CurvatureCmd) Run(g *Globals) error {
 // histogram and the 10 least-curved edges (ties by SPEC §3's rule: scores
 // within 1e-9·max(1,|κ|) are equal and the first in row-major order comes
 // first). O(m log m).
-func summarizeCurvature(ks []rewire.EdgeKappa) *CurvatureOut {
-	out := &CurvatureOut{Edges: len(ks), Histogram: make([]CurvatureBin, histBins), MostNegative: []rewire.EdgeKappa{}}
+func summarizeCurvature(ks []curvature.EdgeKappa) *CurvatureOut {
+	out := &CurvatureOut{Edges: len(ks), Histogram: make([]CurvatureBin, histBins), MostNegative: []curvature.EdgeKappa{}}
 	for b := range out.Histogram {
 		out.Histogram[b] = CurvatureBin{Lo: histLo + float64(b)*histWidth, Hi: histLo + float64(b+1)*histWidth}
 	}
@@ -125,13 +125,13 @@ func summarizeCurvature(ks []rewire.EdgeKappa) *CurvatureOut {
 
 // leastCurved returns the n pairs of least score in the order of SPEC §3's
 // ranking (rank.Each, ascending). It reorders ps.
-func leastCurved(ps []incremental.Pair, n int) []rewire.EdgeKappa {
-	out := []rewire.EdgeKappa{}
+func leastCurved(ps []incremental.Pair, n int) []curvature.EdgeKappa {
+	out := []curvature.EdgeKappa{}
 	rank.Each(ps, rank.Ascending, false, func(p incremental.Pair) bool {
 		if len(out) == n {
 			return false
 		}
-		out = append(out, rewire.EdgeKappa{U: p.U, V: p.V, Kappa: p.Score})
+		out = append(out, curvature.EdgeKappa{U: p.U, V: p.V, Kappa: p.Score})
 		return len(out) < n
 	})
 	return out
@@ -140,7 +140,7 @@ func leastCurved(ps []incremental.Pair, n int) []rewire.EdgeKappa {
 // WriteCurvatureCSV writes ks as CSV: the header u,v,kappa, then one line
 // per edge in the order given, κ in the shortest form that reads back
 // exactly.
-func WriteCurvatureCSV(w io.Writer, ks []rewire.EdgeKappa) error {
+func WriteCurvatureCSV(w io.Writer, ks []curvature.EdgeKappa) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("u,v,kappa\n")
 	buf := make([]byte, 0, 64)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
 	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 var curvatureKeys = []string{"alpha", "dataset", "edges", "form", "histogram", "max", "mean", "min", "most_negative", "nodes", "seconds"}
@@ -27,7 +28,7 @@ func curvatureJSON(t *testing.T, args ...string) (CurvatureOut, []string) {
 }
 
 // readCurvatureCSV parses a --out file: the header, then u,v,kappa lines.
-func readCurvatureCSV(t *testing.T, path string) []rewire.EdgeKappa {
+func readCurvatureCSV(t *testing.T, path string) []curvature.EdgeKappa {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -37,7 +38,7 @@ func readCurvatureCSV(t *testing.T, path string) []rewire.EdgeKappa {
 	if lines[0] != "u,v,kappa" {
 		t.Fatalf("header %q", lines[0])
 	}
-	var ks []rewire.EdgeKappa
+	var ks []curvature.EdgeKappa
 	for _, l := range lines[1:] {
 		f := strings.Split(l, ",")
 		if len(f) != 3 {
@@ -49,13 +50,13 @@ func readCurvatureCSV(t *testing.T, path string) []rewire.EdgeKappa {
 		if err1 != nil || err2 != nil || err3 != nil {
 			t.Fatalf("line %q", l)
 		}
-		ks = append(ks, rewire.EdgeKappa{U: u, V: v, Kappa: k})
+		ks = append(ks, curvature.EdgeKappa{U: u, V: v, Kappa: k})
 	}
 	return ks
 }
 
 // TestCurvatureCommand: the JSON has exactly the documented fields and
-// agrees with the CSV and with rewire.Curvatures: min, max and mean of the
+// agrees with the CSV and with curvature.Curvatures: min, max and mean of the
 // CSV's κ, histogram counts summing to the edge count with every κ in its
 // bin, and the 10 least-curved edges in tie-rule order.
 func TestCurvatureCommand(t *testing.T) {
@@ -101,7 +102,7 @@ func TestCurvatureCommand(t *testing.T) {
 			}
 		}
 		sorted := slices.Clone(ks)
-		slices.SortStableFunc(sorted, func(a, b rewire.EdgeKappa) int {
+		slices.SortStableFunc(sorted, func(a, b curvature.EdgeKappa) int {
 			switch {
 			case a.Kappa < b.Kappa:
 				return -1
@@ -117,7 +118,7 @@ func TestCurvatureCommand(t *testing.T) {
 }
 
 // TestCurvatureCommandGraphFile: a path read from an edge list, α = 1/2:
-// end edges κ = 1/2, interior edges 0 (closed forms in package rewire); the
+// end edges κ = 1/2, interior edges 0 (closed forms in package curvature); the
 // text output shows them.
 func TestCurvatureCommandGraphFile(t *testing.T) {
 	p := writeFile(t, "p5.txt", "# num_nodes 5\n0 1\n1 2\n2 3\n3 4\n")

@@ -15,7 +15,7 @@ import (
 	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/diagnose"
-	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // DemoCmd is `ohm demo` (what `make run` runs): the whole pipeline on one
@@ -111,7 +111,7 @@ func (c *DemoCmd) Run(g *Globals) error {
 	if diag == nil {
 		methods := slices.Clone(spec.Methods) // the sweep's: the paper's methods
 		diag, err = RunDiagnostics(g, DiagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
-			Depths: depths, Seeds: c.Seeds, Alpha: rewire.DefaultAlpha})
+			Depths: depths, Seeds: c.Seeds, Alpha: curvature.DefaultAlpha})
 		if err != nil {
 			return fmt.Errorf("diagnostics: %w", err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // MethodNone names the original graph in --methods of `ohm diagnose`.
@@ -173,7 +174,7 @@ func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
 	if s.Seeds < 0 {
 		return s, usagef("--seeds %d: must be ≥ 1", s.Seeds)
 	}
-	if err := rewire.ValidateAlpha(s.Alpha); err != nil {
+	if err := curvature.ValidateAlpha(s.Alpha); err != nil {
 		return s, usagef("--alpha %v: must lie in [0, 1]", s.Alpha)
 	}
 	return out, nil

@@ -3,17 +3,18 @@ package rewire
 import (
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // curvatureOperator makes the curvature baseline's iterations (definitions
-// §3.4) on its κ state:
+// §3.4) on its κ state (package curvature):
 //
 //  1. Addition: the underlying edges (u,v), u < v, in ascending κ (ties by
 //     the rule of definitions §3.1); for the first that has candidates —
 //     pairs (i,j), i ∈ N(u)∖{v}, j ∈ N(v)∖{u}, i ≠ j, {i,j} not an edge
 //     (directed: neither arc) — the candidate whose addition leaves κ(u,v)
 //     largest is added (directed: the arc i→j); ties row-major. At most
-//     MaxCurvatureCandidates are evaluated: those at current distance 3
+//     curvature.MaxCandidates are evaluated: those at current distance 3
 //     first, then 2, each group row-major. The edit's score is that largest
 //     κ(u,v).
 //  2. Removal: on the graph after the addition, the underlying edges in
@@ -29,25 +30,25 @@ import (
 // Exact engine recomputes every κ after every edit instead, with the same
 // decisions and scores. WithinComponents changes nothing (candidates lie
 // within distance 3 of each other). Each iteration costs the ranking
-// (O(m)), at most MaxCurvatureCandidates curvature evaluations of (u,v)
+// (O(m)), at most curvature.MaxCandidates curvature evaluations of (u,v)
 // and the recomputation of the edges near the two edits, spread over the
 // plan's workers.
 type curvatureOperator struct {
-	s *curvatureState
+	s *curvature.State
 	// afterEdit, when set (tests), is called after every edit.
-	afterEdit func(s *curvatureState)
+	afterEdit func(s *curvature.State)
 	edits     []Edit
 }
 
 func newCurvatureOperator(p *Plan) (operator, error) {
-	alpha := DefaultAlpha
+	alpha := curvature.DefaultAlpha
 	if p.Config.Curvature != nil {
 		alpha = p.Config.Curvature.Alpha
 	}
-	return &curvatureOperator{s: newCurvatureState(p.Graph, alpha, p.Config.Workers, p.Engine == Exact)}, nil
+	return &curvatureOperator{s: curvature.NewState(p.Graph, alpha, p.Config.Workers, p.Engine == Exact)}, nil
 }
 
-func (o *curvatureOperator) graph() *linalg.Graph { return o.s.g }
+func (o *curvatureOperator) graph() *linalg.Graph { return o.s.Graph() }
 
 func (o *curvatureOperator) idle() string {
 	return "no edge has a candidate addition and no edge could be removed without splitting its component"
@@ -57,19 +58,19 @@ func (o *curvatureOperator) iterate(it int) ([]Edit, error) {
 	s := o.s
 	o.edits = o.edits[:0]
 	added := incremental.Pair{U: -1, V: -1}
-	if a, ok := s.chooseAddition(); ok {
-		if err := s.add(a.U, a.V); err != nil {
+	if a, ok := s.ChooseAddition(); ok {
+		if err := s.Add(a.U, a.V); err != nil {
 			return nil, err
 		}
-		o.edits = append(o.edits, edit(s.g, it, "add", a))
+		o.edits = append(o.edits, edit(s.Graph(), it, "add", a))
 		added = a
 		o.edited()
 	}
-	if r, ok := s.chooseRemoval(added); ok {
-		if err := s.remove(r.U, r.V); err != nil {
+	if r, ok := s.ChooseRemoval(added); ok {
+		if err := s.Remove(r.U, r.V); err != nil {
 			return nil, err
 		}
-		o.edits = append(o.edits, edit(s.g, it, "remove", r))
+		o.edits = append(o.edits, edit(s.Graph(), it, "remove", r))
 		o.edited()
 	}
 	return o.edits, nil

@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // runCurvature runs the curvature method of cfg with laziness alpha through
 // the driver, calling afterEdit (when not nil) after every edit.
-func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *curvatureState)) (*Result, error) {
+func runCurvature(g *linalg.Graph, cfg Config, alpha float64, afterEdit func(s *curvature.State)) (*Result, error) {
 	if cfg.Method != Curvature {
 		return nil, fmt.Errorf("runCurvature runs method %s, not %q", Curvature, cfg.Method)
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/rewire"
+	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
 // None is the method name of the baseline without rewiring. Its runs have no
@@ -114,7 +115,7 @@ func ReadSpec(path string) (Spec, error) {
 // AlphaValue returns α (the default when unset).
 func (s *Spec) AlphaValue() float64 {
 	if s.Alpha == nil {
-		return rewire.DefaultAlpha
+		return curvature.DefaultAlpha
 	}
 	return *s.Alpha
 }
@@ -213,7 +214,7 @@ func (s *Spec) Normalize() error {
 	case s.Epochs < 0:
 		return fmt.Errorf("epochs: %d must be ≥ 1", s.Epochs)
 	}
-	if err := rewire.ValidateAlpha(s.AlphaValue()); err != nil {
+	if err := curvature.ValidateAlpha(s.AlphaValue()); err != nil {
 		return fmt.Errorf("alpha: %v must lie in [0, 1]", s.AlphaValue())
 	}
 	return nil

@@ -1,4 +1,4 @@
-package rewire
+package curvature
 
 import (
 	"fmt"
@@ -55,11 +55,12 @@ type Transport struct {
 // ground distances (cost is m×k row-major, m = len(supply), k = len(demand)).
 // Masses must be finite and non-negative and the totals equal (up to
 // rounding: the run stops once either side is used up). Costs must be
-// non-negative. It panics on malformed input.
+// non-negative. It panics on malformed input. Cost: O(m·k) per search (see
+// Transport for their number).
 func (t *Transport) Solve(supply, demand []float64, cost []int32) float64 {
 	m, k := len(supply), len(demand)
 	if len(cost) != m*k {
-		panic(fmt.Sprintf("rewire: transport cost has %d entries, want %d×%d", len(cost), m, k))
+		panic(fmt.Sprintf("curvature: transport cost has %d entries, want %d×%d", len(cost), m, k))
 	}
 	if m > k {
 		// Fewer supply nodes make fewer roots and more sinks per search.
@@ -78,18 +79,18 @@ func (t *Transport) Solve(supply, demand []float64, cost []int32) float64 {
 	t.c = cost
 	for _, x := range t.a {
 		if !(x >= 0) || math.IsInf(x, 0) {
-			panic(fmt.Sprintf("rewire: transport supply %v", x))
+			panic(fmt.Sprintf("curvature: transport supply %v", x))
 		}
 	}
 	for _, x := range t.b {
 		if !(x >= 0) || math.IsInf(x, 0) {
-			panic(fmt.Sprintf("rewire: transport demand %v", x))
+			panic(fmt.Sprintf("curvature: transport demand %v", x))
 		}
 	}
 	maxC := int32(0)
 	for _, c := range cost {
 		if c < 0 {
-			panic(fmt.Sprintf("rewire: transport cost %d < 0", c))
+			panic(fmt.Sprintf("curvature: transport cost %d < 0", c))
 		}
 		maxC = max(maxC, c)
 	}
@@ -119,7 +120,7 @@ func (t *Transport) Solve(supply, demand []float64, cost []int32) float64 {
 		t.updateDuals()
 		t.phases++
 		if t.phases > int(maxC)+2 {
-			panic("rewire: transport did not converge (bug)")
+			panic("curvature: transport did not converge (bug)")
 		}
 	}
 	w := 0.0
@@ -303,7 +304,7 @@ func (t *Transport) updateDuals() {
 		}
 	}
 	if delta == math.MaxInt32 || delta <= 0 {
-		panic(fmt.Sprintf("rewire: transport dual step %d (bug)", delta))
+		panic(fmt.Sprintf("curvature: transport dual step %d (bug)", delta))
 	}
 	for i := range t.m {
 		if t.seenI[i] {

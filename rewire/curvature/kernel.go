@@ -1,62 +1,12 @@
-package rewire
+package curvature
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ohmgnn/ohm/linalg"
 )
-
-// DefaultAlpha is the laziness α of the measures μx when none is given, as in
-// the GraphRicciCurvature package.
-const DefaultAlpha = 0.5
-
-// EdgeKappa is the Ollivier–Ricci curvature κ of one edge {U, V}, U < V, of
-// a graph's underlying undirected graph.
-type EdgeKappa struct {
-	U     int     `json:"u"`
-	V     int     `json:"v"`
-	Kappa float64 `json:"kappa"`
-}
-
-// ValidateAlpha checks the laziness α: a number in [0, 1].
-func ValidateAlpha(alpha float64) error {
-	if !(alpha >= 0 && alpha <= 1) {
-		return fmt.Errorf("alpha %v outside [0, 1]", alpha)
-	}
-	return nil
-}
-
-// Curvatures returns the Ollivier–Ricci curvature
-//
-//	κ(x,y) = 1 − W1(μx, μy),  μx = α·δx + (1−α)/deg(x)·Σ_{z∈N(x)} δz,
-//
-// of every edge of g's underlying undirected graph (a directed g is read
-// through its underlying undirected neighbourhoods; self-loops play no part),
-// in row-major order (Edges of the underlying graph). W1 is the exact
-// earth-mover distance with the shortest-path ground distance (see kappaOf).
-// The edges are shared among workers goroutines (0: GOMAXPROCS); the result
-// does not depend on their number. Cost: Σ over edges of a transport problem
-// of size (deg x + 1)×(deg y + 1) plus the distances between the supports.
-func Curvatures(g *linalg.Graph, alpha float64, workers int) ([]EdgeKappa, error) {
-	if err := ValidateAlpha(alpha); err != nil {
-		return nil, err
-	}
-	ug := g
-	if g.Directed() {
-		ug = g.Undirected()
-	}
-	es := ug.Edges()
-	ks := make([]float64, len(es))
-	kappaEdges(ug, es, alpha, workers, ks)
-	out := make([]EdgeKappa, len(es))
-	for k, e := range es {
-		out[k] = EdgeKappa{U: e.U, V: e.V, Kappa: ks[k]}
-	}
-	return out, nil
-}
 
 // kappaEdges stores κ of es[k] (edges of the undirected ug) in out[k],
 // sharing the edges among workers in chunks taken from a counter.
@@ -193,7 +143,7 @@ func (w *kappaWorker) nextMark() uint32 {
 // 1 if p ~ q, 2 if they have a common neighbour, else 3 — exactly what a BFS
 // would give, at the cost of neighbour-list scans. κ(x,y) therefore reads
 // only N(x), N(y) and the edges at the nodes of {x, y} ∪ N(x) ∪ N(y) (the
-// basis of the update radius in curvatureState.affected).
+// basis of the update radius in State.affected).
 func (w *kappaWorker) kappa(v *view, x, y int, alpha float64) float64 {
 	nx, ny := v.nbrs(x), v.nbrs(y)
 	dx, dy := float64(len(nx)), float64(len(ny))

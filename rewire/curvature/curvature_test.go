@@ -1,4 +1,4 @@
-package rewire
+package curvature
 
 import (
 	"fmt"

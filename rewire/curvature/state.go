@@ -1,4 +1,4 @@
-package rewire
+package curvature
 
 import (
 	"errors"
@@ -13,15 +13,20 @@ import (
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// MaxCurvatureCandidates is the number of candidate additions evaluated per
+// MaxCandidates is the number of candidate additions evaluated per
 // iteration of the curvature operator (SPEC §3): when an edge has more, the
 // first ones in the order (larger current distance first, then row-major)
 // are evaluated.
-const MaxCurvatureCandidates = 256
+const MaxCandidates = 256
 
-// curvatureState is the graph being rewired and κ of every edge of its
-// underlying undirected graph.
-type curvatureState struct {
+// State is the incremental state of the curvature rewiring operator of
+// SPEC §3: the graph being rewired and κ of every edge of its underlying
+// undirected graph, kept equal (bit for bit) to a full recomputation by
+// Curvatures after every Add and Remove. ChooseAddition and ChooseRemoval
+// are the operator's two steps; package rewire's loop drives them. A State
+// is not safe for concurrent use (it spreads its own work over its
+// workers).
+type State struct {
 	g      *linalg.Graph // the graph in its form
 	ug     *linalg.Graph // underlying undirected graph (g itself when undirected)
 	alpha  float64
@@ -36,11 +41,16 @@ type curvatureState struct {
 	nthread int
 }
 
-func newCurvatureState(g *linalg.Graph, alpha float64, workers int, exact bool) *curvatureState {
+// NewState returns the state of a rewiring of (a copy of) g with laziness
+// alpha (see ValidateAlpha; not checked here), spreading κ evaluations over
+// workers goroutines (0: GOMAXPROCS; the results do not depend on the
+// number). exact makes every edit recompute every κ (the exact engine)
+// instead of those near the edit. Cost: κ of every edge, as Curvatures.
+func NewState(g *linalg.Graph, alpha float64, workers int, exact bool) *State {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &curvatureState{g: g.Clone(), alpha: alpha, exact: exact, search: tarjan.NewSearcher(g.N()),
+	s := &State{g: g.Clone(), alpha: alpha, exact: exact, search: tarjan.NewSearcher(g.N()),
 		stamp: make([]uint32, g.N()), nthread: workers}
 	s.ug = s.g
 	if g.Directed() {
@@ -54,6 +64,36 @@ func newCurvatureState(g *linalg.Graph, alpha float64, workers int, exact bool) 
 	return s
 }
 
+// Graph returns the graph being rewired, in its form (directed or not),
+// with every edit so far. It is the state's own graph: callers must not
+// modify it (clone it to keep it). O(1).
+func (s *State) Graph() *linalg.Graph { return s.g }
+
+// Kappa returns the κ the state keeps for the underlying edge {u, v} (either
+// order), and whether it keeps one (false when {u, v} is not an edge). O(1).
+func (s *State) Kappa(u, v int) (float64, bool) {
+	k, ok := s.kappa[ukey(u, v)]
+	return k, ok
+}
+
+// Edges returns every κ the state keeps, one per underlying edge (U < V),
+// row-major: after any edit, the same as Curvatures of Graph(). For tests
+// and diagnostics: it costs O(m log m).
+func (s *State) Edges() []EdgeKappa {
+	out := make([]EdgeKappa, 0, len(s.kappa))
+	for k, v := range s.kappa {
+		out = append(out, EdgeKappa{U: int(k >> 32), V: int(uint32(k)), Kappa: v})
+	}
+	slices.SortFunc(out, func(a, b EdgeKappa) int {
+		if a.U != b.U {
+			return a.U - b.U
+		}
+		return a.V - b.V
+	})
+	return out
+}
+
+// ukey is the map key of the underlying edge {u, v}.
 func ukey(u, v int) uint64 {
 	if u > v {
 		u, v = v, u
@@ -62,7 +102,7 @@ func ukey(u, v int) uint64 {
 }
 
 // recomputeAll sets κ of every underlying edge from scratch.
-func (s *curvatureState) recomputeAll() {
+func (s *State) recomputeAll() {
 	es := s.ug.Edges()
 	ks := make([]float64, len(es))
 	kappaEdges(s.ug, es, s.alpha, s.nthread, ks)
@@ -74,7 +114,7 @@ func (s *curvatureState) recomputeAll() {
 
 // ranked returns the underlying edges (u < v) with score sign·κ, row-major,
 // without the edge skip (U < 0: none).
-func (s *curvatureState) ranked(sign float64, skip incremental.Pair) []incremental.Pair {
+func (s *State) ranked(sign float64, skip incremental.Pair) []incremental.Pair {
 	es := s.ug.Edges()
 	out := make([]incremental.Pair, 0, len(es))
 	sk := uint64(math.MaxUint64)
@@ -91,9 +131,17 @@ func (s *curvatureState) ranked(sign float64, skip incremental.Pair) []increment
 	return out
 }
 
-// chooseAddition is step 1: the best candidate across the least-curved edge
-// that has one, with the κ(u,v) it leaves as its score.
-func (s *curvatureState) chooseAddition() (incremental.Pair, bool) {
+// ChooseAddition is step 1 of an iteration (SPEC §3): across the
+// least-curved underlying edge (u,v) that has candidates — pairs (i,j),
+// i ∈ N(u)∖{v}, j ∈ N(v)∖{u}, i ≠ j, {i,j} not an edge (directed: neither
+// arc), at most MaxCandidates of them — the candidate whose addition leaves
+// κ(u,v) largest (ties row-major), with that κ(u,v) as its score; directed,
+// the arc i→j with i on u's side. It does not edit the graph (Add does);
+// false when no edge has a candidate. Cost: ranking the edges by κ (O(m),
+// a sort when more than 16 are passed over), the candidates of the edges
+// visited and at most MaxCandidates evaluations of κ(u,v), spread over the
+// workers.
+func (s *State) ChooseAddition() (incremental.Pair, bool) {
 	var best incremental.Pair
 	found := false
 	rank.Each(s.ranked(1, incremental.Pair{U: -1}), rank.Ascending, false, func(e incremental.Pair) bool {
@@ -108,9 +156,9 @@ func (s *curvatureState) chooseAddition() (incremental.Pair, bool) {
 }
 
 // candidates returns the candidate additions across the edge (u,v), u < v,
-// in evaluation order, at most MaxCurvatureCandidates of them. Undirected
+// in evaluation order, at most MaxCandidates of them. Undirected
 // pairs are (min, max); directed ones (i, j) with i on u's side.
-func (s *curvatureState) candidates(u, v int) []incremental.Pair {
+func (s *State) candidates(u, v int) []incremental.Pair {
 	var cs []incremental.Pair
 	directed := s.g.Directed()
 	for _, i := range s.ug.Out(u) {
@@ -138,7 +186,7 @@ func (s *curvatureState) candidates(u, v int) []incremental.Pair {
 		return 0
 	})
 	cs = slices.Compact(cs) // undirected: {i,j} reached from both sides
-	if len(cs) <= MaxCurvatureCandidates {
+	if len(cs) <= MaxCandidates {
 		return cs
 	}
 	// Current distance: 2 with a common neighbour, else 3 (i ~ u ~ v ~ j).
@@ -155,12 +203,12 @@ func (s *curvatureState) candidates(u, v int) []incremental.Pair {
 		}
 		return 0
 	})
-	return cs[:MaxCurvatureCandidates]
+	return cs[:MaxCandidates]
 }
 
 // dist23 returns the distance of the non-adjacent pair (i, j) of nodes
 // within distance 3: 2 if they share a neighbour, else 3.
-func (s *curvatureState) dist23(i, j int) int {
+func (s *State) dist23(i, j int) int {
 	s.gen++
 	if s.gen == 0 {
 		clear(s.stamp)
@@ -179,7 +227,7 @@ func (s *curvatureState) dist23(i, j int) int {
 
 // bestCandidate evaluates κ(u,v) with each candidate added (in parallel) and
 // returns the one leaving it largest, ties by the rule of SPEC §3.
-func (s *curvatureState) bestCandidate(u, v int, cs []incremental.Pair) incremental.Pair {
+func (s *State) bestCandidate(u, v int, cs []incremental.Pair) incremental.Pair {
 	s.parallel(len(cs), func(w int, k int) {
 		vw := &s.views[w]
 		vw.withEdge(cs[k].U, cs[k].V)
@@ -194,7 +242,7 @@ func (s *curvatureState) bestCandidate(u, v int, cs []incremental.Pair) incremen
 // parallel runs f(worker, k) for k in [0, n) on the state's workers, each
 // worker taking the next k from a shared counter; worker w owns
 // s.workers[w] and s.views[w].
-func (s *curvatureState) parallel(n int, f func(w, k int)) {
+func (s *State) parallel(n int, f func(w, k int)) {
 	nw := min(s.nthread, n)
 	if nw <= 1 {
 		for k := range n {
@@ -224,10 +272,15 @@ func (s *curvatureState) parallel(n int, f func(w, k int)) {
 	wg.Wait()
 }
 
-// chooseRemoval is step 2: the most-curved removable edge of the current
-// graph other than the one just added, with its κ as score. Directed: the
-// arc x→y (x < y) if it exists and keeps the SCC partition, else y→x.
-func (s *curvatureState) chooseRemoval(added incremental.Pair) (incremental.Pair, bool) {
+// ChooseRemoval is step 2 of an iteration (SPEC §3): the most-curved
+// underlying edge {x,y} (x < y, ties by the rule) of the current graph,
+// other than added (U < 0: none), whose removal keeps the component count
+// (undirected: it is not a bridge), with its κ as score. Directed: the arc
+// x→y if it exists and its removal keeps the SCC partition, else y→x under
+// the same condition. It does not edit the graph (Remove does); false when
+// no edge can be removed. Cost: ranking the edges (O(m), a sort when more
+// than 16 are passed over) and a bridge or SCC test per edge visited.
+func (s *State) ChooseRemoval(added incremental.Pair) (incremental.Pair, bool) {
 	var out incremental.Pair
 	found := false
 	rank.Each(s.ranked(-1, added), rank.Ascending, false, func(e incremental.Pair) bool {
@@ -250,10 +303,12 @@ func (s *curvatureState) chooseRemoval(added incremental.Pair) (incremental.Pair
 	return out, found
 }
 
-// add inserts the edge {a,b} (directed: the arc a→b) and updates κ. A
-// directed arc whose reverse exists leaves the underlying graph, and so every
-// κ, unchanged.
-func (s *curvatureState) add(a, b int) error {
+// Add inserts the edge {a,b} (directed: the arc a→b) and updates κ: every κ
+// with the exact engine, else those of the edges near the edit (see
+// affected), spread over the workers. A directed arc whose reverse exists
+// leaves the underlying graph, and so every κ, unchanged. It returns an
+// *incremental.EditError when the edge exists or a = b.
+func (s *State) Add(a, b int) error {
 	if a == b || !s.g.AddEdge(a, b) {
 		return &incremental.EditError{Op: "add", U: a, V: b, Reason: incremental.ErrEdgeExists}
 	}
@@ -267,10 +322,11 @@ func (s *curvatureState) add(a, b int) error {
 	return nil
 }
 
-// remove deletes the edge {a,b} (directed: the arc a→b) and updates κ. A
-// directed arc whose reverse remains leaves the underlying graph, and so
-// every κ, unchanged.
-func (s *curvatureState) remove(a, b int) error {
+// Remove deletes the edge {a,b} (directed: the arc a→b) and updates κ as Add
+// does. A directed arc whose reverse remains leaves the underlying graph,
+// and so every κ, unchanged. It returns an *incremental.EditError when the
+// edge is absent.
+func (s *State) Remove(a, b int) error {
 	if !s.g.RemoveEdge(a, b) {
 		return &incremental.EditError{Op: "remove", U: a, V: b, Reason: incremental.ErrNoEdge}
 	}
@@ -287,7 +343,7 @@ func (s *curvatureState) remove(a, b int) error {
 
 // refresh brings κ up to date after the underlying edge {a,b} was added or
 // removed: every κ (exact engine) or only the affected ones.
-func (s *curvatureState) refresh(a, b int) {
+func (s *State) refresh(a, b int) {
 	if s.exact {
 		s.recomputeAll()
 		return
@@ -316,7 +372,7 @@ func (s *curvatureState) refresh(a, b int) {
 // both endpoints at distance ≥ 2 from the edit keep their κ; the test
 // TestCurvatureRadiusTight shows that distance 1 does not suffice to exclude
 // an edge.
-func (s *curvatureState) affected(a, b int) []linalg.Edge {
+func (s *State) affected(a, b int) []linalg.Edge {
 	s.gen++
 	if s.gen == 0 {
 		clear(s.stamp)

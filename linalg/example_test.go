@@ -1,0 +1,112 @@
+package linalg_test
+
+import (
+	"fmt"
+	"log"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// A graph is built from a list of edges. In an undirected graph (u, v) and
+// (v, u) are one edge, duplicates are coalesced and a self-loop is kept
+// apart from the other edges.
+func ExampleFromEdges() {
+	g, err := linalg.FromEdges(4, false, []linalg.Edge{
+		{0, 1}, {1, 2}, {2, 1}, {2, 3}, {3, 3},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("nodes:", g.N())
+	fmt.Println("edges:", g.NumEdges(), g.Edges())
+	fmt.Println("self-loops:", g.SelfLoops())
+	fmt.Println("E0:", g.E0())
+	fmt.Println("neighbours of 2:", g.Neighbours(2))
+	fmt.Println("has {2,1}:", g.HasEdge(2, 1))
+	// Arcs is PyTorch Geometric's edge_index: both arcs of every edge.
+	fmt.Println("arcs:", g.Arcs())
+
+	// Output:
+	// nodes: 4
+	// edges: 3 [{0 1} {1 2} {2 3}]
+	// self-loops: [3]
+	// E0: 4
+	// neighbours of 2: [1 3]
+	// has {2,1}: true
+	// arcs: [{0 1} {1 0} {1 2} {2 1} {2 3} {3 2} {3 3}]
+}
+
+// The Laplacian L = D − A of a path 0–1–2 as a sparse matrix; every row sums
+// to zero.
+func ExampleGraph_Laplacian() {
+	g := linalg.NewGraph(3, false)
+	g.AddEdge(0, 1)
+	g.AddEdge(1, 2)
+
+	fmt.Printf("%v\n", mat.Formatted(g.Laplacian()))
+
+	// Output:
+	// ⎡ 1  -1   0⎤
+	// ⎢-1   2  -1⎥
+	// ⎣ 0  -1   1⎦
+}
+
+// The effective resistance between the ends of a path of unit resistors is
+// its length. Closing the path into a cycle puts a second path of one edge
+// in parallel: R = 3·1/(3+1).
+func ExampleComponentPinv() {
+	g := linalg.NewGraph(4, false)
+	g.AddEdge(0, 1)
+	g.AddEdge(1, 2)
+	g.AddEdge(2, 3)
+	nodes := []int{0, 1, 2, 3}
+
+	p, err := linalg.ComponentPinv(g, nodes)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("path:  R(0,3) = %.4f\n", linalg.Resistance(p, 0, 3))
+
+	g.AddEdge(0, 3)
+	p, err = linalg.ComponentPinv(g, nodes)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("cycle: R(0,3) = %.4f\n", linalg.Resistance(p, 0, 3))
+
+	// Output:
+	// path:  R(0,3) = 3.0000
+	// cycle: R(0,3) = 0.7500
+}
+
+// Pinv takes the component of every node, as tarjan.Components labels
+// them, and Resistances turns L⁺ into the matrix of all effective
+// resistances. On a star every leaf is one unit from the centre and two
+// from every other leaf.
+func ExampleResistances() {
+	g := linalg.NewGraph(4, false)
+	for leaf := 1; leaf < 4; leaf++ {
+		g.AddEdge(0, leaf)
+	}
+	comp, _ := tarjan.Components(g)
+	p, err := linalg.Pinv(g, comp)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := linalg.Resistances(p)
+	for i := range 4 {
+		for j := range 4 {
+			fmt.Printf(" %.4f", r.At(i, j))
+		}
+		fmt.Println()
+	}
+
+	// Output:
+	//  0.0000 1.0000 1.0000 1.0000
+	//  1.0000 0.0000 2.0000 2.0000
+	//  1.0000 2.0000 0.0000 2.0000
+	//  1.0000 2.0000 2.0000 0.0000
+}
