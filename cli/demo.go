@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ohmgnn/ohm/cli/report"
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/report"
+	"github.com/ohmgnn/ohm/model/sweep"
 	"github.com/ohmgnn/ohm/rewire"
 )
 

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ohmgnn/ohm/cli/report"
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/report"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
 // ReportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a

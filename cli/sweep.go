@@ -8,8 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
 // SweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.

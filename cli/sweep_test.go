@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ohmgnn/ohm/cli/report"
-	"github.com/ohmgnn/ohm/cli/sweep"
+	"github.com/ohmgnn/ohm/model/report"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
 // tinySweep is the grid of the tests: 2 methods × 1 budget × depths 1–2 ×

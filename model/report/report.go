@@ -22,9 +22,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
 // methodOrder is the order of methods in tables and legends.
