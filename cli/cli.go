@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -141,27 +140,6 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
-// runRecovered runs the command and turns a panic — a bug — into an error
-// with its stack, so that the exit status follows the one rule (2 usage
-// error, 1 any other failure) instead of the runtime's 2.
-func runRecovered(ctx *kong.Context) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
-		}
-	}()
-	return ctx.Run()
-}
-
-type exitPanic struct{}
-
-// usageError marks a command error caused by bad flags (exit status 2).
-type usageError struct{ error }
-
-func (e usageError) Unwrap() error { return e.error }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 // startProfiles starts the CPU profile and returns a function that stops it
 // and writes the heap profile.

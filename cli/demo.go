@@ -62,7 +62,7 @@ func (c *DemoCmd) Run(g *Globals) error {
 		Budgets: []float64{demoBudget}, Models: []string{"gcn"}, PairNorm: []bool{false, true}, Depths: depths,
 		Seeds: c.Seeds, Epochs: c.Epochs}
 	if err := spec.Normalize(); err != nil {
-		return usagef("%v", err)
+		return specError(err)
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)

@@ -55,17 +55,17 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 	}
 	if len(c.Budgets) > 0 {
 		if s.Budgets, err = sweep.ParseBudgets(c.Budgets); err != nil {
-			return s, usagef("--%v", err)
+			return s, flagError(err)
 		}
 	}
 	if len(c.PairNorm) > 0 {
 		if s.PairNorm, err = sweep.ParseBools("pairnorm", c.PairNorm); err != nil {
-			return s, usagef("--%v", err)
+			return s, flagError(err)
 		}
 	}
 	if len(c.Depths) > 0 {
 		if s.Depths, err = sweep.ParseDepths(c.Depths); err != nil {
-			return s, usagef("--%v", err)
+			return s, flagError(err)
 		}
 	}
 	if c.Seeds != nil {
@@ -93,7 +93,7 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 		s.Heterophilic = true
 	}
 	if err := s.Normalize(); err != nil {
-		return s, usagef("%v", err)
+		return s, specError(err)
 	}
 	return s, nil
 }

@@ -222,7 +222,7 @@ func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([
 		}
 		for _, k := range splits {
 			if k >= len(d.Splits) {
-				return nil, fmt.Errorf("splits: %s has %d split(s), 0..%d; split %d asked", d.Name, len(d.Splits), len(d.Splits)-1, k)
+				return nil, fieldErrorf("splits", "%s has %d split(s), 0..%d; split %d asked", d.Name, len(d.Splits), len(d.Splits)-1, k)
 			}
 		}
 		synthSeed, hetero := spec.SynthSeed, spec.Heterophilic
