@@ -12,10 +12,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/pprof"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -139,93 +135,4 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// startProfiles starts the CPU profile and returns a function that stops it
-// and writes the heap profile.
-func (g *Globals) startProfiles() (stop func() error, err error) {
-	var cpu *os.File
-	if g.CPUProfile != "" {
-		if cpu, err = os.Create(g.CPUProfile); err != nil {
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
-		}
-		if err = pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
-		}
-	}
-	return func() error {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
-				return fmt.Errorf("--cpuprofile: %w", err)
-			}
-		}
-		if g.MemProfile != "" {
-			f, err := os.Create(g.MemProfile)
-			if err != nil {
-				return fmt.Errorf("--memprofile: %w", err)
-			}
-			runtime.GC()
-			if err := pprof.WriteHeapProfile(f); err != nil {
-				f.Close()
-				return fmt.Errorf("--memprofile: %w", err)
-			}
-			return f.Close()
-		}
-		return nil
-	}, nil
-}
-
-// joinNegative writes "--flag -1" as "--flag=-1", so that a negative number
-// given to a flag reaches its check ("--budget -1: must lie in (0, 1]")
-// instead of being taken for a short flag. No ohm argument is a negative
-// number otherwise.
-func joinNegative(args []string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && i+1 < len(args) && isNegativeNumber(args[i+1]) {
-			out = append(out, a+"="+args[i+1])
-			i++
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-func isNegativeNumber(s string) bool {
-	if len(s) < 2 || s[0] != '-' {
-		return false
-	}
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
-}
-
-// listFlags are the flags that take comma-separated lists.
-var listFlags = []string{"datasets", "forms", "methods", "budgets", "models", "pairnorm", "depths", "splits"}
-
-// checkLists refuses an empty item anywhere in a list flag's value — leading,
-// trailing ("--budgets 0.1,", which the parser would otherwise drop) or
-// doubled — naming the flag.
-func checkLists(args []string) error {
-	for i := 0; i < len(args); i++ {
-		name, val, ok := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
-		if !strings.HasPrefix(args[i], "--") || !slices.Contains(listFlags, name) {
-			continue
-		}
-		if !ok {
-			if i+1 >= len(args) {
-				continue
-			}
-			val = args[i+1]
-		}
-		for _, it := range strings.Split(val, ",") {
-			if strings.TrimSpace(it) == "" {
-				return usagef("--%s: empty item in %q", name, val)
-			}
-		}
-	}
-	return nil
 }

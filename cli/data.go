@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,42 +19,6 @@ type DataCmd struct {
 	Info   DataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
 	Export DataExportCmd `cmd:"" help:"Write a dataset's graph as .npz (edge_index, num_nodes) or as an edge list (.txt)."`
 	Synth  DataSynthCmd  `cmd:"" help:"Generate a graph of any size (sbm, rgg, ba, ring of cliques) as .npz, in time and memory linear in its size."`
-}
-
-// DatasetFlags choose a dataset and its form.
-type DatasetFlags struct {
-	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm."`
-	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
-	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
-	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`
-}
-
-// Load returns the dataset and the graph in the chosen form.
-func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error) {
-	// "sbm-heterophilic" is the name data info prints for --heterophilic.
-	if strings.EqualFold(f.Dataset, "sbm-heterophilic") {
-		f.Dataset, f.Heterophilic = "sbm", true
-	}
-	// An unknown name is a usage error (status 2), in every command.
-	if !slices.ContainsFunc(dataset.Names(), func(n string) bool { return strings.EqualFold(n, f.Dataset) }) {
-		return nil, nil, usagef("--dataset: unknown dataset %q (known: %s, sbm-heterophilic)", f.Dataset, strings.Join(dataset.Names(), ", "))
-	}
-	d, err := g.Locator().Load(f.Dataset, dataset.SynthOptions{Seed: f.SynthSeed, Heterophilic: f.Heterophilic})
-	if err != nil {
-		return nil, nil, err
-	}
-	if f.Directed {
-		return d, d.Graph, nil
-	}
-	return d, d.Graph.Undirected(), nil
-}
-
-// Form names the graph form: "directed" or "undirected".
-func (f *DatasetFlags) Form() string {
-	if f.Directed {
-		return "directed"
-	}
-	return "undirected"
 }
 
 // DataListCmd is `ohm data list`.
@@ -232,10 +194,4 @@ func (c *DataExportCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs (%s form)\n", c.Out, gr.N(), len(gr.Arcs()), c.Form())
 	}
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
