@@ -3,7 +3,9 @@
 //
 // Every command shares the global flags of Globals. Output meant for machines
 // (--json) goes to standard output as one JSON document; messages and progress
-// go to standard error.
+// go to standard error. The package exports Run and the types of those JSON
+// documents (DataInfo, RewireSummary, ResistanceOut, TrainOut, CurvatureOut,
+// VersionInfo and the types they hold), whose fields the README lists.
 package cli
 
 import (
@@ -51,8 +53,8 @@ func (g *Globals) Progress() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Locator returns the dataset locator for --data-dir.
-func (g *Globals) Locator() *dataset.Locator {
+// locator returns the dataset locator for --data-dir.
+func (g *Globals) locator() *dataset.Locator {
 	l := dataset.DefaultLocator(g.DataDir)
 	if g.NoDownload {
 		l.Fetch = nil
@@ -60,28 +62,28 @@ func (g *Globals) Locator() *dataset.Locator {
 	return l
 }
 
-// CLI is the whole command tree.
-type CLI struct {
+// commandLine is the whole command tree.
+type commandLine struct {
 	Globals
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
-	Data       DataCmd       `cmd:"" help:"List, describe and export datasets."`
+	Data       dataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
 	Rewire     RewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
 	Stats      StatsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
-	Train      TrainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
-	Curvature  CurvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
-	Diagnose   DiagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
-	Sweep      SweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
-	Report     ReportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
-	Version    VersionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
-	Demo       DemoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
+	Train      trainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
+	Curvature  curvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
+	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
+	Sweep      sweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
+	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
+	Version    versionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
+	Demo       demoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
 }
 
 // Run parses args (without the program name), runs the command and returns the
 // process exit status: 0 on success, 1 on a failed command, 2 on bad usage.
 func Run(args []string, stdout, stderr io.Writer) int {
-	var c CLI
+	var c commandLine
 	c.Stdout, c.Stderr = stdout, stderr
 	exit := -1
 	parser, err := kong.New(&c,

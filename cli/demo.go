@@ -18,11 +18,11 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-// DemoCmd is `ohm demo` (what `make run` runs): the whole pipeline on one
+// demoCmd is `ohm demo` (what `make run` runs): the whole pipeline on one
 // small dataset — a sweep of every method at a 10 % budget with GCN of depths
 // 1–6 with and without PairNorm over 3 seeds, the diagnostics of the same
 // methods and depths, and the report.
-type DemoCmd struct {
+type demoCmd struct {
 	Dataset string `default:"ring" help:"Dataset: the built-in ring (a long-range task across the bottlenecks of a ring of cliques, where the methods differ), or any dataset name (e.g. cornell, bottleneck)."`
 	Out     string `default:"out/demo" short:"o" type:"path" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
 	Epochs  int    `default:"200" help:"Epochs per training run."`
@@ -37,7 +37,7 @@ const (
 )
 
 // demoDataset returns the dataset of the demo and why it was chosen.
-func (c *DemoCmd) demoDataset(*Globals) (name, why string) {
+func (c *demoCmd) demoDataset(*Globals) (name, why string) {
 	if strings.EqualFold(c.Dataset, "ring") {
 		return "ring", "built in: labels are the class shown by the clique across the ring, four bottlenecks away"
 	}
@@ -45,7 +45,7 @@ func (c *DemoCmd) demoDataset(*Globals) (name, why string) {
 }
 
 // Run runs the demo and prints where the report is.
-func (c *DemoCmd) Run(g *Globals) error {
+func (c *demoCmd) Run(g *Globals) error {
 	t0 := time.Now()
 	if c.Epochs < 1 {
 		return usagef("--epochs %d: must be ≥ 1", c.Epochs)
@@ -100,12 +100,12 @@ func (c *DemoCmd) Run(g *Globals) error {
 
 // resultsPath and diagPath are the demo's results and diagnostics files in
 // --out.
-func (c *DemoCmd) resultsPath() string { return filepath.Join(c.Out, "results.jsonl") }
-func (c *DemoCmd) diagPath() string    { return filepath.Join(c.Out, DiagnosticsFile) }
+func (c *demoCmd) resultsPath() string { return filepath.Join(c.Out, "results.jsonl") }
+func (c *demoCmd) diagPath() string    { return filepath.Join(c.Out, diagnosticsFile) }
 
 // grid is the demo's sweep on dataset name: every paper method at
 // demoBudget, GCN of depths 1–demoMaxDepth without and with PairNorm.
-func (c *DemoCmd) grid(name string) (sweep.Spec, error) {
+func (c *demoCmd) grid(name string) (sweep.Spec, error) {
 	depths := make([]int, demoMaxDepth)
 	for i := range depths {
 		depths[i] = i + 1
@@ -121,7 +121,7 @@ func (c *DemoCmd) grid(name string) (sweep.Spec, error) {
 
 // prepareOut creates --out and locks it; unless --resume, it removes what
 // an earlier demo wrote there. The returned function releases the lock.
-func (c *DemoCmd) prepareOut() (unlock func(), err error) {
+func (c *demoCmd) prepareOut() (unlock func(), err error) {
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
@@ -146,7 +146,7 @@ func (c *DemoCmd) prepareOut() (unlock func(), err error) {
 // diagnostics returns the diagnostics of the demo's methods and depths:
 // with --resume those a previous demo wrote, else computed and written to
 // --out.
-func (c *DemoCmd) diagnostics(g *Globals, name string, spec sweep.Spec, say func(string, ...any)) (*diagnose.Diagnostics, error) {
+func (c *demoCmd) diagnostics(g *Globals, name string, spec sweep.Spec, say func(string, ...any)) (*diagnose.Diagnostics, error) {
 	t1 := time.Now()
 	diagPath := c.diagPath()
 	if c.Resume {
@@ -155,7 +155,7 @@ func (c *DemoCmd) diagnostics(g *Globals, name string, spec sweep.Spec, say func
 		}
 	}
 	methods := slices.Clone(spec.Methods) // the sweep's: the paper's methods
-	diag, err := RunDiagnostics(g, DiagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
+	diag, err := runDiagnostics(g, diagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
 		Depths: spec.Depths, Seeds: c.Seeds, Alpha: rewire.DefaultAlpha})
 	if err != nil {
 		return nil, fmt.Errorf("diagnostics: %w", err)

@@ -29,7 +29,7 @@ func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error)
 	if !slices.ContainsFunc(dataset.Names(), func(n string) bool { return strings.EqualFold(n, f.Dataset) }) {
 		return nil, nil, usagef("--dataset: unknown dataset %q (known: %s, sbm-heterophilic)", f.Dataset, strings.Join(dataset.Names(), ", "))
 	}
-	d, err := g.Locator().Load(f.Dataset, dataset.SynthOptions{Seed: f.SynthSeed, Heterophilic: f.Heterophilic})
+	d, err := g.locator().Load(f.Dataset, dataset.SynthOptions{Seed: f.SynthSeed, Heterophilic: f.Heterophilic})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -39,8 +39,8 @@ func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error)
 	return d, d.Graph.Undirected(), nil
 }
 
-// Form names the graph form: "directed" or "undirected".
-func (f *DatasetFlags) Form() string {
+// form names the graph form: "directed" or "undirected".
+func (f *DatasetFlags) form() string {
 	if f.Directed {
 		return "directed"
 	}

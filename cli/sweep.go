@@ -9,8 +9,8 @@ import (
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
-// SweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
-type SweepCmd struct {
+// sweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
+type sweepCmd struct {
 	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
 	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see the README). Flags given too override its fields."`
 	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
@@ -29,7 +29,7 @@ type SweepCmd struct {
 }
 
 // spec merges --config and the flags and checks the result.
-func (c *SweepCmd) spec() (sweep.Spec, error) {
+func (c *sweepCmd) spec() (sweep.Spec, error) {
 	var s sweep.Spec
 	if c.Config != "" {
 		var err error
@@ -98,7 +98,7 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 // Run runs the sweep until every run of the grid is in the results file.
 // Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
 // exits; a second Ctrl-C quits at once (nothing recorded is lost either way).
-func (c *SweepCmd) Run(g *Globals) error {
+func (c *sweepCmd) Run(g *Globals) error {
 	spec, err := c.spec()
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) 
 		Results: results,
 		Workers: g.Workers(),
 		Load: func(name string, synth dataset.SynthOptions) (*dataset.Dataset, error) {
-			return g.Locator().Load(name, synth)
+			return g.locator().Load(name, synth)
 		},
 		OnPlan: func(total, done int) {
 			if !g.Quiet && done > 0 {

@@ -312,7 +312,7 @@ func TestReportAndDemo(t *testing.T) {
 	}
 	// The demo's report command reproduces the same report.
 	code, out, errs = run(t, "report", filepath.Join(dir, "results.jsonl"), "--out", filepath.Join(dir, "again"),
-		"--diagnostics", filepath.Join(dir, DiagnosticsFile))
+		"--diagnostics", filepath.Join(dir, diagnosticsFile))
 	if code != 0 || !strings.Contains(out, "6 figures") {
 		t.Fatalf("report: exit %d: %s %s", code, out, errs)
 	}
