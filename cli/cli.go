@@ -3,7 +3,9 @@
 //
 // Every command shares the global flags of Globals. Output meant for machines
 // (--json) goes to standard output as one JSON document; messages and progress
-// go to standard error.
+// go to standard error. The package exports Run and the types of those JSON
+// documents (DataInfo, RewireSummary, ResistanceOut, TrainOut, CurvatureOut,
+// VersionInfo and the types they hold), whose fields the README lists.
 package cli
 
 import (
@@ -12,11 +14,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
-	"runtime/pprof"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -56,8 +53,8 @@ func (g *Globals) Progress() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Locator returns the dataset locator for --data-dir.
-func (g *Globals) Locator() *dataset.Locator {
+// locator returns the dataset locator for --data-dir.
+func (g *Globals) locator() *dataset.Locator {
 	l := dataset.DefaultLocator(g.DataDir)
 	if g.NoDownload {
 		l.Fetch = nil
@@ -65,28 +62,28 @@ func (g *Globals) Locator() *dataset.Locator {
 	return l
 }
 
-// CLI is the whole command tree.
-type CLI struct {
+// commandLine is the whole command tree.
+type commandLine struct {
 	Globals
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
-	Data       DataCmd       `cmd:"" help:"List, describe and export datasets."`
+	Data       dataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
 	Rewire     RewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
 	Stats      StatsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
-	Train      TrainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
-	Curvature  CurvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
-	Diagnose   DiagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
-	Sweep      SweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
-	Report     ReportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
-	Version    VersionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
-	Demo       DemoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
+	Train      trainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
+	Curvature  curvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
+	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
+	Sweep      sweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
+	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
+	Version    versionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
+	Demo       demoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
 }
 
 // Run parses args (without the program name), runs the command and returns the
 // process exit status: 0 on success, 1 on a failed command, 2 on bad usage.
 func Run(args []string, stdout, stderr io.Writer) int {
-	var c CLI
+	var c commandLine
 	c.Stdout, c.Stderr = stdout, stderr
 	exit := -1
 	parser, err := kong.New(&c,
@@ -140,114 +137,4 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// runRecovered runs the command and turns a panic — a bug — into an error
-// with its stack, so that the exit status follows the one rule (2 usage
-// error, 1 any other failure) instead of the runtime's 2.
-func runRecovered(ctx *kong.Context) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
-		}
-	}()
-	return ctx.Run()
-}
-
-type exitPanic struct{}
-
-// usageError marks a command error caused by bad flags (exit status 2).
-type usageError struct{ error }
-
-func (e usageError) Unwrap() error { return e.error }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
-
-// startProfiles starts the CPU profile and returns a function that stops it
-// and writes the heap profile.
-func (g *Globals) startProfiles() (stop func() error, err error) {
-	var cpu *os.File
-	if g.CPUProfile != "" {
-		if cpu, err = os.Create(g.CPUProfile); err != nil {
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
-		}
-		if err = pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
-		}
-	}
-	return func() error {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
-				return fmt.Errorf("--cpuprofile: %w", err)
-			}
-		}
-		if g.MemProfile != "" {
-			f, err := os.Create(g.MemProfile)
-			if err != nil {
-				return fmt.Errorf("--memprofile: %w", err)
-			}
-			runtime.GC()
-			if err := pprof.WriteHeapProfile(f); err != nil {
-				f.Close()
-				return fmt.Errorf("--memprofile: %w", err)
-			}
-			return f.Close()
-		}
-		return nil
-	}, nil
-}
-
-// joinNegative writes "--flag -1" as "--flag=-1", so that a negative number
-// given to a flag reaches its check ("--budget -1: must lie in (0, 1]")
-// instead of being taken for a short flag. No ohm argument is a negative
-// number otherwise.
-func joinNegative(args []string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && i+1 < len(args) && isNegativeNumber(args[i+1]) {
-			out = append(out, a+"="+args[i+1])
-			i++
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-func isNegativeNumber(s string) bool {
-	if len(s) < 2 || s[0] != '-' {
-		return false
-	}
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
-}
-
-// listFlags are the flags that take comma-separated lists.
-var listFlags = []string{"datasets", "forms", "methods", "budgets", "models", "pairnorm", "depths", "splits"}
-
-// checkLists refuses an empty item anywhere in a list flag's value — leading,
-// trailing ("--budgets 0.1,", which the parser would otherwise drop) or
-// doubled — naming the flag.
-func checkLists(args []string) error {
-	for i := 0; i < len(args); i++ {
-		name, val, ok := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
-		if !strings.HasPrefix(args[i], "--") || !slices.Contains(listFlags, name) {
-			continue
-		}
-		if !ok {
-			if i+1 >= len(args) {
-				continue
-			}
-			val = args[i+1]
-		}
-		for _, it := range strings.Split(val, ",") {
-			if strings.TrimSpace(it) == "" {
-				return usagef("--%s: empty item in %q", name, val)
-			}
-		}
-	}
-	return nil
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
-// CurvatureCmd is `ohm curvature`.
-type CurvatureCmd struct {
+// curvatureCmd is `ohm curvature`.
+type curvatureCmd struct {
 	GraphFlags
 	Alpha float64 `default:"0.5" help:"Laziness α of the measures μx (α on x, (1−α)/deg(x) on each neighbour), in [0, 1]; 0 is BORF's."`
 	JSON  bool    `name:"json" help:"Print one JSON object (fields in the README)."`
@@ -60,7 +60,7 @@ const (
 
 // Run computes κ of every edge and reports the statistics; with --out it
 // also writes the CSV (atomically).
-func (c *CurvatureCmd) Run(g *Globals) error {
+func (c *curvatureCmd) Run(g *Globals) error {
 	if err := curvature.ValidateAlpha(c.Alpha); err != nil {
 		return usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
 	}
@@ -84,7 +84,7 @@ func (c *CurvatureCmd) Run(g *Globals) error {
 	}
 	out.Seconds = time.Since(t0).Seconds()
 	if c.Out != "" {
-		if err := graphio.WriteFileAtomic(c.Out, func(w io.Writer) error { return WriteCurvatureCSV(w, ks) }); err != nil {
+		if err := graphio.WriteFileAtomic(c.Out, func(w io.Writer) error { return writeCurvatureCSV(w, ks) }); err != nil {
 			return fmt.Errorf("--out %s: %w", c.Out, err)
 		}
 		if !g.Quiet {
@@ -137,10 +137,10 @@ func leastCurved(ps []incremental.Pair, n int) []curvature.EdgeKappa {
 	return out
 }
 
-// WriteCurvatureCSV writes ks as CSV: the header u,v,kappa, then one line
+// writeCurvatureCSV writes ks as CSV: the header u,v,kappa, then one line
 // per edge in the order given, κ in the shortest form that reads back
 // exactly.
-func WriteCurvatureCSV(w io.Writer, ks []curvature.EdgeKappa) error {
+func writeCurvatureCSV(w io.Writer, ks []curvature.EdgeKappa) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("u,v,kappa\n")
 	buf := make([]byte, 0, 64)

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,52 +13,16 @@ import (
 	"github.com/ohmgnn/ohm/model/dataset"
 )
 
-// DataCmd groups the dataset commands.
-type DataCmd struct {
-	List   DataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing."`
-	Info   DataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
-	Export DataExportCmd `cmd:"" help:"Write a dataset's graph as .npz (edge_index, num_nodes) or as an edge list (.txt)."`
-	Synth  DataSynthCmd  `cmd:"" help:"Generate a graph of any size (sbm, rgg, ba, ring of cliques) as .npz, in time and memory linear in its size."`
+// dataCmd groups the dataset commands.
+type dataCmd struct {
+	List   dataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing."`
+	Info   dataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
+	Export dataExportCmd `cmd:"" help:"Write a dataset's graph as .npz (edge_index, num_nodes) or as an edge list (.txt)."`
+	Synth  dataSynthCmd  `cmd:"" help:"Generate a graph of any size (sbm, rgg, ba, ring of cliques) as .npz, in time and memory linear in its size."`
 }
 
-// DatasetFlags choose a dataset and its form.
-type DatasetFlags struct {
-	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm."`
-	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
-	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
-	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`
-}
-
-// Load returns the dataset and the graph in the chosen form.
-func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error) {
-	// "sbm-heterophilic" is the name data info prints for --heterophilic.
-	if strings.EqualFold(f.Dataset, "sbm-heterophilic") {
-		f.Dataset, f.Heterophilic = "sbm", true
-	}
-	// An unknown name is a usage error (status 2), in every command.
-	if !slices.ContainsFunc(dataset.Names(), func(n string) bool { return strings.EqualFold(n, f.Dataset) }) {
-		return nil, nil, usagef("--dataset: unknown dataset %q (known: %s, sbm-heterophilic)", f.Dataset, strings.Join(dataset.Names(), ", "))
-	}
-	d, err := g.Locator().Load(f.Dataset, dataset.SynthOptions{Seed: f.SynthSeed, Heterophilic: f.Heterophilic})
-	if err != nil {
-		return nil, nil, err
-	}
-	if f.Directed {
-		return d, d.Graph, nil
-	}
-	return d, d.Graph.Undirected(), nil
-}
-
-// Form names the graph form: "directed" or "undirected".
-func (f *DatasetFlags) Form() string {
-	if f.Directed {
-		return "directed"
-	}
-	return "undirected"
-}
-
-// DataListCmd is `ohm data list`.
-type DataListCmd struct {
+// dataListCmd is `ohm data list`.
+type dataListCmd struct {
 	JSON bool `name:"json" help:"Print a JSON array of {dataset, builtin, found, root, missing, searched}."`
 }
 
@@ -74,8 +36,8 @@ type dataListEntry struct {
 }
 
 // Run lists the datasets.
-func (c *DataListCmd) Run(g *Globals) error {
-	loc := g.Locator()
+func (c *dataListCmd) Run(g *Globals) error {
+	loc := g.locator()
 	var entries []dataListEntry
 	for _, name := range dataset.Names() {
 		e := dataListEntry{Dataset: name, Builtin: dataset.IsBuiltin(name), Missing: []string{}, Searched: loc.Roots()}
@@ -120,8 +82,8 @@ func (c *DataListCmd) Run(g *Globals) error {
 	return err
 }
 
-// DataInfoCmd is `ohm data info`.
-type DataInfoCmd struct {
+// dataInfoCmd is `ohm data info`.
+type dataInfoCmd struct {
 	DatasetFlags
 	Split int  `help:"Which split to count (WebKB has 10: 0..9)." default:"0"`
 	JSON  bool `name:"json" help:"Print one JSON object (fields documented in the README)."`
@@ -146,10 +108,10 @@ type DataInfo struct {
 	Split            int    `json:"split"`
 }
 
-// Describe computes the DataInfo of a dataset in one form and split: E0 as SPEC
+// describeDataset computes the DataInfo of a dataset in one form and split: E0 as SPEC
 // §1 counts it, and components (undirected) or strongly connected components
 // (directed). O(n + m).
-func Describe(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
+func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 	comp, count := tarjan.SCC(g) // the connected components when undirected
 	sizes := make([]int, count)
 	for _, c := range comp {
@@ -180,7 +142,7 @@ func Describe(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 }
 
 // Run describes the dataset.
-func (c *DataInfoCmd) Run(g *Globals) error {
+func (c *dataInfoCmd) Run(g *Globals) error {
 	d, gr, err := c.Load(g)
 	if err != nil {
 		return err
@@ -188,7 +150,7 @@ func (c *DataInfoCmd) Run(g *Globals) error {
 	if c.Split < 0 || c.Split >= len(d.Splits) {
 		return usagef("--split %d: %s has %d split(s), 0..%d", c.Split, d.Name, len(d.Splits), len(d.Splits)-1)
 	}
-	info := Describe(d, gr, c.Split)
+	info := describeDataset(d, gr, c.Split)
 	if c.JSON {
 		return writeJSON(g.Stdout, info)
 	}
@@ -207,15 +169,15 @@ func (c *DataInfoCmd) Run(g *Globals) error {
 	return tw.Flush()
 }
 
-// DataExportCmd is `ohm data export`.
-type DataExportCmd struct {
+// dataExportCmd is `ohm data export`.
+type dataExportCmd struct {
 	DatasetFlags
 	Out string `required:"" short:"o" help:"Output file: .npz (edge_index int64 2×E, num_nodes) or .txt (one 'u v' per line)." type:"path"`
 }
 
 // Run writes the graph. The undirected form is written as both arcs of every
 // edge (PyG's convention), self-loops once.
-func (c *DataExportCmd) Run(g *Globals) error {
+func (c *dataExportCmd) Run(g *Globals) error {
 	switch strings.ToLower(filepath.Ext(c.Out)) {
 	case ".npz", ".txt":
 	default:
@@ -229,13 +191,7 @@ func (c *DataExportCmd) Run(g *Globals) error {
 		return fmt.Errorf("export %s: %w", c.Out, err)
 	}
 	if !g.Quiet {
-		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs (%s form)\n", c.Out, gr.N(), len(gr.Arcs()), c.Form())
+		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs (%s form)\n", c.Out, gr.N(), len(gr.Arcs()), c.form())
 	}
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -19,12 +19,12 @@ import (
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
-// MethodNone names the original graph in --methods of `ohm diagnose`.
-const MethodNone = diagnose.MethodNone
+// methodNone names the original graph in --methods of `ohm diagnose`.
+const methodNone = diagnose.MethodNone
 
-// DiagnoseCmd is `ohm diagnose`: representation diagnostics (SPEC §5) of
+// diagnoseCmd is `ohm diagnose`: representation diagnostics (SPEC §5) of
 // models trained on the original and on rewired graphs.
-type DiagnoseCmd struct {
+type diagnoseCmd struct {
 	Datasets []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
 	Methods  []string `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
 	Budget   float64  `required:"" short:"r" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
@@ -38,11 +38,11 @@ type DiagnoseCmd struct {
 	JSON     bool     `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
 }
 
-// DiagnoseSpec is what `ohm diagnose` computes; RunDiagnostics checks it.
+// diagnoseSpec is what `ohm diagnose` computes; runDiagnostics checks it.
 // Methods are "none" (the original graph) and rewire's methods; Depths are
 // model depths L ≥ 1; Split indexes the dataset's splits; Alpha is the
 // curvature baseline's laziness.
-type DiagnoseSpec struct {
+type diagnoseSpec struct {
 	Datasets []string
 	Methods  []string
 	Budget   float64
@@ -54,12 +54,12 @@ type DiagnoseSpec struct {
 	Alpha    float64
 }
 
-// DiagnosticsFile is the name of the file `ohm diagnose` writes in --out.
-const DiagnosticsFile = "diagnostics.json"
+// diagnosticsFile is the name of the file `ohm diagnose` writes in --out.
+const diagnosticsFile = "diagnostics.json"
 
-// spec parses the flags into a DiagnoseSpec (checked by RunDiagnostics).
-func (c *DiagnoseCmd) spec() (DiagnoseSpec, error) {
-	s := DiagnoseSpec{Budget: c.Budget, Directed: c.Directed, Seed: c.Seed, Seeds: c.Seeds, Split: c.Split, Alpha: c.Alpha}
+// spec parses the flags into a diagnoseSpec (checked by runDiagnostics).
+func (c *diagnoseCmd) spec() (diagnoseSpec, error) {
+	s := diagnoseSpec{Budget: c.Budget, Directed: c.Directed, Seed: c.Seed, Seeds: c.Seeds, Split: c.Split, Alpha: c.Alpha}
 	if c.Seeds < 1 {
 		return s, usagef("--seeds %d: must be ≥ 1", c.Seeds)
 	}
@@ -86,7 +86,7 @@ func (c *DiagnoseCmd) spec() (DiagnoseSpec, error) {
 
 // Run checks the flags and --out, computes the diagnostics, writes
 // DIR/diagnostics.json atomically and prints the summary (or the JSON).
-func (c *DiagnoseCmd) Run(g *Globals) error {
+func (c *diagnoseCmd) Run(g *Globals) error {
 	spec, err := c.spec()
 	if err != nil {
 		return err
@@ -101,11 +101,11 @@ func (c *DiagnoseCmd) Run(g *Globals) error {
 	if !st.IsDir() {
 		return fmt.Errorf("--out %s: not a directory", c.Out)
 	}
-	diag, err := RunDiagnostics(g, spec)
+	diag, err := runDiagnostics(g, spec)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(c.Out, DiagnosticsFile)
+	path := filepath.Join(c.Out, diagnosticsFile)
 	if err := graphio.WriteFileAtomic(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
@@ -120,7 +120,7 @@ func (c *DiagnoseCmd) Run(g *Globals) error {
 
 // check validates spec and returns it normalised (lower-case names); every
 // problem is a usage error (exit status 2).
-func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
+func (s diagnoseSpec) check() (diagnoseSpec, error) {
 	out := s
 	out.Datasets, out.Methods = nil, nil
 	if len(s.Datasets) == 0 {
@@ -142,10 +142,10 @@ func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
 	}
 	for _, m := range s.Methods {
 		l := strings.ToLower(strings.TrimSpace(m))
-		if l != MethodNone {
+		if l != methodNone {
 			pm, err := rewire.ParseMethod(l)
 			if err != nil {
-				return s, usagef("--methods: %v (or %s for the original graph)", err, MethodNone)
+				return s, usagef("--methods: %v (or %s for the original graph)", err, methodNone)
 			}
 			l = string(pm)
 		}
@@ -180,7 +180,7 @@ func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
 	return out, nil
 }
 
-// RunDiagnostics computes the diagnostics of SPEC §5 for spec: for each
+// runDiagnostics computes the diagnostics of SPEC §5 for spec: for each
 // dataset (loaded by g's locator, built-in ones with their default options)
 // it takes the undirected form with GCN (directed: the arcs with DirGCN),
 // rewires it with each method (none: the original graph; rewire.Run with
@@ -196,7 +196,7 @@ func (s DiagnoseSpec) check() (DiagnoseSpec, error) {
 // result does not depend on g.Workers(). A progress bar counts the
 // trainings when g draws progress. Errors in spec are usage errors (exit
 // status 2 from the CLI), as is a split the dataset does not have.
-func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error) {
+func runDiagnostics(g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error) {
 	spec, err := spec.check()
 	if err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error
 	// Load every dataset first: a missing file fails before any work.
 	ds := make([]*dataset.Dataset, len(spec.Datasets))
 	for i, name := range spec.Datasets {
-		if ds[i], err = g.Locator().Load(name, dataset.SynthOptions{}); err != nil {
+		if ds[i], err = g.locator().Load(name, dataset.SynthOptions{}); err != nil {
 			return nil, err
 		}
 		if spec.Split >= len(ds[i].Splits) {
@@ -241,7 +241,7 @@ func RunDiagnostics(g *Globals, spec DiagnoseSpec) (*diagnose.Diagnostics, error
 // printDiagnostics writes the text summary: per dataset, one line per
 // (method, depth) with the last layer's cosines, the probe accuracies by
 // layer and the CKA with curvature; then the edge overlap.
-func printDiagnostics(w io.Writer, spec DiagnoseSpec, diag *diagnose.Diagnostics) error {
+func printDiagnostics(w io.Writer, spec diagnoseSpec, diag *diagnose.Diagnostics) error {
 	spec, _ = spec.check()
 	form, model := "undirected", "gcn"
 	if spec.Directed {

@@ -7,14 +7,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ohmgnn/ohm/cli/report"
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/report"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
-// ReportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a
+// reportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a
 // sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
-type ReportCmd struct {
+type reportCmd struct {
 	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines)."`
 	Out         string   `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
 	Diagnostics string   `type:"existingfile" help:"diagnostics.json of ohm diagnose: adds the cosine, probe, CKA and overlap sections."`
@@ -23,7 +23,7 @@ type ReportCmd struct {
 }
 
 // Run reads the results (a truncated last line is ignored) and writes the report.
-func (c *ReportCmd) Run(g *Globals) error {
+func (c *reportCmd) Run(g *Globals) error {
 	all, err := sweep.ReadResults(c.Results)
 	if err != nil {
 		return err

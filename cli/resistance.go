@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,37 +12,6 @@ import (
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
 )
-
-// GraphFlags choose the input graph: a dataset or a graph file.
-type GraphFlags struct {
-	Dataset      string `short:"d" xor:"input" placeholder:"NAME" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm. Exactly one of --dataset and --graph is required."`
-	Graph        string `xor:"input" type:"existingfile" placeholder:"FILE" help:"Graph file instead of a dataset: .npz (edge_index, num_nodes) or an edge list ('u v' per line). Exactly one of --dataset and --graph is required."`
-	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index; for --graph, the arcs of the file)."`
-	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
-	Heterophilic bool   `help:"Built-in sbm: heterophilic instead of homophilic."`
-}
-
-// LoadGraph returns the graph in the chosen form and a name for it.
-// Exactly one of --dataset and --graph must be given (kong's xor refuses
-// both; this refuses neither).
-func (f *GraphFlags) LoadGraph(g *Globals) (*linalg.Graph, string, error) {
-	if f.Graph == "" && f.Dataset == "" {
-		return nil, "", usagef("missing input: give --dataset NAME or --graph FILE")
-	}
-	if f.Graph != "" {
-		gr, err := graphio.Load(f.Graph, 0, f.Directed)
-		if err != nil {
-			return nil, "", fmt.Errorf("--graph: %w", err)
-		}
-		return gr, filepath.Base(f.Graph), nil
-	}
-	df := DatasetFlags{Dataset: f.Dataset, Directed: f.Directed, SynthSeed: f.SynthSeed, Heterophilic: f.Heterophilic}
-	d, gr, err := df.Load(g)
-	if err != nil {
-		return nil, "", err
-	}
-	return gr, d.Name, nil
-}
 
 // ResistanceCmd is `ohm resistance`.
 type ResistanceCmd struct {

@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -69,26 +65,6 @@ type RewireSummary struct {
 	Rounds  int     `json:"rounds"`
 	Solves  int     `json:"solves"`
 	Seconds float64 `json:"seconds"`
-}
-
-// checkOutput checks, before any work, that path can be written later: its
-// folder exists and path is not a folder.
-func checkOutput(flag, path string) error {
-	if path == "" {
-		return nil
-	}
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
-	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s %s: exists and is not a regular file", flag, path)
-	}
-	return nil
 }
 
 // Run validates every flag, loads the graph, rewires it and only then writes
@@ -302,51 +278,6 @@ func WriteRewired(path string, res *rewire.Result) error {
 		}
 	}
 	return graphio.WriteNPZ(path, res.Graph.N(), res.Graph.Arcs(), map[string][]linalg.Edge{"added": added, "removed": removed})
-}
-
-// bar is a progress bar on standard error, drawn only when g.Progress() is
-// true; the zero bar (nil) draws nothing.
-type bar struct{ pb *progressbar.ProgressBar }
-
-// newBar returns a bar counting to max, with iteration count, rate and ETA.
-func newBar(g *Globals, max int, desc string) *bar {
-	if !g.Progress() || max <= 0 {
-		return &bar{}
-	}
-	return &bar{progressbar.NewOptions(max,
-		progressbar.OptionSetWriter(g.Stderr),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("it"),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionFullWidth(),
-		progressbar.OptionSetRenderBlankState(true),
-	)}
-}
-
-func (b *bar) add(n int) {
-	if b.pb != nil {
-		_ = b.pb.Add(n)
-	}
-}
-
-func (b *bar) describe(desc string) {
-	if b.pb != nil {
-		b.pb.Describe(desc)
-	}
-}
-
-// finish clears the bar, so that what follows starts on a clean line.
-func (b *bar) finish() {
-	if b.pb != nil {
-		_ = b.pb.Finish()
-		_ = b.pb.Clear()
-		b.pb = nil
-	}
 }
 
 // warnZeroBudget says on standard error (even with --quiet: it is about the

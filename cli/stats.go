@@ -28,29 +28,6 @@ type StatsCmd struct {
 	Markdown         string   `type:"path" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
 }
 
-// splitList trims the items of a comma list (kong has split it already, but
-// an item may still hold commas when given as one argument) and rejects
-// empty items and duplicates.
-func splitList(flag string, items []string) ([]string, error) {
-	var out []string
-	for _, it := range items {
-		for _, s := range strings.Split(it, ",") {
-			s = strings.TrimSpace(s)
-			if s == "" {
-				return nil, usagef("%s: empty item in %q", flag, strings.Join(items, ","))
-			}
-			if slices.Contains(out, s) {
-				return nil, usagef("%s: %s given twice", flag, s)
-			}
-			out = append(out, s)
-		}
-	}
-	if len(out) == 0 {
-		return nil, usagef("%s: empty list", flag)
-	}
-	return out, nil
-}
-
 // statsPlan is what the flags ask for, checked: canonical dataset names,
 // methods and budgets in the order given, and for each method the
 // configuration of its run with the largest budget.

@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
-// SweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
-type SweepCmd struct {
+// sweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
+type sweepCmd struct {
 	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
 	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see the README). Flags given too override its fields."`
 	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
@@ -32,7 +29,7 @@ type SweepCmd struct {
 }
 
 // spec merges --config and the flags and checks the result.
-func (c *SweepCmd) spec() (sweep.Spec, error) {
+func (c *sweepCmd) spec() (sweep.Spec, error) {
 	var s sweep.Spec
 	if c.Config != "" {
 		var err error
@@ -55,17 +52,17 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 	}
 	if len(c.Budgets) > 0 {
 		if s.Budgets, err = sweep.ParseBudgets(c.Budgets); err != nil {
-			return s, usagef("--%v", err)
+			return s, flagError(err)
 		}
 	}
 	if len(c.PairNorm) > 0 {
 		if s.PairNorm, err = sweep.ParseBools("pairnorm", c.PairNorm); err != nil {
-			return s, usagef("--%v", err)
+			return s, flagError(err)
 		}
 	}
 	if len(c.Depths) > 0 {
 		if s.Depths, err = sweep.ParseDepths(c.Depths); err != nil {
-			return s, usagef("--%v", err)
+			return s, flagError(err)
 		}
 	}
 	if c.Seeds != nil {
@@ -93,7 +90,7 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 		s.Heterophilic = true
 	}
 	if err := s.Normalize(); err != nil {
-		return s, usagef("%v", err)
+		return s, specError(err)
 	}
 	return s, nil
 }
@@ -101,7 +98,7 @@ func (c *SweepCmd) spec() (sweep.Spec, error) {
 // Run runs the sweep until every run of the grid is in the results file.
 // Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
 // exits; a second Ctrl-C quits at once (nothing recorded is lost either way).
-func (c *SweepCmd) Run(g *Globals) error {
+func (c *sweepCmd) Run(g *Globals) error {
 	spec, err := c.spec()
 	if err != nil {
 		return err
@@ -125,26 +122,6 @@ func (c *SweepCmd) Run(g *Globals) error {
 // runsInFlight is what a sweep does when interrupted.
 const runsInFlight = "finishing the runs in flight"
 
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
-// which prints "interrupted: " and what (what the command does before it
-// stops); after it, the signals have their default effect again (a second
-// Ctrl-C kills the process).
-func interruptible(g *Globals, what string) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-sig:
-			signal.Stop(sig)
-			fmt.Fprintf(g.Stderr, "\ninterrupted: %s (Ctrl-C again to quit at once)\n", what)
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() { signal.Stop(sig); cancel() }
-}
-
 // runSweep runs spec into results with a progress bar (runs done / to do,
 // with ETA) and messages on standard error.
 func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) (*sweep.Summary, error) {
@@ -154,7 +131,7 @@ func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) 
 		Results: results,
 		Workers: g.Workers(),
 		Load: func(name string, synth dataset.SynthOptions) (*dataset.Dataset, error) {
-			return g.Locator().Load(name, synth)
+			return g.locator().Load(name, synth)
 		},
 		OnPlan: func(total, done int) {
 			if !g.Quiet && done > 0 {

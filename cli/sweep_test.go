@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ohmgnn/ohm/cli/report"
-	"github.com/ohmgnn/ohm/cli/sweep"
+	"github.com/ohmgnn/ohm/model/report"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
 // tinySweep is the grid of the tests: 2 methods × 1 budget × depths 1–2 ×
@@ -252,6 +252,23 @@ func TestSweepConfigFile(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+	// The library's field errors come out with the flags' names where the
+	// user must give a flag.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--budgets", "x"}, `ohm: --budgets: "x" is not a number` + "\n"},
+		{[]string{"--depths", "0"}, `ohm: --depths: "0": want depths ≥ 1 or ranges like 1-12` + "\n"},
+		{[]string{"--pairnorm", "maybe"}, `ohm: --pairnorm: "maybe": want no or yes` + "\n"},
+		{[]string{"--budgets", "2"}, "ohm: budgets: 2 outside (0, 1] (a fraction of E0, e.g. 0.05)\n"},
+		{[]string{"--methods", "gtr", "--forms", "directed"}, "ohm: methods: gtr rewires undirected graphs only; sweep it with --forms undirected\n"},
+	} {
+		a := append([]string{"sweep", "--results", results, "--datasets", "bottleneck"}, c.args...)
+		if code, _, errs := run(t, a...); code != 2 || errs != c.want {
+			t.Errorf("%v: exit %d, %q; want 2, %q", c.args, code, errs, c.want)
+		}
+	}
 }
 
 func TestReportAndDemo(t *testing.T) {
@@ -295,7 +312,7 @@ func TestReportAndDemo(t *testing.T) {
 	}
 	// The demo's report command reproduces the same report.
 	code, out, errs = run(t, "report", filepath.Join(dir, "results.jsonl"), "--out", filepath.Join(dir, "again"),
-		"--diagnostics", filepath.Join(dir, DiagnosticsFile))
+		"--diagnostics", filepath.Join(dir, diagnosticsFile))
 	if code != 0 || !strings.Contains(out, "6 figures") {
 		t.Fatalf("report: exit %d: %s %s", code, out, errs)
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
-// DataSynthCmd is `ohm data synth`: a generated graph of any size as .npz.
-type DataSynthCmd struct {
+// dataSynthCmd is `ohm data synth`: a generated graph of any size as .npz.
+type dataSynthCmd struct {
 	Model        string  `required:"" enum:"sbm,rgg,ba,ring" help:"Generator: sbm (stochastic block model), rgg (random geometric graph), ba (Barabási–Albert), ring (ring of cliques)."`
 	Nodes        int     `help:"Nodes (sbm, rgg, ba)." default:"10000"`
 	AvgDegree    float64 `name:"avg-degree" help:"sbm, rgg: the expected mean degree (sets p_out, or the radius)." default:"10"`
@@ -25,7 +25,7 @@ type DataSynthCmd struct {
 }
 
 // Run generates the graph and writes it. Time and memory O(n + m).
-func (c *DataSynthCmd) Run(g *Globals) error {
+func (c *dataSynthCmd) Run(g *Globals) error {
 	if !strings.EqualFold(filepath.Ext(c.Out), ".npz") {
 		return usagef("--out %s: synth writes .npz", c.Out)
 	}

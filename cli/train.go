@@ -14,9 +14,9 @@ import (
 	"github.com/ohmgnn/ohm/model/gnn"
 )
 
-// TrainCmd is `ohm train`: train GCN or DirGCN (SPEC §4) on a dataset, on its
+// trainCmd is `ohm train`: train GCN or DirGCN (SPEC §4) on a dataset, on its
 // own graph or on a rewired one, over seeds and splits.
-type TrainCmd struct {
+type trainCmd struct {
 	DatasetFlags
 	Graph            string   `type:"existingfile" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
 	Model            string   `required:"" short:"m" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
@@ -63,7 +63,7 @@ type TrainOut struct {
 // config checks every flag before anything is loaded and returns the
 // training configuration for the named dataset; every problem is a usage
 // error (exit status 2).
-func (c *TrainCmd) config(dataset string) (gnn.Config, error) {
+func (c *trainCmd) config(dataset string) (gnn.Config, error) {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	kind, err := gnn.ParseKind(c.Model)
 	if err != nil {
@@ -127,7 +127,7 @@ func splitFlag(s string) (int, error) {
 // Run checks the flags, loads the dataset (and --graph), trains every
 // (split, seed) run spread over --threads workers and prints the summary.
 // Nothing is printed on standard output unless every run succeeded.
-func (c *TrainCmd) Run(g *Globals) error {
+func (c *trainCmd) Run(g *Globals) error {
 	if _, err := c.config(c.Dataset); err != nil {
 		return err // flag errors before any loading
 	}

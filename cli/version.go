@@ -58,13 +58,13 @@ func (v VersionInfo) String() string {
 	return s + fmt.Sprintf(", %s, BLAS %s", v.Go, v.Backend)
 }
 
-// VersionCmd is `ohm version`.
-type VersionCmd struct {
+// versionCmd is `ohm version`.
+type versionCmd struct {
 	JSON bool `name:"json" help:"Print one JSON object: module, version, commit, time, modified, go, backend."`
 }
 
 // Run prints the version.
-func (c *VersionCmd) Run(g *Globals) error {
+func (c *versionCmd) Run(g *Globals) error {
 	v := versionInfo()
 	if c.JSON {
 		return writeJSON(g.Stdout, v)

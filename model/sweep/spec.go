@@ -1,20 +1,8 @@
-// Package sweep runs experiment grids (SPEC §6): datasets × graph form ×
-// rewiring method × budget × model × PairNorm × depth × seeds and splits.
-//
-// Every finished training run is appended at once to a results file as one
-// JSON line (Record) holding all its inputs and outputs. The file is the
-// sweep's only state: on start it is read, a truncated last line (a crash in
-// the middle of a write) is cut off, and the runs already present (by Key)
-// are skipped, so a sweep interrupted at any moment resumes without losing or
-// repeating a finished run. Rewired graphs are cached by their inputs in a
-// folder next to the results file (CacheDir), so a resumed sweep does not
-// rewire again.
 package sweep
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -121,58 +109,80 @@ func (s *Spec) AlphaValue() float64 {
 }
 
 // Normalize fills the defaults, lower-cases the names and checks every
-// field; it does not load datasets (Plan checks the splits).
+// field; it does not load datasets (Plan checks the splits). Its errors are
+// *FieldError.
 func (s *Spec) Normalize() error {
-	lower := func(field string, xs []string, known []string, def []string) ([]string, error) {
-		if len(xs) == 0 {
-			return slices.Clone(def), nil
-		}
-		var out []string
-		for _, x := range xs {
-			x = strings.ToLower(strings.TrimSpace(x))
-			if !slices.Contains(known, x) {
-				return nil, fmt.Errorf("%s: unknown %q (known: %s)", field, x, strings.Join(known, ", "))
-			}
-			if slices.Contains(out, x) {
-				return nil, fmt.Errorf("%s: %s given twice", field, x)
-			}
-			out = append(out, x)
-		}
-		return out, nil
+	if err := s.normalizeNames(); err != nil {
+		return err
 	}
+	if err := s.normalizeGrid(); err != nil {
+		return err
+	}
+	return s.normalizeRuns()
+}
+
+// normalizeNames fills and checks the named axes: datasets, forms, methods
+// and models.
+func (s *Spec) normalizeNames() error {
 	var err error
 	if len(s.Datasets) == 0 {
-		return errors.New("datasets: none given")
+		return fieldErrorf("datasets", "none given")
 	}
-	if s.Datasets, err = lower("datasets", s.Datasets, dataset.Names(), nil); err != nil {
+	if s.Datasets, err = names("datasets", s.Datasets, dataset.Names(), nil); err != nil {
 		return err
 	}
-	if s.Forms, err = lower("forms", s.Forms, []string{Undirected, Directed}, []string{Undirected}); err != nil {
+	if s.Forms, err = names("forms", s.Forms, []string{Undirected, Directed}, []string{Undirected}); err != nil {
 		return err
 	}
-	if s.Methods, err = lower("methods", s.Methods, AllMethods, PaperMethods); err != nil {
+	if s.Methods, err = names("methods", s.Methods, AllMethods, PaperMethods); err != nil {
 		return err
 	}
 	for _, m := range s.Methods {
 		if info := rewire.Method(m).Info(); info.Name != "" && !info.Directed && slices.Contains(s.Forms, Directed) {
-			return fmt.Errorf("methods: %s rewires undirected graphs only; sweep it with --forms undirected", m)
+			return &FieldError{Field: "methods", Msg: m + " rewires undirected graphs only", Remedy: &Setting{Field: "forms", Value: Undirected}}
 		}
 	}
-	if s.Models, err = lower("models", s.Models, []string{"gcn", "dirgcn"}, nil); err != nil {
+	if s.Models, err = names("models", s.Models, []string{"gcn", "dirgcn"}, nil); err != nil {
 		return err
 	}
 	if len(s.Models) > 0 && !slices.Contains(s.Models, "gcn") && !slices.Contains(s.Forms, Directed) {
-		return errors.New("models: dirgcn runs on the directed form only; add directed to forms")
+		return fieldErrorf("models", "dirgcn runs on the directed form only; add directed to forms")
 	}
+	return nil
+}
+
+// names returns xs trimmed and lower-cased, or def when xs is empty; a name
+// not in known, or given twice, is an error of field.
+func names(field string, xs []string, known []string, def []string) ([]string, error) {
+	if len(xs) == 0 {
+		return slices.Clone(def), nil
+	}
+	var out []string
+	for _, x := range xs {
+		x = strings.ToLower(strings.TrimSpace(x))
+		if !slices.Contains(known, x) {
+			return nil, fieldErrorf(field, "unknown %q (known: %s)", x, strings.Join(known, ", "))
+		}
+		if slices.Contains(out, x) {
+			return nil, fieldErrorf(field, "%s given twice", x)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// normalizeGrid fills and checks the numeric axes: budgets, PairNorm
+// settings and depths.
+func (s *Spec) normalizeGrid() error {
 	if len(s.Budgets) == 0 {
 		s.Budgets = slices.Clone(PaperBudgets)
 	}
 	for i, r := range s.Budgets {
 		if !(r > 0 && r <= 1) {
-			return fmt.Errorf("budgets: %v outside (0, 1] (a fraction of E0, e.g. 0.05)", r)
+			return fieldErrorf("budgets", "%v outside (0, 1] (a fraction of E0, e.g. 0.05)", r)
 		}
 		if slices.Contains(s.Budgets[:i], r) {
-			return fmt.Errorf("budgets: %v given twice", r)
+			return fieldErrorf("budgets", "%v given twice", r)
 		}
 	}
 	if len(s.PairNorm) == 0 {
@@ -180,7 +190,7 @@ func (s *Spec) Normalize() error {
 	}
 	for i, p := range s.PairNorm {
 		if slices.Contains(s.PairNorm[:i], p) {
-			return fmt.Errorf("pairnorm: %v given twice", p)
+			return fieldErrorf("pairnorm", "%v given twice", p)
 		}
 	}
 	if len(s.Depths) == 0 {
@@ -190,17 +200,23 @@ func (s *Spec) Normalize() error {
 	}
 	for i, l := range s.Depths {
 		if l < 1 {
-			return fmt.Errorf("depths: %d must be ≥ 1", l)
+			return fieldErrorf("depths", "%d must be ≥ 1", l)
 		}
 		if slices.Contains(s.Depths[:i], l) {
-			return fmt.Errorf("depths: %d given twice", l)
+			return fieldErrorf("depths", "%d given twice", l)
 		}
 	}
+	return nil
+}
+
+// normalizeRuns fills and checks what every run shares: seeds, splits,
+// epochs and α.
+func (s *Spec) normalizeRuns() error {
 	switch {
 	case s.Seeds == 0:
 		s.Seeds = 1
 	case s.Seeds < 0:
-		return fmt.Errorf("seeds: %d must be ≥ 1", s.Seeds)
+		return fieldErrorf("seeds", "%d must be ≥ 1", s.Seeds)
 	}
 	if s.Splits == "" {
 		s.Splits = "0"
@@ -212,10 +228,10 @@ func (s *Spec) Normalize() error {
 	case s.Epochs == 0:
 		s.Epochs = 200
 	case s.Epochs < 0:
-		return fmt.Errorf("epochs: %d must be ≥ 1", s.Epochs)
+		return fieldErrorf("epochs", "%d must be ≥ 1", s.Epochs)
 	}
 	if err := curvature.ValidateAlpha(s.AlphaValue()); err != nil {
-		return fmt.Errorf("alpha: %v must lie in [0, 1]", s.AlphaValue())
+		return fieldErrorf("alpha", "%v must lie in [0, 1]", s.AlphaValue())
 	}
 	return nil
 }
@@ -229,10 +245,10 @@ func parseSplits(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || k < 0 {
-			return nil, fmt.Errorf("splits: %q: want split numbers ≥ 0 or all", s)
+			return nil, fieldErrorf("splits", "%q: want split numbers ≥ 0 or all", s)
 		}
 		if slices.Contains(out, k) {
-			return nil, fmt.Errorf("splits: %d given twice", k)
+			return nil, fieldErrorf("splits", "%d given twice", k)
 		}
 		out = append(out, k)
 	}
@@ -240,6 +256,7 @@ func parseSplits(s string) ([]int, error) {
 }
 
 // ParseDepths parses a comma list of depths and ranges: "1-6", "1,2,4-8".
+// Its errors are *FieldError of the field depths.
 func ParseDepths(items []string) ([]int, error) {
 	var out []int
 	for _, it := range items {
@@ -252,7 +269,7 @@ func ParseDepths(items []string) ([]int, error) {
 				b, err = strconv.Atoi(hi)
 			}
 			if err != nil || a < 1 || b < a {
-				return nil, fmt.Errorf("depths: %q: want depths ≥ 1 or ranges like 1-12", f)
+				return nil, fieldErrorf("depths", "%q: want depths ≥ 1 or ranges like 1-12", f)
 			}
 			for l := a; l <= b; l++ {
 				out = append(out, l)
@@ -262,14 +279,15 @@ func ParseDepths(items []string) ([]int, error) {
 	return out, nil
 }
 
-// ParseBudgets parses a comma list of budgets.
+// ParseBudgets parses a comma list of budgets. Its errors are *FieldError
+// of the field budgets.
 func ParseBudgets(items []string) ([]float64, error) {
 	var out []float64
 	for _, it := range items {
 		for _, f := range strings.Split(it, ",") {
 			r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil || math.IsNaN(r) {
-				return nil, fmt.Errorf("budgets: %q is not a number", f)
+				return nil, fieldErrorf("budgets", "%q is not a number", f)
 			}
 			out = append(out, r)
 		}
@@ -278,6 +296,7 @@ func ParseBudgets(items []string) ([]float64, error) {
 }
 
 // ParseBools parses a comma list of no/yes (also false/true, off/on, 0/1).
+// Its errors are *FieldError of field.
 func ParseBools(field string, items []string) ([]bool, error) {
 	var out []bool
 	for _, it := range items {
@@ -288,7 +307,7 @@ func ParseBools(field string, items []string) ([]bool, error) {
 			case "yes", "true", "on", "1":
 				out = append(out, true)
 			default:
-				return nil, fmt.Errorf("%s: %q: want no or yes", field, f)
+				return nil, fieldErrorf(field, "%q: want no or yes", f)
 			}
 		}
 	}

@@ -231,6 +231,32 @@ func upset(title string, methods []string, inters []intersection, maxBars int) f
 	if len(inters) > maxBars {
 		inters = inters[:maxBars]
 	}
+	top := upsetBars(title, inters)
+	bottom := upsetMatrix(methods, inters)
+	return func(dc draw.Canvas) {
+		// Bars take 60 % of the height, the matrix the rest; Align keeps
+		// the data areas' x ranges on top of each other.
+		h := dc.Max.Y - dc.Min.Y
+		split := dc.Min.Y + 0.4*h
+		topC := dc
+		topC.Min.Y = split
+		botC := dc
+		botC.Max.Y = split
+		cs := plot.Align([][]*plot.Plot{{top}}, draw.Tiles{Rows: 1, Cols: 1}, topC)
+		cb := plot.Align([][]*plot.Plot{{bottom}}, draw.Tiles{Rows: 1, Cols: 1}, botC)
+		// Use the wider left margin of the two so the columns line up.
+		tl, bl := plotLeft(top, cs[0][0]), plotLeft(bottom, cb[0][0])
+		pad := max(tl, bl)
+		cs[0][0].Min.X += pad - tl
+		cb[0][0].Min.X += pad - bl
+		top.Draw(cs[0][0])
+		bottom.Draw(cb[0][0])
+	}
+}
+
+// upsetBars is the upper part of an UpSet plot: one labelled bar per
+// intersection, in the order given.
+func upsetBars(title string, inters []intersection) *plot.Plot {
 	k := len(inters)
 	top := plot.New()
 	top.Title.Text = title
@@ -239,32 +265,39 @@ func upset(title string, methods []string, inters []intersection, maxBars int) f
 	top.X.Min, top.X.Max = -0.5, float64(k)-0.5
 	top.X.Tick.Marker = plot.ConstantTicks(nil)
 	top.Y.Min = 0
-	if k > 0 {
-		vals := make(plotter.Values, k)
-		var labels plotter.XYLabels
-		for i, x := range inters {
-			vals[i] = float64(x.count)
-			labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: float64(x.count)})
-			labels.Labels = append(labels.Labels, fmt.Sprint(x.count))
-		}
-		bars, _ := plotter.NewBarChart(vals, vg.Points(14))
-		bars.Color = color.Gray{Y: 60}
-		bars.LineStyle.Width = 0
-		top.Add(bars)
-		if lb, err := plotter.NewLabels(labels); err == nil {
-			for i := range lb.TextStyle {
-				lb.TextStyle[i].Font.Size = vg.Points(7)
-				lb.TextStyle[i].XAlign = draw.XCenter
-			}
-			lb.Offset = vg.Point{Y: vg.Points(2)}
-			top.Add(lb)
-		}
-		top.Y.Max = 1.15 * float64(inters[0].count)
-	} else {
+	if k == 0 {
 		top.Y.Max = 1
+		return top
 	}
+	vals := make(plotter.Values, k)
+	var labels plotter.XYLabels
+	for i, x := range inters {
+		vals[i] = float64(x.count)
+		labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: float64(x.count)})
+		labels.Labels = append(labels.Labels, fmt.Sprint(x.count))
+	}
+	bars, _ := plotter.NewBarChart(vals, vg.Points(14))
+	bars.Color = color.Gray{Y: 60}
+	bars.LineStyle.Width = 0
+	top.Add(bars)
+	if lb, err := plotter.NewLabels(labels); err == nil {
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font.Size = vg.Points(7)
+			lb.TextStyle[i].XAlign = draw.XCenter
+		}
+		lb.Offset = vg.Point{Y: vg.Points(2)}
+		top.Add(lb)
+	}
+	top.Y.Max = 1.15 * float64(inters[0].count)
+	return top
+}
+
+// upsetMatrix is the lower part of an UpSet plot: one column per
+// intersection, a black dot for each method it holds (joined by a line), a
+// grey one for the others, the first method on top.
+func upsetMatrix(methods []string, inters []intersection) *plot.Plot {
 	bottom := plot.New()
-	bottom.X.Min, bottom.X.Max = -0.5, float64(k)-0.5
+	bottom.X.Min, bottom.X.Max = -0.5, float64(len(inters))-0.5
 	bottom.X.Tick.Marker = plot.ConstantTicks(nil)
 	bottom.X.Label.Text = "exclusive intersections"
 	bottom.Y.Min, bottom.Y.Max = -0.5, float64(len(methods))-0.5
@@ -304,25 +337,7 @@ func upset(title string, methods []string, inters []intersection, maxBars int) f
 		s.Color = pts.c
 		bottom.Add(s)
 	}
-	return func(dc draw.Canvas) {
-		// Bars take 60 % of the height, the matrix the rest; Align keeps
-		// the data areas' x ranges on top of each other.
-		h := dc.Max.Y - dc.Min.Y
-		split := dc.Min.Y + 0.4*h
-		topC := dc
-		topC.Min.Y = split
-		botC := dc
-		botC.Max.Y = split
-		cs := plot.Align([][]*plot.Plot{{top}}, draw.Tiles{Rows: 1, Cols: 1}, topC)
-		cb := plot.Align([][]*plot.Plot{{bottom}}, draw.Tiles{Rows: 1, Cols: 1}, botC)
-		// Use the wider left margin of the two so the columns line up.
-		tl, bl := plotLeft(top, cs[0][0]), plotLeft(bottom, cb[0][0])
-		pad := max(tl, bl)
-		cs[0][0].Min.X += pad - tl
-		cb[0][0].Min.X += pad - bl
-		top.Draw(cs[0][0])
-		bottom.Draw(cb[0][0])
-	}
+	return bottom
 }
 
 // plotLeft is the width the plot's y axis takes on the canvas.

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,33 @@ func TestSpecDefaultsAndParsing(t *testing.T) {
 		{Datasets: []string{"cora"}, Depths: []int{2, 2}}, {Datasets: []string{"cora"}, Budgets: []float64{0}}} {
 		if err := bad.Normalize(); err == nil {
 			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
+
+// TestFieldErrors checks that Normalize's and the parsers' errors are
+// *FieldError naming the field, and that no error names a command-line flag.
+func TestFieldErrors(t *testing.T) {
+	for _, c := range []struct {
+		err   func() error
+		field string
+		text  string
+	}{
+		{func() error { s := Spec{}; return s.Normalize() }, "datasets", "datasets: none given"},
+		{func() error { s := Spec{Datasets: []string{"cora"}, Budgets: []float64{2}}; return s.Normalize() },
+			"budgets", "budgets: 2 outside (0, 1] (a fraction of E0, e.g. 0.05)"},
+		{func() error {
+			s := Spec{Datasets: []string{"cora"}, Methods: []string{"gtr"}, Forms: []string{"directed"}}
+			return s.Normalize()
+		}, "methods", "methods: gtr rewires undirected graphs only; set forms to undirected"},
+		{func() error { _, err := ParseBudgets([]string{"x"}); return err }, "budgets", `budgets: "x" is not a number`},
+		{func() error { _, err := ParseBools("pairnorm", []string{"maybe"}); return err }, "pairnorm", `pairnorm: "maybe": want no or yes`},
+		{func() error { _, err := ParseDepths([]string{"0"}); return err }, "depths", `depths: "0": want depths ≥ 1 or ranges like 1-12`},
+	} {
+		err := c.err()
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || err.Error() != c.text || strings.Contains(err.Error(), "--") {
+			t.Errorf("error %#v (%v), want a FieldError of %s: %q", err, err, c.field, c.text)
 		}
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ohmgnn/ohm/cli/sweep"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/sweep"
 )
 
 // synthetic returns records of the paper grid's layout in small: the four

@@ -84,83 +84,97 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if opt.Load == nil {
 		return nil, errors.New("sweep: no dataset loader")
 	}
-	workers := max(1, opt.Workers)
-	note := func(format string, a ...any) {
-		if opt.OnNote != nil {
-			opt.OnNote(fmt.Sprintf(format, a...))
-		}
-	}
-	// Load every dataset first: a missing file fails before hours of work.
-	synth := dataset.SynthOptions{Seed: spec.SynthSeed, Heterophilic: spec.Heterophilic}
-	var ds []*dataset.Dataset
-	for _, name := range spec.Datasets {
-		d, err := opt.Load(name, synth)
-		if err != nil {
-			return nil, err
-		}
-		ds = append(ds, d)
+	s := &sweeper{spec: &spec, opt: opt, workers: max(1, opt.Workers)}
+	ds, err := loadDatasets(&spec, opt.Load)
+	if err != nil {
+		return nil, err
 	}
 	res, recs, repaired, err := OpenResults(opt.Results)
 	if err != nil {
 		return nil, err
 	}
 	defer res.Close()
-	sum := &Summary{Repaired: repaired}
+	s.res, s.sum = res, &Summary{Repaired: repaired}
 	if repaired > 0 {
-		note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
+		s.note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
 	}
 	done := make(map[Key]bool, len(recs))
 	for i := range recs {
 		done[recs[i].Key()] = true
 	}
-	groups, err := plan(&spec, ds, done, sum)
+	groups, err := plan(&spec, ds, done, s.sum)
 	if err != nil {
 		return nil, err
 	}
 	if opt.OnPlan != nil {
-		opt.OnPlan(sum.Total, sum.Skipped)
+		opt.OnPlan(s.sum.Total, s.sum.Skipped)
 	}
-	if sum.Total == sum.Skipped {
-		return sum, nil
+	if s.sum.Total == s.sum.Skipped {
+		return s.sum, nil
 	}
+	return s.sum, s.runAll(ctx, groups)
+}
 
+// sweeper is one Run under way.
+type sweeper struct {
+	spec    *Spec // normalized
+	opt     Options
+	workers int
+	res     *Results
+	sum     *Summary
+	mu      sync.Mutex // serializes sum.Ran and opt.OnRun
+}
+
+// note sends a progress message to opt.OnNote.
+func (s *sweeper) note(format string, a ...any) {
+	if s.opt.OnNote != nil {
+		s.opt.OnNote(fmt.Sprintf(format, a...))
+	}
+}
+
+// loadDatasets loads every dataset of spec first: a missing file fails
+// before hours of work.
+func loadDatasets(spec *Spec, load func(string, dataset.SynthOptions) (*dataset.Dataset, error)) ([]*dataset.Dataset, error) {
+	synth := dataset.SynthOptions{Seed: spec.SynthSeed, Heterophilic: spec.Heterophilic}
+	var ds []*dataset.Dataset
+	for _, name := range spec.Datasets {
+		d, err := load(name, synth)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
+// runAll trains the pending runs of groups on s.workers goroutines and
+// returns the first failure of a run, else of the feeding, else parent's
+// error.
+func (s *sweeper) runAll(parent context.Context, groups []*group) error {
 	// The group's context is cancelled by the first failure; parent's by the
 	// caller (Ctrl-C). A run started after either skips its work.
-	parent := ctx
 	eg, ctx := errgroup.WithContext(parent)
-	eg.SetLimit(workers)
-	var recMu sync.Mutex
-	train := func(j job) error {
-		if ctx.Err() != nil {
-			return nil
-		}
-		r, err := gnn.Train(j.data, j.cfg, j.rec.Split, j.rec.Seed)
-		if err != nil {
-			return fmt.Errorf("train %s: %w", j.rec.Key(), err)
-		}
-		rec := j.rec
-		rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
-		rec.Finished = time.Now().UTC().Format(time.RFC3339)
-		if err := res.Append(rec); err != nil {
-			return err
-		}
-		recMu.Lock()
-		sum.Ran++
-		if opt.OnRun != nil {
-			opt.OnRun(rec)
-		}
-		recMu.Unlock()
-		return nil
+	eg.SetLimit(s.workers)
+	feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
+	if err := eg.Wait(); err != nil {
+		return err
 	}
-	var feedErr error // a failure while feeding (rewiring, building data)
-	c := cache{dir: CacheDir(opt.Results)}
-	alpha := spec.AlphaValue()
-feed:
+	if feedErr != nil {
+		return feedErr
+	}
+	return parent.Err()
+}
+
+// feed hands every pending run of groups to eg, group after group, once
+// the group's graphs are rewired (or read from the cache). It stops at the
+// first failure, which it returns, or when ctx is cancelled.
+func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group) error {
+	c := cache{dir: CacheDir(s.opt.Results)}
+	alpha := s.spec.AlphaValue()
 	for _, gr := range groups {
-		graphs, err := graphsOf(gr, &spec, alpha, c, workers, sum, note)
+		graphs, err := graphsOf(gr, s.spec, alpha, c, s.workers, s.sum, s.note)
 		if err != nil {
-			feedErr = err
-			break
+			return err
 		}
 		for _, b := range gr.budgets {
 			rw := graphs[b]
@@ -170,40 +184,65 @@ feed:
 				if data == nil {
 					kind, _ := gnn.ParseKind(r.model)
 					if data, err = gnn.NewData(gr.d, rw.Graph, kind); err != nil {
-						feedErr = fmt.Errorf("%s %s: %w", gr.d.Name, r.model, err)
-						break feed
+						return fmt.Errorf("%s %s: %w", gr.d.Name, r.model, err)
 					}
 					datas[r.model] = data
 				}
-				cfg := gnn.Defaults(gr.d.Name)
-				cfg.Kind = data.Ops.Kind
-				cfg.Layers, cfg.PairNorm, cfg.Epochs = r.layers, r.pairnorm, spec.Epochs
-				rec := Record{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b,
-					Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: spec.Epochs,
-					Seed: r.seed, Split: r.split, SynthSeed: spec.SynthSeed, Heterophilic: spec.Heterophilic,
-					E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed, AddedNet: rw.AddedNet, RemovedNet: rw.RemovedNet,
-					StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
-				if gr.method == string(rewire.Curvature) {
-					rec.Alpha = alpha
-				}
-				if !dataset.IsBuiltin(gr.d.Name) {
-					rec.SynthSeed, rec.Heterophilic = 0, false
-				}
+				j := s.newJob(gr, b, r, rw, data, alpha)
 				if ctx.Err() != nil {
-					break feed
+					return nil
 				}
-				j := job{data: data, cfg: cfg, rec: rec}
-				eg.Go(func() error { return train(j) }) // waits for a free worker
+				eg.Go(func() error { return s.train(ctx, j) }) // waits for a free worker
 			}
 		}
 	}
-	if err := eg.Wait(); err != nil {
-		return sum, err
+	return nil
+}
+
+// newJob is run r of group gr at budget b, trained on data (built from the
+// graph rw): its training configuration and its record's inputs and
+// rewiring numbers.
+func (s *sweeper) newJob(gr *group, b float64, r run, rw *Rewired, data *gnn.Data, alpha float64) job {
+	cfg := gnn.Defaults(gr.d.Name)
+	cfg.Kind = data.Ops.Kind
+	cfg.Layers, cfg.PairNorm, cfg.Epochs = r.layers, r.pairnorm, s.spec.Epochs
+	rec := Record{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b,
+		Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: s.spec.Epochs,
+		Seed: r.seed, Split: r.split, SynthSeed: s.spec.SynthSeed, Heterophilic: s.spec.Heterophilic,
+		E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed, AddedNet: rw.AddedNet, RemovedNet: rw.RemovedNet,
+		StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
+	if gr.method == string(rewire.Curvature) {
+		rec.Alpha = alpha
 	}
-	if feedErr != nil {
-		return sum, feedErr
+	if !dataset.IsBuiltin(gr.d.Name) {
+		rec.SynthSeed, rec.Heterophilic = 0, false
 	}
-	return sum, parent.Err()
+	return job{data: data, cfg: cfg, rec: rec}
+}
+
+// train trains j (unless ctx is cancelled) and appends its record to the
+// results file.
+func (s *sweeper) train(ctx context.Context, j job) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	r, err := gnn.Train(j.data, j.cfg, j.rec.Split, j.rec.Seed)
+	if err != nil {
+		return fmt.Errorf("train %s: %w", j.rec.Key(), err)
+	}
+	rec := j.rec
+	rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
+	rec.Finished = time.Now().UTC().Format(time.RFC3339)
+	if err := s.res.Append(rec); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.sum.Ran++
+	if s.opt.OnRun != nil {
+		s.opt.OnRun(rec)
+	}
+	s.mu.Unlock()
+	return nil
 }
 
 // plan enumerates the grid in a fixed order (dataset, form, method, budget,
@@ -222,7 +261,7 @@ func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([
 		}
 		for _, k := range splits {
 			if k >= len(d.Splits) {
-				return nil, fmt.Errorf("splits: %s has %d split(s), 0..%d; split %d asked", d.Name, len(d.Splits), len(d.Splits)-1, k)
+				return nil, fieldErrorf("splits", "%s has %d split(s), 0..%d; split %d asked", d.Name, len(d.Splits), len(d.Splits)-1, k)
 			}
 		}
 		synthSeed, hetero := spec.SynthSeed, spec.Heterophilic

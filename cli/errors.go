@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/ohmgnn/ohm/model/sweep"
+)
+
+// usageError marks a command error caused by bad flags (exit status 2).
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exitPanic is how kong's exit (after --help) unwinds out of the parser.
+type exitPanic struct{}
+
+// runRecovered runs the command and turns a panic — a bug — into an error
+// with its stack, so that the exit status follows the one rule (2 usage
+// error, 1 any other failure) instead of the runtime's 2.
+func runRecovered(ctx *kong.Context) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
+		}
+	}()
+	return ctx.Run()
+}
+
+// flagName is the flag of a sweep.Spec field: its JSON name with dashes
+// (synth_seed: synth-seed).
+func flagName(field string) string { return strings.ReplaceAll(field, "_", "-") }
+
+// flagError is a usage error for a list given to a sweep flag that does not
+// parse (sweep.ParseBudgets and the like), naming the flag: "--budgets: …".
+func flagError(err error) error {
+	var fe *sweep.FieldError
+	if errors.As(err, &fe) {
+		return usagef("--%s: %s", flagName(fe.Field), fe.Msg)
+	}
+	return usagef("%v", err)
+}
+
+// specError is a usage error for a sweep.Spec that Normalize refuses; the
+// remedy it suggests names the flag to give.
+func specError(err error) error {
+	var fe *sweep.FieldError
+	if errors.As(err, &fe) && fe.Remedy != nil {
+		return usagef("%s: %s; sweep it with --%s %s", fe.Field, fe.Msg, flagName(fe.Remedy.Field), fe.Remedy.Value)
+	}
+	return usagef("%v", err)
+}
