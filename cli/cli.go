@@ -68,9 +68,9 @@ type commandLine struct {
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
 	Data       dataCmd       `cmd:"" help:"List, describe and export datasets."`
-	Resistance ResistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
-	Rewire     RewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
-	Stats      StatsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
+	Resistance resistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
+	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
+	Stats      statsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
 	Train      trainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
 	Curvature  curvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
 	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`

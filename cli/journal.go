@@ -13,7 +13,7 @@ import (
 // made, so that a run killed outright (SIGKILL, an out-of-memory killer,
 // the session's end) leaves the edits of every iteration it finished: an
 // hour's run at 10⁶ nodes is not lost with its process. The lines are
-// EncodeEditLog's, written an iteration at a time in one write, so the file
+// encodeEditLog's, written an iteration at a time in one write, so the file
 // always ends on a whole iteration (the process may die between writes,
 // never inside one). The --log file itself is still written atomically from
 // the run's result when the run ends (a failure leaves it as it was), and
@@ -45,7 +45,7 @@ func (j *journal) record(edits []rewire.Edit) {
 		return
 	}
 	j.buf.Reset()
-	if err := EncodeEditLog(&j.buf, edits); err != nil {
+	if err := encodeEditLog(&j.buf, edits); err != nil {
 		j.fail(err)
 		return
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-// ResistanceCmd is `ohm resistance`.
-type ResistanceCmd struct {
+// resistanceCmd is `ohm resistance`.
+type resistanceCmd struct {
 	GraphFlags
 	WithinComponents bool   `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
@@ -46,7 +46,7 @@ type ResistanceOut struct {
 }
 
 // Run computes the resistances.
-func (c *ResistanceCmd) Run(g *Globals) error {
+func (c *resistanceCmd) Run(g *Globals) error {
 	if c.WithinComponents && c.Directed {
 		return usagef("--within-components: applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
 	}

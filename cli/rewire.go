@@ -15,8 +15,8 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-// RewireCmd is `ohm rewire`.
-type RewireCmd struct {
+// rewireCmd is `ohm rewire`.
+type rewireCmd struct {
 	GraphFlags
 	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
 	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
@@ -73,7 +73,7 @@ type RewireSummary struct {
 // journal (journal), which a process killed outright leaves behind. The first Ctrl-C (SIGINT or SIGTERM) stops
 // the run after the iteration in flight: the outputs and the summary then
 // hold the iterations made, and the command fails with how many they were.
-func (c *RewireCmd) Run(g *Globals) error {
+func (c *rewireCmd) Run(g *Globals) error {
 	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func (c *RewireCmd) Run(g *Globals) error {
 
 // checkOutputs checks --out and --log before any work: a known extension,
 // two different files, each in an existing folder.
-func (c *RewireCmd) checkOutputs() error {
+func (c *rewireCmd) checkOutputs() error {
 	if c.Out != "" {
 		switch strings.ToLower(filepath.Ext(c.Out)) {
 		case ".npz", ".txt":
@@ -163,9 +163,9 @@ func (c *RewireCmd) checkOutputs() error {
 
 // writeOutputs writes --log (then drops its journal jr) and --out, each
 // atomically, from the run's result.
-func (c *RewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
+func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
 	if c.Log != "" {
-		if err := graphio.WriteFileAtomic(c.Log, func(w io.Writer) error { return EncodeEditLog(w, res.Log) }); err != nil {
+		if err := graphio.WriteFileAtomic(c.Log, func(w io.Writer) error { return encodeEditLog(w, res.Log) }); err != nil {
 			if jr.close(false) {
 				return fmt.Errorf("--log %s: %w (the run's edits are in %s)", c.Log, err, jr.path)
 			}
@@ -177,7 +177,7 @@ func (c *RewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 		}
 	}
 	if c.Out != "" {
-		if err := WriteRewired(c.Out, res); err != nil {
+		if err := writeRewired(c.Out, res); err != nil {
 			return fmt.Errorf("--out %s: %w", c.Out, err)
 		}
 		if !g.Quiet {
@@ -241,9 +241,9 @@ func printSummary(w io.Writer, s RewireSummary) error {
 	return tw.Flush()
 }
 
-// EncodeEditLog writes the edit log as JSON lines, one
+// encodeEditLog writes the edit log as JSON lines, one
 // {"iteration","op","u","v","score"} object per edit, in log order.
-func EncodeEditLog(w io.Writer, log []rewire.Edit) error {
+func encodeEditLog(w io.Writer, log []rewire.Edit) error {
 	buf := make([]byte, 0, 128)
 	for _, e := range log {
 		b, err := json.Marshal(e)
@@ -258,11 +258,11 @@ func EncodeEditLog(w io.Writer, log []rewire.Edit) error {
 	return nil
 }
 
-// WriteRewired writes the rewired graph atomically: an .npz archive holding
+// writeRewired writes the rewired graph atomically: an .npz archive holding
 // edge_index (the final graph's Arcs(), PyG convention), num_nodes, and the
 // log's added and removed pairs as int64 arrays of shape (2, k) in log order;
 // or, for any other extension, an edge list of the arcs.
-func WriteRewired(path string, res *rewire.Result) error {
+func writeRewired(path string, res *rewire.Result) error {
 	if res == nil || res.Graph == nil {
 		return errors.New("no rewired graph")
 	}

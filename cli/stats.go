@@ -13,8 +13,8 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-// StatsCmd is `ohm stats`.
-type StatsCmd struct {
+// statsCmd is `ohm stats`.
+type statsCmd struct {
 	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
 	Budgets          []string `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
 	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature, gtr, fosr."`
@@ -38,7 +38,7 @@ type statsPlan struct {
 	cfgs     map[rewire.Method]rewire.Config // largest budget
 }
 
-func (c *StatsCmd) plan() (*statsPlan, error) {
+func (c *statsCmd) plan() (*statsPlan, error) {
 	p := &statsPlan{cfgs: map[rewire.Method]rewire.Config{}}
 	names, err := splitList("--datasets", c.Datasets)
 	if err != nil {
@@ -107,7 +107,7 @@ type statsDataset struct {
 // budget: a run never looks at its budget except to stop, so the run with
 // budget B is exactly the first B iterations of a longer one, and its counts
 // are read off the longer run's log.
-func (c *StatsCmd) Run(g *Globals) error {
+func (c *statsCmd) Run(g *Globals) error {
 	p, err := c.plan()
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 // apart from the other edges.
 func ExampleFromEdges() {
 	g, err := linalg.FromEdges(4, false, []linalg.Edge{
-		{0, 1}, {1, 2}, {2, 1}, {2, 3}, {3, 3},
+		{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 1}, {U: 2, V: 3}, {U: 3, V: 3},
 	})
 	if err != nil {
 		log.Fatal(err)

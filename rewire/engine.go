@@ -22,9 +22,6 @@ const (
 	Sketch      EngineKind = "sketch"      // resistance sketch + exact re-scoring (package incremental/sketch)
 )
 
-// EngineKinds lists the engine kinds in the order messages name them.
-var EngineKinds = []EngineKind{Auto, Incremental, Exact, Sketch}
-
 // EngineSpec says which resistance engine to build and how; NewEngine
 // builds it, Resolve chooses for Auto. A plan (NewPlan) derives it from its
 // method; ohm resistance states it itself.
