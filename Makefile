@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python wheel wheel-native bench fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -100,16 +100,55 @@ test: lint
 	@$(MAKE) --no-print-directory test-python
 	@if [ -s $(SKIPLOG) ]; then echo "$$(wc -l < $(SKIPLOG)) dataset tests skipped: set OHM_DATA to a PyTorch Geometric data root (make test OHM_DATA=DIR) to include them"; fi
 
-# The Python package's tests (python/tests), with the binary just built, on
-# a Python 3 that can import numpy: the PATH's python3, else Debian's
-# /usr/bin/python3 (.ci/run installs python3-numpy when neither has numpy).
-# Without one they are skipped with a message, or fail under CI=true.
-PYTHON ?= $(shell for p in python3 /usr/bin/python3; do $$p -c 'import numpy' >/dev/null 2>&1 && { command -v $$p; break; }; done)
+# Python wheels of ohm-rewire (python/) into $(WHEEL_DIR), one per platform
+# of WHEEL_PLATFORMS (GOOS/GOARCH), each carrying the ohm binary built for it
+# with CGO_ENABLED=0 (static) as ohm/bin/ohm and an `ohm` console script.
+# python/tools/build_wheel.py writes them with the standard library (Python
+# 3.11+): no network, no setuptools; the version is python/pyproject.toml's.
+# wheel-native builds only this machine's.
+WHEEL_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+WHEEL_DIR       ?= dist
+WHEEL_GOFLAGS   ?= -trimpath -ldflags='-s -w'
+WHEEL_PYTHON    ?= $(firstword $(shell command -v python3 /usr/bin/python3 2>/dev/null))
+# Build the binary of GOOS/GOARCH $(1)/$(2) with go build flags $(3) and
+# write its wheel with Python $(4); prints the wheel's path.
+WHEEL_ONE = CGO_ENABLED=0 GOOS=$(1) GOARCH=$(2) $(GO) build $(3) -o out/wheel/$(1)-$(2)/ohm ./cli/ohm && \
+	$(4) python/tools/build_wheel.py --goos $(1) --goarch $(2) --binary out/wheel/$(1)-$(2)/ohm --out $(WHEEL_DIR)
 
-test-python: build
-	@if [ -n "$(PYTHON)" ]; then OHM_BIN=$(CURDIR)/$(BIN) $(PYTHON) python/tests/run.py; \
-	elif [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy (apt-get install python3-numpy)"; exit 1; \
-	else echo "python tests skipped: no Python 3 with numpy (apt-get install python3-numpy to include them)"; fi
+wheel:
+	@[ -n "$(WHEEL_PYTHON)" ] || { echo "make wheel: needs Python 3.11 or later (python3)"; exit 1; }
+	@set -e; for p in $(WHEEL_PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+		echo "wheel $$os/$$arch"; $(call WHEEL_ONE,$$os,$$arch,$(WHEEL_GOFLAGS),$(WHEEL_PYTHON)); done
+
+wheel-native:
+	@$(MAKE) --no-print-directory wheel WHEEL_PLATFORMS=$$($(GO) env GOOS)/$$($(GO) env GOARCH)
+
+# The Python package's tests (python/tests) against the installed wheel:
+# this machine's wheel (built as make wheel does, but without -trimpath, so
+# that most packages compiled by go test are reused) is installed with pip
+# --no-index --no-deps into a fresh virtual environment of Debian's Python
+# (--system-site-packages: its numpy, torch and pip are seen) in a
+# temporary folder, and the tests run there, outside the repository, with
+# PATH holding only the venv's bin (no Go) and no OHM_BIN. The Python needs numpy and pip
+# (python3-numpy, python3-pip, python3-venv; torch's tests need
+# python3-torch): .ci/run installs them. Without them the tests are skipped
+# with a message, or fail under CI=true.
+PY_SYSTEM ?= $(firstword $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pip, venv' >/dev/null 2>&1 && command -v $$p; done))
+WHEEL_TEST_GOFLAGS ?= -ldflags='-s -w'
+
+test-python:
+	@if [ -z "$(PY_SYSTEM)" ]; then \
+		if [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy and pip (apt-get install python3-numpy python3-pip python3-venv)"; exit 1; fi; \
+		echo "python tests skipped: no Python 3 with numpy and pip (apt-get install python3-numpy python3-pip python3-venv to include them)"; exit 0; fi; \
+	set -e; os=$$($(GO) env GOOS); arch=$$($(GO) env GOARCH); \
+	whl=$$($(call WHEEL_ONE,$$os,$$arch,$(WHEEL_TEST_GOFLAGS),$(PY_SYSTEM))); \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; venv="$$tmp/venv"; \
+	echo "python tests: $$whl in a fresh venv"; \
+	$(PY_SYSTEM) -m venv --system-site-packages --without-pip "$$venv"; \
+	"$$venv/bin/python" -m pip install -q --no-index --no-deps --disable-pip-version-check "$(CURDIR)/$$whl"; \
+	mkdir "$$tmp/work"; cd "$$tmp/work"; \
+	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" \
+		"$$venv/bin/python" $(CURDIR)/python/tests/run.py --installed
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
