@@ -54,13 +54,19 @@ func TestFieldErrors(t *testing.T) {
 			"name", `name: "my graph": a graph file's dataset name holds letters, digits, '.', '_' and '-' only, and starts with a letter or digit`},
 		{func() error { s := Spec{Datasets: []string{"cora"}, Name: "g"}; return s.Normalize() },
 			"name", `name: "g" names a graph file's dataset, and no graph file is given`},
-		{func() error { s := Spec{Datasets: []string{"cora"}, SplitRule: "random:0.6,0.2,0.2"}; return s.Normalize() },
+		{func() error {
+			s := Spec{Datasets: []string{"cora"}, SplitRule: "random:0.6,0.2,0.2"}
+			return s.Normalize()
+		},
 			"split_rule", "split_rule: splits a graph file's nodes, and no graph file is given (the datasets have their own splits)"},
 		{func() error { s := Spec{Graph: "g.npz", SplitRule: "thirds"}; return s.Normalize() },
 			"split_rule", `split_rule: "thirds": want random:TRAIN,VAL,TEST (fractions, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (counts, e.g. per-class:20,500,1000)`},
 		{func() error { s := Spec{Graph: "g.npz", SplitSeed: 3}; return s.Normalize() },
 			"split_seed", "split_seed: seeds a split rule, and none is given"},
-		{func() error { s := Spec{Graph: "g.npz", SplitRule: "random:0.6,0.2,0.2", Splits: "all"}; return s.Normalize() },
+		{func() error {
+			s := Spec{Graph: "g.npz", SplitRule: "random:0.6,0.2,0.2", Splits: "all"}
+			return s.Normalize()
+		},
 			"splits", "splits: all: a split rule makes the splits asked by number (e.g. 0,1,2), as many as asked"},
 		{func() error { s := Spec{Datasets: []string{"cora"}, Budgets: []float64{2}}; return s.Normalize() },
 			"budgets", "budgets: 2 outside (0, 1] (a fraction of E0, e.g. 0.05)"},
