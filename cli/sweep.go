@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/sweep"
@@ -111,20 +112,25 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 		return s, usagef("nothing to sweep: give --datasets NAMES or --graph FILE.npz")
 	}
 	if err := s.Normalize(); err != nil {
-		return s, sweepFieldError(err)
+		return s, graphSpecError(err)
 	}
 	return s, nil
 }
 
-// sweepFieldError is a usage error for a spec that Normalize refuses,
-// naming the flag of the field ("--split-rule: …").
-func sweepFieldError(err error) error {
+// graphSpecError is a usage error for a spec that Normalize refuses. The
+// errors of the graph file's fields (graph, name, split_rule, split_seed,
+// and splits with a split rule) name their flags ("--split-rule: …"); the
+// others are as specError makes them.
+func graphSpecError(err error) error {
 	var fe *sweep.FieldError
-	if errors.As(err, &fe) && fe.Remedy == nil {
+	if errors.As(err, &fe) && fe.Remedy == nil && (graphFields[fe.Field] || fe.Field == "splits" && strings.Contains(fe.Msg, "split rule")) {
 		return usagef("--%s: %s", flagName(fe.Field), fe.Msg)
 	}
 	return specError(err)
 }
+
+// graphFields are the fields of sweep.Spec that describe a graph file.
+var graphFields = map[string]bool{"graph": true, "name": true, "split_rule": true, "split_seed": true}
 
 // Run runs the sweep until every run of the grid is in the results file.
 // Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
@@ -141,8 +147,8 @@ func (c *sweepCmd) Run(g *Globals) error {
 	defer stop()
 	sum, err := runSweep(ctx, g, spec, c.Results)
 	var fe *sweep.FieldError
-	if errors.As(err, &fe) && fe.Remedy == nil && (fe.Field == "split_rule" || fe.Field == "splits") {
-		err = usagef("--%s: %s", flagName(fe.Field), fe.Msg) // found on loading: the rule does not fit the graph
+	if errors.As(err, &fe) && fe.Remedy == nil && fe.Field == "split_rule" {
+		err = usagef("--%s: %s", flagName(fe.Field), fe.Msg) // found on loading: no masks, or the rule does not fit the graph
 	}
 	if sum != nil {
 		fmt.Fprintf(g.Stdout, "%s: %d runs in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
