@@ -121,7 +121,10 @@ func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 	if g.Directed() {
 		form = "directed"
 	}
-	sp := d.Splits[split]
+	var sp dataset.Split // none for an archive without masks
+	if split < len(d.Splits) {
+		sp = d.Splits[split]
+	}
 	return DataInfo{
 		Dataset:          d.Name,
 		Form:             form,
@@ -147,7 +150,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if c.Split < 0 || c.Split >= len(d.Splits) {
+	if c.Split < 0 || c.Split >= len(d.Splits) && !(c.Split == 0 && len(d.Splits) == 0) {
 		return usagef("--split %d: %s has %d split(s), 0..%d", c.Split, d.Name, len(d.Splits), len(d.Splits)-1)
 	}
 	info := describeDataset(d, gr, c.Split)
@@ -165,7 +168,11 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	fmt.Fprintf(tw, "%s\t%d (largest %d)\n", comp, info.Components, info.LargestComponent)
 	fmt.Fprintf(tw, "features\t%d (non-zero %d)\n", info.Features, info.FeatureNNZ)
 	fmt.Fprintf(tw, "classes\t%d %v\n", info.Classes, info.ClassCounts)
-	fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d\n", info.Split, info.Train, info.Val, info.Test)
+	if len(d.Splits) == 0 {
+		fmt.Fprintf(tw, "splits\tnone (no split masks: ohm train and ohm sweep need --split-rule)\n")
+	} else {
+		fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d (of %d split(s))\n", info.Split, info.Train, info.Val, info.Test, len(d.Splits))
+	}
 	return tw.Flush()
 }
 

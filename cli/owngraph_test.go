@@ -264,6 +264,10 @@ func TestTrainDatasetArchive(t *testing.T) {
 	}
 	bare := filepath.Join(dir, "bare.npz")
 	writeBottleneck(t, bare, nil, true)
+	if code, out, errs := run(t, "data", "info", "-d", bare); code != 0 || !strings.Contains(out, "bare (undirected)") ||
+		!strings.Contains(out, "none (no split masks") {
+		t.Errorf("data info of an archive without masks: exit %d: %s %s", code, out, errs)
+	}
 	code, _, errs := run(t, append([]string{"train", "-d", bare}, args...)...)
 	if code != 2 || !strings.Contains(errs, "holds no split masks") {
 		t.Errorf("no masks: exit %d: %s", code, errs)
