@@ -126,7 +126,7 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 		runs += len(o.Runs)
 	}
 	pn := map[bool]string{false: "no", true: "yes"}
-	fmt.Fprintf(&b, "# ohm report\n\n%d trainings (%d runs) of `ohm train --json` from `%s`. Accuracies in %%: mean ± population std over each training's runs. "+
+	fmt.Fprintf(&b, "# ohm report\n\n%d training(s) (%d runs) of `ohm train --json` from `%s`. Accuracies in %%: mean ± population std over each training's runs. "+
 		"For the sweep's tables and figures (best layer, realized edits, accuracy versus depth), run `ohm sweep --results FILE …` (or `ohm sweep --graph G.npz …`) and report its results file.\n\n",
 		len(outs), runs, c.Results)
 	b.WriteString("## Trainings\n\n| dataset | graph | model | layers | PairNorm | runs | test acc | val acc |\n|---|---|---|---:|---|---:|---:|---:|\n")
@@ -148,6 +148,6 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 	}); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(g.Stdout, "wrote %s (%d trainings of ohm train --json, %d runs; no figures: sweep records make those)\n", md, len(outs), runs)
+	_, err := fmt.Fprintf(g.Stdout, "wrote %s (%d training(s) of ohm train --json, %d runs; no figures: sweep records make those)\n", md, len(outs), runs)
 	return err
 }
