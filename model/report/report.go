@@ -88,6 +88,7 @@ func Write(recs []sweep.Record, opt Options) (*Output, error) {
 		return nil, err
 	}
 	out := &Output{Markdown: filepath.Join(opt.Out, "report.md")}
+	recs, files := labelGraphFiles(recs)
 	t := aggregate(recs)
 	var b strings.Builder
 	b.WriteString("# ohm report\n\n")
@@ -96,6 +97,7 @@ func Write(recs []sweep.Record, opt Options) (*Output, error) {
 		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
 	}
 	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
+	writeGraphFiles(&b, files)
 	fig := func(name string) string {
 		out.Figures = append(out.Figures, filepath.Join(figDir, name))
 		return fmt.Sprintf("![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)
@@ -156,7 +158,7 @@ func writeBestTables(b *strings.Builder, t *tables) {
 	}
 	for _, fm := range t.forms {
 		for _, r := range budgets {
-			for _, pair := range datasetPairs {
+			for _, pair := range t.groups {
 				var ds []string
 				for _, d := range pair {
 					if t.has(d, fm.form, fm.model) {

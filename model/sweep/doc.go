@@ -10,6 +10,12 @@
 // folder next to the results file (CacheDir), so a resumed sweep does not
 // rewire again.
 //
+// Besides the built-in datasets, a sweep takes a dataset archive of the
+// user's (Spec.Graph: edge_index, num_nodes, x, y and split masks, or a
+// split rule), identified in records, resume keys and cache names by the
+// SHA-256 of its arrays; the built-in datasets' records and keys are
+// unchanged by it.
+//
 // It is where rewiring meets learning: it imports rewire for the graphs and
 // model/gnn for the training runs (neither imports it, so there is no cycle).
 package sweep
