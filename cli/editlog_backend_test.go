@@ -18,9 +18,10 @@ func pureGoBackend() bool { return linalg.Backend() == "gonum (pure Go)" }
 
 // backendScoreTol is how far apart (relative) an edit's score may be on
 // another backend (the openblas build): OpenBLAS sums in another order, so
-// scores differ in the last bits (at most 1.9e-14 relative on WebKB, both
-// forms, every method), while every decision stays the same.
-const backendScoreTol = 1e-12
+// scores differ in the last bits — measured at most 1.9e-14 relative on
+// WebKB (both forms, every method) and 5.1e-13 on Cora and CiteSeer (Cora's
+// gtr) — while every decision stays the same.
+const backendScoreTol = 1e-10
 
 // sameDecisions is the comparison of two edit logs for a build on another
 // backend than the one that recorded them: the same edits (iteration, op,
@@ -85,7 +86,7 @@ func TestSameDecisions(t *testing.T) {
 		{`{"iteration":1,"op":"add","u":10,"v":121,"score":5.112810201409335}
 {"iteration":2,"op":"add","u":2,"v":14,"score":4.000000000000002}
 `, false},
-		{`{"iteration":1,"op":"add","u":10,"v":121,"score":5.1128102014}
+		{`{"iteration":1,"op":"add","u":10,"v":121,"score":5.11281}
 {"iteration":2,"op":"remove","u":2,"v":14,"score":4.000000000000002}
 `, false},
 		{`{"iteration":1,"op":"add","u":10,"v":121,"score":5.112810201409335}
