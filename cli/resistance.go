@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -113,11 +114,11 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 	}
 	collectForSketch(kind)
 	var eng incremental.Engine
-	var sketch *incremental.Sketch
+	var sk *sketch.Engine
 	switch {
 	case kind == rewire.Sketch:
-		sketch, err = incremental.NewSketch(gr, incremental.SketchOptions{Workers: g.Workers(), WithinComponents: c.WithinComponents, Removes: true})
-		eng = sketch
+		sk, err = sketch.New(gr, sketch.Options{Workers: g.Workers(), WithinComponents: c.WithinComponents, Removes: true})
+		eng = sk
 	case gr.Directed():
 		eng, err = incremental.NewDirected(gr, opt)
 	default:
@@ -130,8 +131,8 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 		if c.WithinComponents && !eng.SameBlock(i, j) {
 			return 0, false
 		}
-		if sketch != nil {
-			v, err := sketch.SolveResistance(i, j)
+		if sk != nil {
+			v, err := sk.SolveResistance(i, j)
 			return v, err == nil
 		}
 		return eng.Resistance(i, j)
@@ -149,8 +150,8 @@ func (c *ResistanceCmd) Run(g *Globals) error {
 		out.MinEdge = pairR(p)
 	}
 	top := func() []incremental.Pair {
-		if sketch != nil {
-			return sketch.Top(c.Top)
+		if sk != nil {
+			return sk.Top(c.Top)
 		}
 		return incremental.Top(gr.N(), c.Top, gr.Directed(), r)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -20,7 +21,7 @@ type EngineKind string
 const (
 	Incremental EngineKind = "incremental" // rank-one updates of the dense L⁺ or X
 	Exact       EngineKind = "exact"       // recompute everything every iteration
-	Sketch      EngineKind = "sketch"      // resistance sketch + exact re-scoring (incremental.Sketch)
+	Sketch      EngineKind = "sketch"      // resistance sketch + exact re-scoring (sketch.Engine)
 	Auto        EngineKind = "auto"        // Incremental when its L⁺ fits in memory, else Sketch (default)
 )
 
@@ -59,7 +60,7 @@ type Config struct {
 	Engine EngineKind
 	// Sketch configures the sketch engine (Engine Sketch, or Auto when it
 	// chooses it); Workers and WithinComponents are taken from here.
-	Sketch incremental.SketchOptions
+	Sketch sketch.Options
 	// Alpha is the curvature baseline's laziness α (SPEC §3); nil means
 	// DefaultAlpha. Other methods ignore it.
 	Alpha *float64
@@ -207,7 +208,7 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{E0: g.E0(), Budget: Budget(cfg.Budget, g.E0()), Engine: cfg.Engine}
-	sketch, _ := eng.(*incremental.Sketch)
+	sketch, _ := eng.(*sketch.Engine)
 	search := tarjan.NewSearcher(g.N())
 	var edits []Edit
 	var skip []incremental.Pair // pairs known to give nothing
@@ -330,7 +331,7 @@ func newEngine(g *linalg.Graph, cfg Config) (incremental.Engine, error) {
 		if opt.Workers == 0 {
 			opt.Workers = runtime.GOMAXPROCS(0)
 		}
-		return incremental.NewSketch(g, opt)
+		return sketch.New(g, opt)
 	}
 	// Directed graphs use the fast (low-rank, residual-certified) mode; the
 	// exact engine is the oracle.

@@ -1,4 +1,4 @@
-package incremental
+package sketch
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -33,14 +34,14 @@ func TestSketchKeptBlockExact(t *testing.T) {
 	}
 }
 
-func keptBlockRun(t *testing.T, workers int) *Sketch {
+func keptBlockRun(t *testing.T, workers int) *Engine {
 	t.Helper()
 	gg, _ := graphgen.SBM(400, 2, 0.05, 0, 3)
 	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewSketch(g, SketchOptions{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers})
+	e, err := New(g, Options{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func keptBlockRun(t *testing.T, workers int) *Sketch {
 // pairs (the first three of the ranking, one by one) and with and without
 // WithinComponents, and the bounds on the rows' minima that the edits
 // keep are below M's.
-func checkBestPair(t *testing.T, e *Sketch, label string) {
+func checkBestPair(t *testing.T, e *Engine, label string) {
 	t.Helper()
 	K := len(e.kept)
 	for p := range K {
@@ -145,7 +146,7 @@ func checkBestPair(t *testing.T, e *Sketch, label string) {
 			t.Fatalf("%s: row %d: kept bound on the minimum %.15g above M's %.15g", label, p, e.rowMin[p], low)
 		}
 	}
-	plain := func() (Pair, bool) {
+	plain := func() (incremental.Pair, bool) {
 		var tr rank.Max
 		tr.Exclude = e.skip
 		tr.Reset()
@@ -153,7 +154,7 @@ func checkBestPair(t *testing.T, e *Sketch, label string) {
 			for _, b := range e.cand[x+1:] {
 				u, v := e.kept[a], e.kept[b]
 				if !e.opt.WithinComponents || e.comp[u] == e.comp[v] {
-					tr.Offer(Pair{U: u, V: v, Score: e.r(a, b)})
+					tr.Offer(incremental.Pair{U: u, V: v, Score: e.r(a, b)})
 				}
 			}
 		}
@@ -182,7 +183,7 @@ func checkBestPair(t *testing.T, e *Sketch, label string) {
 // never below the full ones (bounds), and the cover and the growBatch
 // nodes not kept of largest bound, all that MaxPair reads, are the same;
 // δ kept by the edits is the scan of the anchors' columns.
-func checkLiveBounds(t *testing.T, e *Sketch, label string) {
+func checkLiveBounds(t *testing.T, e *Engine, label string) {
 	t.Helper()
 	n := e.g.N()
 	delta := 0.0
@@ -229,17 +230,17 @@ func checkLiveBounds(t *testing.T, e *Sketch, label string) {
 func TestLightest(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := range 20 {
-		es := make([]Pair, 50+trial*7)
+		es := make([]incremental.Pair, 50+trial*7)
 		for j := range es {
-			es[j] = Pair{U: j, V: j + 1, Score: float64(r.IntN(6))}
+			es[j] = incremental.Pair{U: j, V: j + 1, Score: float64(r.IntN(6))}
 		}
 		sorted := slices.Clone(es)
-		slices.SortStableFunc(sorted, func(a, b Pair) int { return cmp.Compare(a.Score, b.Score) })
+		slices.SortStableFunc(sorted, func(a, b incremental.Pair) int { return cmp.Compare(a.Score, b.Score) })
 		for _, k := range []int{0, 1, 13, len(es) / 2, len(es), len(es) + 5} {
 			want := slices.Clone(sorted[:min(k, len(es))])
-			slices.SortFunc(want, func(a, b Pair) int { return a.U - b.U })
+			slices.SortFunc(want, func(a, b incremental.Pair) int { return a.U - b.U })
 			got := slices.Clone(lightest(es, k))
-			slices.SortFunc(got, func(a, b Pair) int { return a.U - b.U })
+			slices.SortFunc(got, func(a, b incremental.Pair) int { return a.U - b.U })
 			if !slices.Equal(got, want) {
 				t.Fatalf("trial %d, %d of %d: got %v, want %v", trial, k, len(es), got, want)
 			}

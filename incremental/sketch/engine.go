@@ -1,4 +1,4 @@
-package incremental
+package sketch
 
 import (
 	"cmp"
@@ -9,14 +9,15 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )
 
-// SketchOptions configures the sketch engine.
-type SketchOptions struct {
+// Options configures the sketch engine.
+type Options struct {
 	// Rows is k, the rows of the resistance sketch (default 192: a pair's
 	// relative error has standard deviation about √(2/k) = 10 %). On Cora
 	// (res, 300 iterations) the worst chosen/exact-maximum ratio was 0.92
@@ -61,7 +62,7 @@ type SketchOptions struct {
 	BoundTol float64
 }
 
-// Sketch is the resistance engine for graphs whose L⁺ does not fit in
+// Engine is the resistance engine for graphs whose L⁺ does not fit in
 // memory (issue 14): undirected, for the operators err and res. It works
 // in rounds. At the start of a round it builds the Laplacian solver of the
 // current graph (laplace: IC(0)-preconditioned conjugate gradients in
@@ -123,9 +124,9 @@ type SketchOptions struct {
 // Memory O((n + m)·k + n·|X| + |K|²), never n²; time per round
 // O(k + |K|) solves of O(m) per CG iteration each, per edit one solve and
 // O(|K|² + n·|X|).
-type Sketch struct {
+type Engine struct {
 	g   *linalg.Graph
-	opt SketchOptions
+	opt Options
 
 	solver *laplace.Solver // of the graph the round started on
 	comp   []int32         // component per node, at the round's start
@@ -133,7 +134,7 @@ type Sketch struct {
 	index  []int32         // node → position in kept, or −1
 	cand   []int32         // positions (in kept) of the addition candidates, ascending ids
 	m      []float64
-	edges  []Pair // edges of the graph with both ends kept (row-major U < V)
+	edges  []incremental.Pair // edges of the graph with both ends kept (row-major U < V)
 
 	// The bounds on the eccentricities, ecc per node, and scale the factor
 	// the calibration puts on them.
@@ -167,7 +168,7 @@ type Sketch struct {
 	stale   bool
 	round   int
 	solves  int
-	skip    []Pair
+	skip    []incremental.Pair
 	pending []pendingEdit
 	// The edits whose effect on the bounds waits (flushBounds), and the
 	// solver's update count before the first of them.
@@ -190,11 +191,11 @@ type pendingEdit struct {
 	u, v int
 }
 
-var _ Engine = (*Sketch)(nil)
+var _ incremental.Engine = (*Engine)(nil)
 
-// NewSketch starts the sketch engine on a copy of g (undirected) with its
+// New starts the sketch engine on a copy of g (undirected) with its
 // first round. Its cost is that of a round.
-func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
+func New(g *linalg.Graph, opt Options) (*Engine, error) {
 	if g.Directed() {
 		return nil, fmt.Errorf("the sketch engine takes undirected graphs")
 	}
@@ -219,7 +220,7 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 	if opt.MaxKept <= 0 {
 		opt.MaxKept = 8192
 	}
-	e := &Sketch{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
+	e := &Engine{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
 	if err := e.refresh(nil); err != nil {
 		return nil, err
 	}
@@ -228,21 +229,21 @@ func NewSketch(g *linalg.Graph, opt SketchOptions) (*Sketch, error) {
 
 // Rounds is the number of sketches made so far, Solves the Laplacian
 // solves (sketch rows and re-scoring columns).
-func (e *Sketch) Rounds() int { return e.round }
+func (e *Engine) Rounds() int { return e.round }
 
 // Solves is the number of Laplacian systems solved so far.
-func (e *Sketch) Solves() int { return e.solves }
+func (e *Engine) Solves() int { return e.solves }
 
 // Kept is the number of nodes whose L⁺ entries the round keeps exactly.
-func (e *Sketch) Kept() int { return len(e.kept) }
+func (e *Engine) Kept() int { return len(e.kept) }
 
 // Err is the error of a round started by MaxPair, if any (MaxPair then
 // reports no pair).
-func (e *Sketch) Err() error { return e.err }
+func (e *Engine) Err() error { return e.err }
 
 // refresh starts a round on the current graph: solver, sketch, candidates,
 // and the exact block M. extra nodes are kept as addition candidates too.
-func (e *Sketch) refresh(extra []int) error {
+func (e *Engine) refresh(extra []int) error {
 	g := e.g
 	n := g.N()
 	workers := max(1, e.opt.Workers)
@@ -547,7 +548,7 @@ func (e *Sketch) refresh(extra []int) error {
 	for _, u := range e.kept {
 		for _, v := range g.Neighbours(u) {
 			if v > u && e.index[v] >= 0 {
-				e.edges = append(e.edges, Pair{U: u, V: v})
+				e.edges = append(e.edges, incremental.Pair{U: u, V: v})
 			}
 		}
 	}
@@ -556,14 +557,14 @@ func (e *Sketch) refresh(extra []int) error {
 }
 
 // sketchedEdges lists the edges of g that are not bridges, in g.Edges()'s
-// order, each scored by its sketched resistance (Sketch.Rs, one node's
+// order, each scored by its sketched resistance (laplace.Sketch.Rs, one node's
 // higher neighbours at a time), the nodes split among workers goroutines.
 // O(m·k).
-func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet, workers int) []Pair {
+func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet, workers int) []incremental.Pair {
 	n := g.N()
-	parts := make([][]Pair, workers)
+	parts := make([][]incremental.Pair, workers)
 	parallelRows(workers, n, func(t, lo, hi int) {
-		var es []Pair
+		var es []incremental.Pair
 		var vs []int
 		var rs []float64
 		for u := lo; u < hi; u++ {
@@ -576,7 +577,7 @@ func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet
 			rs = slices.Grow(rs[:0], len(vs))[:len(vs)]
 			sk.Rs(u, vs, rs)
 			for q, v := range vs {
-				es = append(es, Pair{U: u, V: v, Score: rs[q]})
+				es = append(es, incremental.Pair{U: u, V: v, Score: rs[q]})
 			}
 		}
 		parts[t] = es
@@ -589,7 +590,7 @@ func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet
 // smallest score thr, then those at thr in es's order until there are t.
 // O(|es| log |es|) on the scores alone: at 10⁷ edges a stable sort of the
 // pairs themselves took seconds a round.
-func lightest(es []Pair, t int) []Pair {
+func lightest(es []incremental.Pair, t int) []incremental.Pair {
 	t = min(t, len(es))
 	if t <= 0 {
 		return nil
@@ -600,7 +601,7 @@ func lightest(es []Pair, t int) []Pair {
 	}
 	slices.SortFunc(scores, cmp.Compare[float64])
 	thr := scores[t-1]
-	out := make([]Pair, 0, t)
+	out := make([]incremental.Pair, 0, t)
 	for _, p := range es {
 		if cmp.Compare(p.Score, thr) < 0 {
 			out = append(out, p)
@@ -620,7 +621,7 @@ func lightest(es []Pair, t int) []Pair {
 // setCandidates makes every kept node an addition candidate (removals
 // raise the resistances around their ends, which can become the farthest),
 // in ascending node id: the row-major order rank.Max wants.
-func (e *Sketch) setCandidates() {
+func (e *Engine) setCandidates() {
 	e.cand = e.cand[:0]
 	for p := range e.kept {
 		e.cand = append(e.cand, int32(p))
@@ -631,7 +632,7 @@ func (e *Sketch) setCandidates() {
 // farthest is the largest resistance from i to the partners a ≠ i (q is
 // a's position in partners): within(q, a) when a is in i's component, else
 // across(q, a), or nothing with WithinComponents. O(|partners|) calls.
-func (e *Sketch) farthest(i int, partners []int, within, across func(q, a int) float64) float64 {
+func (e *Engine) farthest(i int, partners []int, within, across func(q, a int) float64) float64 {
 	best := 0.0
 	for q, a := range partners {
 		switch {
@@ -647,7 +648,7 @@ func (e *Sketch) farthest(i int, partners []int, within, across func(q, a int) f
 
 // setCover sets the cover to the scaled bound of the node of largest
 // bound that is not kept. O(n).
-func (e *Sketch) setCover() {
+func (e *Engine) setCover() {
 	e.cover = 0
 	for i, b := range e.ecc {
 		if e.index[i] < 0 {
@@ -658,7 +659,7 @@ func (e *Sketch) setCover() {
 
 // nextByBound returns up to k nodes that are not kept, largest bound first
 // (ties by id). O(n log n).
-func (e *Sketch) nextByBound(k int) []int {
+func (e *Engine) nextByBound(k int) []int {
 	if k <= 0 {
 		return nil
 	}
@@ -695,7 +696,7 @@ const smallComponent = 64
 // findSmall lists the small components (2..smallComponent nodes) of the
 // current graph and computes their L⁺: exact L⁺_ii and eccentricities
 // for their nodes. O(Σ n_c³).
-func (e *Sketch) findSmall() error {
+func (e *Engine) findSmall() error {
 	n := e.g.N()
 	e.small = slices.Grow(e.small[:0], n)[:n]
 	e.smallEcc = slices.Grow(e.smallEcc[:0], n)[:n]
@@ -719,7 +720,7 @@ func (e *Sketch) findSmall() error {
 
 // updateSmall computes the L⁺ of the small components edited since (all
 // at first) on the current graph.
-func (e *Sketch) updateSmall() error {
+func (e *Engine) updateSmall() error {
 	for c, nodes := range e.smallNodes {
 		if !e.smallDirty[c] {
 			continue
@@ -753,7 +754,7 @@ func (e *Sketch) updateSmall() error {
 // plus 3σ_i. A node of a small component has its exact eccentricity in
 // the component instead, and D̂_i + D̂_j + 3σ_j for partners j in other
 // components. O(n·|anchors|).
-func (e *Sketch) bounds(ecc []float64) error {
+func (e *Engine) bounds(ecc []float64) error {
 	sh, err := e.boundShared()
 	if err != nil {
 		return err
@@ -776,7 +777,7 @@ type shared struct {
 
 // boundShared brings the small components' L⁺ up to date and returns what
 // the bounds share (δ is kept by the edits). O(n + |anchors|).
-func (e *Sketch) boundShared() (shared, error) {
+func (e *Engine) boundShared() (shared, error) {
 	if err := e.updateSmall(); err != nil {
 		return shared{}, err
 	}
@@ -811,7 +812,7 @@ func (e *Sketch) boundShared() (shared, error) {
 
 // anchorPart is max over anchors a ≠ i of L⁺_aa − 2L⁺_ai (−∞ without
 // one). O(|anchors|).
-func (e *Sketch) anchorPart(i int) float64 {
+func (e *Engine) anchorPart(i int) float64 {
 	n := e.g.N()
 	best := math.Inf(-1)
 	for q, a := range e.anchors {
@@ -825,7 +826,7 @@ func (e *Sketch) anchorPart(i int) float64 {
 
 // nodeBound is node i's bound given its anchors' part abest (bounds).
 // O(1).
-func (e *Sketch) nodeBound(i int, abest float64, sh *shared) float64 {
+func (e *Engine) nodeBound(i int, abest float64, sh *shared) float64 {
 	dh := e.dhat[i]
 	if e.small[i] >= 0 {
 		b := e.smallEcc[i]
@@ -861,7 +862,7 @@ func (e *Sketch) nodeBound(i int, abest float64, sh *shared) float64 {
 // nodes left keep their cheap bound, valid and below every bound that the
 // cover and nextByBound read. O(n + |evaluated|·|anchors|) against bounds'
 // O(n·|anchors|).
-func (e *Sketch) liveBounds(ecc []float64) error {
+func (e *Engine) liveBounds(ecc []float64) error {
 	sh, err := e.boundShared()
 	if err != nil {
 		return err
@@ -921,7 +922,7 @@ func (e *Sketch) liveBounds(ecc []float64) error {
 
 // updateBounds computes the bounds again after edits (when dirty, by
 // liveBounds) and sets the cover. O(n + |evaluated|·|anchors|).
-func (e *Sketch) updateBounds() error {
+func (e *Engine) updateBounds() error {
 	if e.dirty { // the bounds and the kept nodes, hence the cover, change only then
 		if err := e.liveBounds(e.ecc); err != nil {
 			return err
@@ -934,30 +935,30 @@ func (e *Sketch) updateBounds() error {
 
 // r is the exact resistance between kept positions a and b (across
 // components, L⁺_aa + L⁺_bb: M_ab is 0 there).
-func (e *Sketch) r(a, b int32) float64 {
+func (e *Engine) r(a, b int32) float64 {
 	K := len(e.kept)
 	return e.m[int(a)*K+int(a)] + e.m[int(b)*K+int(b)] - 2*e.m[int(a)*K+int(b)]
 }
 
 // Graph is the current graph.
-func (e *Sketch) Graph() *linalg.Graph { return e.g }
+func (e *Engine) Graph() *linalg.Graph { return e.g }
 
 // MaxPair ranks every pair of addition candidates by its exact resistance
 // (SPEC §3's rule), starting a new round first when the last one is used
 // up. A pair that is an edge needs its ends' neighbours kept (case 2): if
 // they are not, a round keeping them starts. O(|S|²).
-func (e *Sketch) MaxPair() (Pair, bool) {
+func (e *Engine) MaxPair() (incremental.Pair, bool) {
 	if e.err != nil {
-		return Pair{}, false
+		return incremental.Pair{}, false
 	}
 	if e.left <= 0 || e.stale {
 		if e.err = e.refresh(nil); e.err != nil {
-			return Pair{}, false
+			return incremental.Pair{}, false
 		}
 	}
 	for {
 		if e.err = e.updateBounds(); e.err != nil {
-			return Pair{}, false
+			return incremental.Pair{}, false
 		}
 		p, ok := e.bestCandidatePair()
 		var more []int
@@ -984,12 +985,12 @@ func (e *Sketch) MaxPair() (Pair, bool) {
 			// Bounds of the graph before the waiting edits: bring them
 			// up to date before keeping a node on their word.
 			if e.err = e.flushBounds(); e.err != nil {
-				return Pair{}, false
+				return incremental.Pair{}, false
 			}
 			continue
 		}
 		if e.err = e.grow(more); e.err != nil {
-			return Pair{}, false
+			return incremental.Pair{}, false
 		}
 	}
 }
@@ -1030,7 +1031,7 @@ const (
 // column of L⁺, its entries on K go to M, and while there are fewer than
 // maxAnchors anchors the whole column is kept as an anchor's. O(|ws|
 // solves + |ws|·|K|).
-func (e *Sketch) grow(ws []int) error {
+func (e *Engine) grow(ws []int) error {
 	// The new anchors' columns are of the current graph: the waiting
 	// edits' updates must not reach them.
 	if err := e.flushBounds(); err != nil {
@@ -1103,7 +1104,7 @@ func (e *Sketch) grow(ws []int) error {
 	for _, w := range ws {
 		for _, v := range e.g.Neighbours(w) {
 			if e.index[v] >= 0 && (int(e.index[v]) < K0 || v > w) {
-				e.edges = append(e.edges, Pair{U: min(v, w), V: max(v, w)})
+				e.edges = append(e.edges, incremental.Pair{U: min(v, w), V: max(v, w)})
 			}
 		}
 	}
@@ -1111,7 +1112,7 @@ func (e *Sketch) grow(ws []int) error {
 	return nil
 }
 
-func (e *Sketch) neighboursKept(u, v int) bool {
+func (e *Engine) neighboursKept(u, v int) bool {
 	for _, x := range [2]int{u, v} {
 		for _, y := range e.g.Neighbours(x) {
 			if e.index[y] < 0 {
@@ -1134,7 +1135,7 @@ func (e *Sketch) neighboursKept(u, v int) bool {
 // record that a later one drops. On the 10⁵-node SBM this leaves the few
 // hundred of the 2 000–3 000 kept nodes whose M_ii are the largest.
 // O(|K| + |eligible|²).
-func (e *Sketch) bestCandidatePair() (Pair, bool) {
+func (e *Engine) bestCandidatePair() (incremental.Pair, bool) {
 	t := &e.tracker
 	t.Exclude = e.skip
 	t.Reset()
@@ -1161,7 +1162,7 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 				continue
 			}
 			if s := e.r(a, b); s > t.Floor() {
-				t.Offer(Pair{U: u, V: v, Score: s})
+				t.Offer(incremental.Pair{U: u, V: v, Score: s})
 			}
 		}
 	}
@@ -1172,7 +1173,7 @@ func (e *Sketch) bestCandidatePair() (Pair, bool) {
 // in one component with WithinComponents) among the 8 kept nodes of
 // largest M_ii (false when there is none), and the largest M_ii.
 // O(|K| log |K|).
-func (e *Sketch) pairLowerBound() (lb float64, ok bool, top float64) {
+func (e *Engine) pairLowerBound() (lb float64, ok bool, top float64) {
 	byDiag := slices.Clone(e.cand)
 	slices.SortFunc(byDiag, func(x, y int32) int { return cmp.Compare(e.mii(y), e.mii(x)) })
 	lb, top = math.Inf(-1), math.Inf(-1)
@@ -1186,8 +1187,8 @@ func (e *Sketch) pairLowerBound() (lb float64, ok bool, top float64) {
 			if e.opt.WithinComponents && e.comp[u] != e.comp[v] {
 				continue
 			}
-			p := Pair{U: min(u, v), V: max(u, v)}
-			if slices.ContainsFunc(e.skip, func(q Pair) bool { return rank.Same(q, p) }) {
+			p := incremental.Pair{U: min(u, v), V: max(u, v)}
+			if slices.ContainsFunc(e.skip, func(q incremental.Pair) bool { return rank.Same(q, p) }) {
 				continue
 			}
 			lb, ok = max(lb, e.r(a, b)), true
@@ -1198,7 +1199,7 @@ func (e *Sketch) pairLowerBound() (lb float64, ok bool, top float64) {
 
 // setRowMin sets rowMin to every row's minimum of M, the rows split
 // among up to Workers goroutines. O(|K|²).
-func (e *Sketch) setRowMin() {
+func (e *Engine) setRowMin() {
 	K := len(e.kept)
 	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
 	parallelRows(e.rowWorkers(), K, func(_, lo, hi int) {
@@ -1209,11 +1210,11 @@ func (e *Sketch) setRowMin() {
 }
 
 // mii is M's diagonal entry at kept position a, L⁺ of the node.
-func (e *Sketch) mii(a int32) float64 { return e.m[int(a)*len(e.kept)+int(a)] }
+func (e *Engine) mii(a int32) float64 { return e.m[int(a)*len(e.kept)+int(a)] }
 
 // rowWorkers is how many goroutines share a pass over M's rows: up to
 // Workers, one per 256 rows at least.
-func (e *Sketch) rowWorkers() int { return min(max(1, e.opt.Workers), max(1, len(e.kept)/256)) }
+func (e *Engine) rowWorkers() int { return min(max(1, e.opt.Workers), max(1, len(e.kept)/256)) }
 
 // minimum is the least entry of a non-empty row (a plain comparison:
 // the builtin min's NaN rules cost three times as much; M has no NaN).
@@ -1230,18 +1231,18 @@ func minimum(row []float64) float64 {
 // Top returns the k first pairs of SPEC §3's descending ranking among the
 // addition candidates (exact resistances): the pairs `ohm resistance
 // --top` lists on graphs beyond the dense engines. O(|S|² log).
-func (e *Sketch) Top(k int) []Pair {
-	var ps []Pair
+func (e *Engine) Top(k int) []incremental.Pair {
+	var ps []incremental.Pair
 	for x, a := range e.cand {
 		for _, b := range e.cand[x+1:] {
 			u, v := e.kept[a], e.kept[b]
 			if !e.opt.WithinComponents || e.comp[u] == e.comp[v] {
-				ps = append(ps, Pair{U: u, V: v, Score: e.r(a, b)})
+				ps = append(ps, incremental.Pair{U: u, V: v, Score: e.r(a, b)})
 			}
 		}
 	}
-	var out []Pair
-	rank.Each(ps, rank.Descending, false, func(p Pair) bool {
+	var out []incremental.Pair
+	rank.Each(ps, rank.Descending, false, func(p incremental.Pair) bool {
 		out = append(out, p)
 		return len(out) < k
 	})
@@ -1251,7 +1252,7 @@ func (e *Sketch) Top(k int) []Pair {
 // SolveResistance is the exact R_uv of the graph the current round started
 // on, by one Laplacian solve (across components, L⁺_uu + L⁺_vv: two).
 // O(m) per solver iteration.
-func (e *Sketch) SolveResistance(u, v int) (float64, error) {
+func (e *Engine) SolveResistance(u, v int) (float64, error) {
 	n := e.g.N()
 	if e.comp[u] == e.comp[v] {
 		b := make([]float64, n)
@@ -1273,13 +1274,13 @@ func (e *Sketch) SolveResistance(u, v int) (float64, error) {
 }
 
 // Skip sets the pairs MaxPair leaves out.
-func (e *Sketch) Skip(pairs []Pair) { e.skip = slices.Clone(pairs) }
+func (e *Engine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
 
 // MinEdge is the first edge with both ends kept, in ascending exact
 // resistance of G(t) (SPEC §3's rule), that accept takes; edges added in
 // the open batch are not candidates. O(|edges of K|·log).
-func (e *Sketch) MinEdge(accept func(u, v int) bool) (Pair, bool) {
-	var es []Pair
+func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
+	var es []incremental.Pair
 	for _, p := range e.edges {
 		if e.added[[2]int{p.U, p.V}] || !e.g.HasEdge(p.U, p.V) {
 			continue
@@ -1287,9 +1288,9 @@ func (e *Sketch) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 		p.Score = e.r(e.index[p.U], e.index[p.V])
 		es = append(es, p)
 	}
-	var out Pair
+	var out incremental.Pair
 	found := false
-	rank.Each(es, rank.Ascending, false, func(p Pair) bool {
+	rank.Each(es, rank.Ascending, false, func(p incremental.Pair) bool {
 		if accept == nil || accept(p.U, p.V) {
 			out, found = p, true
 			return false
@@ -1302,7 +1303,7 @@ func (e *Sketch) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 // Resistance is R_ij: exact when both are kept, else the estimate of a
 // fresh two-sided solve would be needed, which the engine does not make:
 // false.
-func (e *Sketch) Resistance(i, j int) (float64, bool) {
+func (e *Engine) Resistance(i, j int) (float64, bool) {
 	a, b := e.index[i], e.index[j]
 	if a < 0 || b < 0 {
 		return 0, false
@@ -1312,7 +1313,7 @@ func (e *Sketch) Resistance(i, j int) (float64, bool) {
 
 // ResistanceAfterAdd is R_ab once the edge {x,y} alone is added, when all
 // four are kept (else false). O(1).
-func (e *Sketch) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
+func (e *Engine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 	ia, ib, ix, iy := e.index[a], e.index[b], e.index[x], e.index[y]
 	if ia < 0 || ib < 0 || ix < 0 || iy < 0 {
 		return 0, false
@@ -1328,21 +1329,21 @@ func (e *Sketch) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 }
 
 // SameBlock reports whether i and j are in one component.
-func (e *Sketch) SameBlock(i, j int) bool { return e.comp[i] == e.comp[j] }
+func (e *Engine) SameBlock(i, j int) bool { return e.comp[i] == e.comp[j] }
 
 // Begin opens a batch of edits.
-func (e *Sketch) Begin() {
+func (e *Engine) Begin() {
 	e.pending = e.pending[:0]
 	clear(e.added)
 }
 
 // Add adds {u, v} to the graph; both ends must be kept.
-func (e *Sketch) Add(u, v int) error {
+func (e *Engine) Add(u, v int) error {
 	if err := e.check("add", u, v); err != nil {
 		return err
 	}
 	if e.g.HasEdge(u, v) {
-		return &EditError{Op: "add", U: u, V: v, Reason: ErrEdgeExists}
+		return &incremental.EditError{Op: "add", U: u, V: v, Reason: incremental.ErrEdgeExists}
 	}
 	e.g.AddEdge(u, v)
 	if e.added == nil {
@@ -1355,28 +1356,28 @@ func (e *Sketch) Add(u, v int) error {
 
 // Remove removes {u, v} from the graph; both ends must be kept and the
 // edge must not be a bridge of the current graph (its resistance below 1).
-func (e *Sketch) Remove(u, v int) error {
+func (e *Engine) Remove(u, v int) error {
 	if err := e.check("remove", u, v); err != nil {
 		return err
 	}
 	if !e.g.HasEdge(u, v) {
-		return &EditError{Op: "remove", U: u, V: v, Reason: ErrNoEdge}
+		return &incremental.EditError{Op: "remove", U: u, V: v, Reason: incremental.ErrNoEdge}
 	}
 	e.g.RemoveEdge(u, v)
 	e.pending = append(e.pending, pendingEdit{u: u, v: v})
 	return nil
 }
 
-func (e *Sketch) check(op string, u, v int) error {
+func (e *Engine) check(op string, u, v int) error {
 	n := e.g.N()
 	if u < 0 || v < 0 || u >= n || v >= n {
-		return &EditError{Op: op, U: u, V: v, Reason: ErrNodeRange}
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: incremental.ErrNodeRange}
 	}
 	if u == v {
-		return &EditError{Op: op, U: u, V: v, Reason: ErrSelfLoop}
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: incremental.ErrSelfLoop}
 	}
 	if e.index[u] < 0 || e.index[v] < 0 {
-		return &EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)}
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)}
 	}
 	return nil
 }
@@ -1391,7 +1392,7 @@ func (e *Sketch) check(op string, u, v int) error {
 // are then solved side by side, on the graph before the first of them.
 // An addition across components makes the round stale (the next MaxPair
 // starts a new one).
-func (e *Sketch) Commit() error {
+func (e *Engine) Commit() error {
 	K := len(e.kept)
 	// The iteration's vectors u_j = L⁺(e_a − e_b) on K, of the graph just
 	// before edit j, one after another (us), and their coefficients: M
@@ -1416,11 +1417,11 @@ func (e *Sketch) Commit() error {
 		var c float64
 		if ed.add {
 			c = -1 / (1 + rho)
-			e.edges = append(e.edges, Pair{U: min(ed.u, ed.v), V: max(ed.u, ed.v)})
+			e.edges = append(e.edges, incremental.Pair{U: min(ed.u, ed.v), V: max(ed.u, ed.v)})
 		} else {
-			e.edges = slices.DeleteFunc(e.edges, func(p Pair) bool { return p.U == min(ed.u, ed.v) && p.V == max(ed.u, ed.v) })
+			e.edges = slices.DeleteFunc(e.edges, func(p incremental.Pair) bool { return p.U == min(ed.u, ed.v) && p.V == max(ed.u, ed.v) })
 			if !(rho < 1-1e-9) {
-				return fmt.Errorf("remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, ErrBridge)
+				return fmt.Errorf("remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, incremental.ErrBridge)
 			}
 			c = 1 / (1 - rho)
 		}
@@ -1459,7 +1460,7 @@ func (e *Sketch) Commit() error {
 // (rounding is monotone): rowMin stays a lower bound on the row's minimum
 // (flushBounds makes it exact again every boundBatch edits). O(|K|²), one
 // pass over M however many edits.
-func (e *Sketch) updateM(cs, us []float64) {
+func (e *Engine) updateM(cs, us []float64) {
 	if len(cs) == 0 {
 		return
 	}
@@ -1594,7 +1595,7 @@ type waitingEdit struct {
 // edits: additions only lower resistances, so they stay bounds for
 // additions, and MaxPair flushes before it keeps a node on their word.
 // O(|batch| solves + n·|batch|² + n·|anchors|·|batch|).
-func (e *Sketch) flushBounds() error {
+func (e *Engine) flushBounds() error {
 	if len(e.waiting) == 0 {
 		return nil
 	}
@@ -1651,7 +1652,7 @@ func (e *Sketch) flushBounds() error {
 // whatever the split), and each goroutine goes tile by tile, every column
 // of its share for a tile before the next, so the batch's tiles stay in
 // cache. O(n·|anchors|·|batch|).
-func (e *Sketch) updateAnchors(X, cs []float64) {
+func (e *Engine) updateAnchors(X, cs []float64) {
 	if len(cs) == 0 {
 		return
 	}
