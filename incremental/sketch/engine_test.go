@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -222,62 +221,4 @@ func checkLiveBounds(t *testing.T, e *Engine, label string) {
 		}
 	}
 	t.Logf("%s: %d nodes outside K, live bounds agree on the top %d", label, len(out), len(ft))
-}
-
-// TestLightest: the removal candidates are the prefix of a stable sort by
-// score, ties (many here: scores from a small set) taken in edge order,
-// and every edge when there are fewer than asked.
-func TestLightest(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for trial := range 20 {
-		es := make([]incremental.Pair, 50+trial*7)
-		for j := range es {
-			es[j] = incremental.Pair{U: j, V: j + 1, Score: float64(r.IntN(6))}
-		}
-		sorted := slices.Clone(es)
-		slices.SortStableFunc(sorted, func(a, b incremental.Pair) int { return cmp.Compare(a.Score, b.Score) })
-		for _, k := range []int{0, 1, 13, len(es) / 2, len(es), len(es) + 5} {
-			want := slices.Clone(sorted[:min(k, len(es))])
-			slices.SortFunc(want, func(a, b incremental.Pair) int { return a.U - b.U })
-			got := slices.Clone(lightest(es, k))
-			slices.SortFunc(got, func(a, b incremental.Pair) int { return a.U - b.U })
-			if !slices.Equal(got, want) {
-				t.Fatalf("trial %d, %d of %d: got %v, want %v", trial, k, len(es), got, want)
-			}
-		}
-	}
-}
-
-// TestCarryBatch: carryBatch gives carry's numbers bit for bit, edit after
-// edit on the whole vectors, with ends shared between edits, a batch of
-// one, rows past a tile, and on one worker or three.
-func TestCarryBatch(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, tc := range []struct{ n, B, workers int }{{10, 1, 1}, {9000, 32, 3}, {50, 16, 1}, {5000, 7, 2}} {
-		X := make([]float64, tc.B*tc.n)
-		for i := range X {
-			X[i] = r.NormFloat64()
-		}
-		ws := make([]waitingEdit, tc.B)
-		for j := range ws {
-			u := r.IntN(min(tc.n, 12)) // few ends: shared between edits
-			v := (u + 1 + r.IntN(tc.n-1)) % tc.n
-			ws[j] = waitingEdit{u: u, v: v, c: r.NormFloat64()}
-		}
-		want := slices.Clone(X)
-		wcs := make([]float64, tc.B)
-		for j, ed := range ws {
-			carry(want[j*tc.n:(j+1)*tc.n], want, wcs[:j], ed.u, ed.v)
-			wcs[j] = ed.c
-		}
-		cs := carryBatch(X, tc.n, ws, tc.workers)
-		if !slices.Equal(cs, wcs) {
-			t.Fatalf("%+v: coefficients %v, want %v", tc, cs, wcs)
-		}
-		for i := range X {
-			if math.Float64bits(X[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("%+v: entry %d = %v, carry gives %v", tc, i, X[i], want[i])
-			}
-		}
-	}
 }
