@@ -10,6 +10,62 @@ import (
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )
 
+// chooseCandidates returns the addition candidates of the round's start:
+// the Candidates nodes of largest bound, the exact anchors, extra, and the
+// calibration nodes (drawCalibration, set in rs.calib). O(Candidates + |X|
+// + |extra|) after the sort by bound.
+func (e *Engine) chooseCandidates(rs *roundStart, extra []int) map[int]bool {
+	s := min(e.g.N(), e.opt.Candidates)
+	isCand := make(map[int]bool, s+len(rs.X)+len(extra))
+	for _, i := range rs.order[:s] {
+		isCand[i] = true
+	}
+	for _, a := range rs.X {
+		isCand[a] = true
+	}
+	for _, i := range extra {
+		isCand[i] = true
+	}
+	rs.calib = e.drawCalibration(isCand)
+	for _, i := range rs.calib {
+		isCand[i] = true
+	}
+	return isCand
+}
+
+// keptNodes returns the nodes the round keeps: the candidates isCand, the
+// nodes kept before (when the last round is not stale) while there are
+// room and fewer than carryKept, and with Removes the removal candidates'
+// ends. O(|K| log |K| + m·k) with the removal candidates.
+func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) map[int]bool {
+	keep := make(map[int]bool, len(isCand))
+	for i := range isCand {
+		keep[i] = true
+	}
+	if !e.stale {
+		// The nodes kept before stay, largest bound first, while K holds
+		// fewer than carryKept of them with the new candidates (and fits
+		// in MaxKept): their entries cost no solve (solveKept), and a node
+		// dropped could hold the farthest pair that its new bound misses.
+		old := slices.Clone(e.kept)
+		slices.SortFunc(old, byDesc(rs.ecc))
+		for _, i := range old {
+			if len(keep) >= min(e.opt.MaxKept, carryKept) {
+				break
+			}
+			keep[i] = true
+		}
+	}
+	if e.opt.Removes {
+		// Removal candidates: the lightest non-bridge edges by the sketch.
+		bridges := tarjan.Bridges(e.g)
+		for _, p := range lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.Round/2+16) {
+			keep[p.U], keep[p.V] = true, true
+		}
+	}
+	return keep
+}
+
 // sketchedEdges lists the edges of g that are not bridges, in g.Edges()'s
 // order, each scored by its sketched resistance (laplace.Sketch.Rs, one node's
 // higher neighbours at a time), the nodes split among workers goroutines.
