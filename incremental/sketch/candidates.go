@@ -98,8 +98,8 @@ func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet
 // lightest returns the first t pairs of es sorted stably by score (all of
 // them when there are fewer), in es's order: those below the t-th
 // smallest score thr, then those at thr in es's order until there are t.
-// O(|es| log |es|) on the scores alone: at 10⁷ edges a stable sort of the
-// pairs themselves took seconds a round.
+// O(|es| log |es|) on the scores alone, cheaper than a stable sort of the
+// pairs themselves.
 func lightest(es []incremental.Pair, t int) []incremental.Pair {
 	t = min(t, len(es))
 	if t <= 0 {
@@ -140,9 +140,8 @@ func (e *Engine) setCandidates() {
 }
 
 // carryKept caps the nodes a new round keeps from the rounds before
-// (with its own addition candidates; its removal candidates come on top).
-// Without it K grew by the removal candidates' ends of every round, about
-// 1 100 nodes a round on the 10⁵-node SBM, up to MaxKept, and the O(|K|²)
-// per iteration of the decision and of M's updates took over: 77 % of the
-// time in the sixth round there.
+// (with its own addition candidates; its removal candidates come on top):
+// without it K would grow by the removal candidates' ends every round, up
+// to MaxKept, and the O(|K|²) per iteration of the decision and of M's
+// updates would take over.
 const carryKept = 1024

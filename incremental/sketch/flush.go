@@ -16,9 +16,9 @@ import (
 // the coefficients c_j. The factors f_ji = c_i (x_i[u_j] − x_i[v_j]) need
 // the carried vectors at the batch's ends only, which are carried first,
 // alone; the whole vectors then take their updates tile by tile (every
-// vector's tile stays in cache while the updates read it; carry over the
-// whole vectors streamed |batch|²/2 vectors through memory: 12.6 s a round
-// on the 10⁶-node SBM), the tiles split among workers goroutines.
+// vector's tile stays in cache while the updates read it, where carry over
+// the whole vectors would stream |batch|²/2 vectors through memory), the
+// tiles split among workers goroutines.
 // O(|batch|²·n).
 func carryBatch(X []float64, n int, ws []waitingEdit, workers int) []float64 {
 	B := len(ws)
@@ -75,8 +75,8 @@ func carryBatch(X []float64, n int, ws []waitingEdit, workers int) []float64 {
 // boundBatch is how many edits wait for their bounds' update (flushBounds)
 // at most: two of the solver's blocks (laplace.Block, 16 right-hand sides:
 // additions in one, removals in the other), one per core with two
-// workers. A block of 16 to 10⁻² costs about what 1.1 single solves cost
-// (before sketch-14, two blocks of eight).
+// workers: a block's right-hand sides are solved together for little more
+// than the cost of one.
 const boundBatch = 2 * laplace.Block
 
 // waitingEdit is an edit applied to M and to the graph whose effect on the

@@ -63,8 +63,8 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 
 // growBatch is how many nodes the cover test keeps at a time, and
 // coverMargin the fraction of the cover the best pair must reach: the
-// bound is an estimate, and issue 14 asks the chosen pair for 98 % of the
-// farthest.
+// bound is an estimate, and the chosen pair is to reach 98 % of the
+// farthest pair's R.
 const (
 	growBatch   = 32
 	coverMargin = 0.98
@@ -90,9 +90,7 @@ func (e *Engine) neighboursKept(u, v int) bool {
 // the bound holds in floating point too), and a pair whose bound is below
 // lb − Tol(lb), lb the exact R of an admissible pair (pairLowerBound), is
 // below the tie window of the maximum: offered, it could only have been a
-// record that a later one drops. On the 10⁵-node SBM this leaves the few
-// hundred of the 2 000–3 000 kept nodes whose M_ii are the largest.
-// O(|K| + |eligible|²).
+// record that a later one drops. O(|K| + |eligible|²).
 func (e *Engine) bestCandidatePair() (incremental.Pair, bool) {
 	t := &e.tracker
 	t.Exclude = e.skip

@@ -3,9 +3,7 @@ package sketch
 // Options configures the sketch engine.
 type Options struct {
 	// Rows is k, the rows of the resistance sketch (default 192: a pair's
-	// relative error has standard deviation about √(2/k) = 10 %). On Cora
-	// (res, 300 iterations) the worst chosen/exact-maximum ratio was 0.92
-	// with 48 rows, 0.98 with 128 and 0.996 with 192.
+	// relative error has standard deviation about √(2/k) = 10 %).
 	Rows int
 	// Round is the number of iterations decided from one sketch before
 	// the next (default 1024).
@@ -17,7 +15,8 @@ type Options struct {
 	// Removes says the operator removes edges (err), so the engine keeps
 	// removal candidates too.
 	Removes bool
-	// WithinComponents restricts pairs to one component (as in Options).
+	// WithinComponents restricts pairs to one component (as in
+	// incremental.Options).
 	WithinComponents bool
 	// Seed draws the sketches' random signs (round r uses Seed + r).
 	Seed uint64
@@ -31,17 +30,14 @@ type Options struct {
 	// (default 128).
 	Probes int
 	// Tol is the relative residual of the exact re-scoring solves (default
-	// 1e-8: SPEC §3's ties are within 1e-9 of the best score, and at 1e-7
-	// the re-scored R of tied pairs on Cornell's paths, exactly 4, erred by
-	// up to 3e-10, enough to break a tie the wrong way; each factor 10
-	// costs about one CG iteration); sketches are solved to 1e-4, far
-	// below their own error.
+	// 1e-8: SPEC §3's ties are within 1e-9 of the best score, and the
+	// re-scored R of tied pairs must stay close enough to their exact
+	// values for no tie to break the wrong way); sketches are solved to
+	// 1e-4, far below their own error.
 	Tol float64
 	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
-	// e_v), which updates the bounds only (default 1e-2, two CG iterations
-	// against four for 1e-4: the bounds carry three standard errors of the
-	// diagonal estimate, far more, and on Cora and CiteSeer the picks were
-	// as close to the farthest pair as at 1e-4; M follows the edits from
-	// its own columns, to Tol).
+	// e_v), which updates the bounds only (default 1e-2: the bounds carry
+	// three standard errors of the diagonal estimate, far more than x's
+	// error; M follows the edits from its own columns, to Tol).
 	BoundTol float64
 }
