@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -325,7 +326,7 @@ func TestCurvatureCandidateOrder(t *testing.T) {
 	g.AddEdge(2, 22) // one pair already an edge
 	s := newCurvatureState(g, 0.5, 1, false)
 	got := s.candidates(0, 1)
-	dist := allPairsBFS(g)
+	dist := exact.AllPairsBFS(g)
 	var all []incremental.Pair
 	for i := 2; i < 22; i++ {
 		for j := 22; j < 42; j++ {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
@@ -320,7 +321,7 @@ func newEngine(g *linalg.Graph, cfg Config) (incremental.Engine, error) {
 	hop := cfg.Method.PerHop()
 	switch cfg.Engine {
 	case Exact:
-		return newExactEngine(g, hop, cfg.WithinComponents)
+		return exact.New(g, hop, cfg.WithinComponents)
 	case Sketch:
 		opt := cfg.Sketch
 		opt.Removes = cfg.Method.Removes()
