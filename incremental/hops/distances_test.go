@@ -184,7 +184,7 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// only repairs those on u's side (d(s,v) = d(s,u)+1) and writes each
 	// changed d(s,w) into d(w,s) too, so the v-side rows are fixed without a
 	// repair of their own: the undirected counts below are about half of the
-	// "rows that change" they were when every such row was re-run by a BFS.
+	// rows that change.
 	// Repaired counts the changed entries of the repaired rows (undirected:
 	// the changed pairs).
 
