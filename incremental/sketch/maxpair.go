@@ -12,7 +12,7 @@ import (
 // MaxPair ranks every pair of addition candidates by its exact resistance
 // (SPEC §3's rule), starting a new round first when the last one is used
 // up. A pair that is an edge needs its ends' neighbours kept (case 2): if
-// they are not, a round keeping them starts. O(|S|²).
+// they are not, they are kept (grow) before it decides. O(|S|²).
 func (e *Engine) MaxPair() (incremental.Pair, bool) {
 	if e.err != nil {
 		return incremental.Pair{}, false
