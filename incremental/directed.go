@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -67,10 +68,10 @@ type Directed struct {
 	has   bool
 
 	search *tarjan.Searcher
-	dist   *Distances // nil unless Options.PerHop
-	batch  bool       // between Begin and Commit
-	dirty  []int      // SCCs edited in the batch, to solve at Commit
-	fast   *dirFast   // nil unless Options.FastDirected (directed_fast.go)
+	dist   *hops.Distances // nil unless Options.PerHop
+	batch  bool            // between Begin and Commit
+	dirty  []int           // SCCs edited in the batch, to solve at Commit
+	fast   *dirFast        // nil unless Options.FastDirected (directed_fast.go)
 
 	skip    []Pair // pairs MaxPair leaves out (Skip)
 	rescan  []int  // SCCs whose skipped pairs changed, to scan again
@@ -126,7 +127,7 @@ func NewDirected(g *linalg.Graph, opt Options) (*Directed, error) {
 		}
 	}
 	if opt.PerHop {
-		e.dist = NewDistances(e.g)
+		e.dist = hops.New(e.g)
 	}
 	if opt.FastDirected {
 		e.fast = &dirFast{pend: map[int][]dirEdit{}}
@@ -396,7 +397,7 @@ func (e *Directed) markDirty(s int) {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Directed) edit(u, v int, add bool) { e.dist.edit(e.g, u, v, add) }
+func (e *Directed) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
 
 // Score returns the score MaxPair ranks by for the ordered pair (i, j):
 // R_ij, or R_ij/d(i→j) with PerHop; false across SCCs, for i = j, or
@@ -410,7 +411,7 @@ func (e *Directed) Score(i, j int) (float64, bool) {
 		return r, true
 	}
 	d := e.dist.At(i, j)
-	if d == Unreachable || d == 0 {
+	if d == hops.Unreachable || d == 0 {
 		return 0, false
 	}
 	return r / float64(d), true
@@ -574,7 +575,7 @@ func (c *dirSCC) r(a, b int) float64 {
 }
 
 // scan feeds the SCC's pairs to its tracker (scanInto).
-func (c *dirSCC) scan(dist *Distances) {
+func (c *dirSCC) scan(dist *hops.Distances) {
 	c.track.Keyed = dist != nil
 	c.scanInto(&c.track, dist)
 	c.scanMirrors(&c.mirror, c.track.Exclude, dist)
@@ -585,7 +586,7 @@ func (c *dirSCC) scan(dist *Distances) {
 // per-hop distances the scan scores only i < j, since R is symmetric and
 // (i, j) comes first in row-major order; (j, i) can only be ranked first
 // once (i, j) is skipped. Its score is that of (i, j). O(len(skip)·log).
-func (c *dirSCC) scanMirrors(t *rank.Max, skip []Pair, dist *Distances) {
+func (c *dirSCC) scanMirrors(t *rank.Max, skip []Pair, dist *hops.Distances) {
 	t.Reset()
 	if dist != nil {
 		return
@@ -626,7 +627,7 @@ func (e *Directed) skipExclude() {
 // order, with R_ij as the second key. Distances between two nodes of one SCC
 // only depend on the arcs inside it (a path leaving the SCC cannot come
 // back), so an edit elsewhere never changes this SCC's scores.
-func (c *dirSCC) scanInto(t *rank.Max, dist *Distances) {
+func (c *dirSCC) scanInto(t *rank.Max, dist *hops.Distances) {
 	t.Reset()
 	if dist != nil {
 		c.scanPerHop(t, dist)
@@ -650,7 +651,7 @@ func (c *dirSCC) scanInto(t *rank.Max, dist *Distances) {
 	}
 }
 
-func (c *dirSCC) scanPerHop(t *rank.Max, dist *Distances) {
+func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	for a := range n {
@@ -663,7 +664,7 @@ func (c *dirSCC) scanPerHop(t *rank.Max, dist *Distances) {
 			}
 			j := c.members[b]
 			h := drow[j]
-			if h == Unreachable || h == 0 {
+			if h == hops.Unreachable || h == 0 {
 				continue
 			}
 			// X is symmetric: X_jj is on row b, X_ij = row[b].

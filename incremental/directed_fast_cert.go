@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"slices"
@@ -260,7 +261,7 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 // pairsAbove calls f, in the scan's order (row-major; ordered pairs with
 // per-hop scores, R as Key), for every pair of the SCC scoring at least lo.
 // O(n_S²).
-func (c *dirSCC) pairsAbove(dist *Distances, lo float64, f func(Pair)) {
+func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	for a := range n {
@@ -282,7 +283,7 @@ func (c *dirSCC) pairsAbove(dist *Distances, lo float64, f func(Pair)) {
 			}
 			j := c.members[b]
 			h := drow[j]
-			if h == Unreachable || h == 0 {
+			if h == hops.Unreachable || h == 0 {
 				continue
 			}
 			r := row[a] + raw.Data[b*st+b] - 2*row[b]

@@ -11,8 +11,9 @@
 // floating-point comparison.
 //
 // Engine is the one interface the rewiring operators and the command line
-// use: Undirected and Directed implement it here, the exact from-scratch
-// oracle in package rewire. Every ranking follows SPEC §3's rule through
+// use: Undirected and Directed implement it here, the sketch engine for
+// graphs beyond memory in package incremental/sketch, the exact from-scratch
+// oracle in package incremental/exact. Every ranking follows SPEC §3's rule through
 // package incremental/rank. In GTR mode (Options.GTR) the undirected engine
 // also keeps (L⁺)² and scores pairs by the drop of total resistance.
 package incremental

@@ -3,8 +3,9 @@ package incremental
 import "github.com/ohmgnn/ohm/linalg"
 
 // Engine is the resistance state a rewiring operator reads and edits (SPEC
-// §3): Undirected and Directed implement it here, the exact from-scratch
-// oracle in package rewire. Decisions are read from the graph G(t) between
+// §3): Undirected and Directed implement it here, sketch.Engine in package
+// incremental/sketch, the exact from-scratch oracle exact.Engine in package
+// incremental/exact. Decisions are read from the graph G(t) between
 // iterations; Begin and Commit bracket one iteration's edits.
 type Engine interface {
 	// Graph is the current graph; callers read it, never edit it.
