@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python wheel wheel-native bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python wheel wheel-native bench benchmarks docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -152,6 +152,13 @@ test-python:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# docs/cli.md: its generated part (every command's usage, help and flags,
+# from the kong definitions in package cli) is rewritten, its hand-written
+# reference below the marker kept. TestCLIDoc (in make test) fails when the
+# file is stale.
+docs:
+	$(GO) test -count=1 -run '^TestCLIDoc$$' ./cli -update
 
 # Each fuzz target runs for FUZZTIME; the seed corpora under testdata/fuzz run
 # in every `make test` as ordinary tests.
