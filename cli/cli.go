@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -30,6 +31,10 @@ type Globals struct {
 	CPUProfile string `name:"cpuprofile" help:"Write a CPU profile (pprof) to this file." type:"path"`
 	MemProfile string `name:"memprofile" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
 
+	// ProgressEvery is the least time between two progress lines when
+	// standard error is not a terminal (hidden: tests set it small).
+	ProgressEvery time.Duration `name:"progress-every" hidden:"" default:"10s" help:"Off a terminal: the least time between two progress lines."`
+
 	// Set by Run, not by flags.
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
@@ -43,8 +48,9 @@ func (g *Globals) Workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Progress reports whether progress output should be drawn: not with --quiet
-// and only when standard error is a terminal.
+// Progress reports whether the progress bar should be drawn: not with
+// --quiet and only when standard error is a terminal (elsewhere progress is
+// plain lines; see progress).
 func (g *Globals) Progress() bool {
 	if g.Quiet {
 		return false

@@ -194,7 +194,7 @@ func (s diagnoseSpec) check() (diagnoseSpec, error) {
 //
 // Entries come in the order dataset, method, depth, layer as given; the
 // result does not depend on g.Workers(). A progress bar counts the
-// trainings when g draws progress. Errors in spec are usage errors (exit
+// trainings (see progress). Errors in spec are usage errors (exit
 // status 2 from the CLI), as is a split the dataset does not have.
 func runDiagnostics(g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error) {
 	spec, err := spec.check()
@@ -219,19 +219,19 @@ func runDiagnostics(g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error
 	for i := range seeds {
 		seeds[i] = spec.Seed + uint64(i)
 	}
-	b := newBar(g, len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "diagnose")
+	b := newProgress(g, "diagnose", len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "trainings")
 	defer b.finish()
 	plan := diagnose.Plan{
 		Methods: spec.Methods,
 		Rewire: func(d *dataset.Dataset, gr *linalg.Graph, m string) (*linalg.Graph, []linalg.Edge, error) {
-			b.describe(fmt.Sprintf("%s: rewiring %s", d.Name, m))
+			b.stage(fmt.Sprintf("%s: rewiring %s", d.Name, m))
 			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Engine: rewire.Incremental, Workers: g.Workers(), Curvature: &rewire.CurvatureOptions{Alpha: spec.Alpha}})
 			if err != nil {
 				return nil, nil, err
 			}
 			return res.Graph, res.AddedEdges(), nil
 		},
-		OnTraining: func(d *dataset.Dataset) { b.describe(fmt.Sprintf("%s: training", d.Name)) },
+		OnTraining: func(d *dataset.Dataset) { b.stage(fmt.Sprintf("%s: training", d.Name)) },
 	}
 	return diagnose.RunAll(ds, plan, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
 		Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),

@@ -66,15 +66,18 @@ func (c *resistanceCmd) Run(g *Globals) error {
 			return fmt.Errorf("--pairs: %w", err)
 		}
 	}
-	if !g.Quiet && g.Progress() {
-		fmt.Fprintf(g.Stderr, "computing resistances of %s (%d nodes)…\n", name, gr.N())
-	}
 	t0 := time.Now()
 	spec, why := rewire.EngineSpec{Kind: rewire.EngineKind(c.Engine), Removes: true, WithinComponents: c.WithinComponents, Workers: g.Workers()}.Resolve(gr)
 	if why != "" && !g.Quiet {
 		fmt.Fprintln(g.Stderr, why)
 	}
 	collectForSketch(spec.Kind)
+	prog := newStages(g, "resistance "+name)
+	if spec.Kind == rewire.Sketch {
+		prog.stage(fmt.Sprintf("building the resistance sketch (%d nodes)", gr.N()))
+	} else {
+		prog.stage(fmt.Sprintf("computing L⁺ (%d nodes)", gr.N()))
+	}
 	eng, err := rewire.NewEngine(gr, spec)
 	if err != nil {
 		return configUsage(err, map[rewire.Field]string{rewire.FieldEngine: "--engine"})
@@ -96,6 +99,7 @@ func (c *resistanceCmd) Run(g *Globals) error {
 		form = "directed"
 	}
 	out := ResistanceOut{Dataset: name, Form: form, Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}
+	prog.stage("ranking pairs")
 	if p, ok := eng.MaxPair(); ok {
 		out.MaxPair = pairR(p)
 	}
@@ -111,6 +115,9 @@ func (c *resistanceCmd) Run(g *Globals) error {
 	for _, p := range top() {
 		out.Top = append(out.Top, *pairR(p))
 	}
+	if len(pairs) > 0 {
+		prog.stage(fmt.Sprintf("%d pairs of --pairs", len(pairs)))
+	}
 	for _, p := range pairs {
 		pr := PairR{U: p.U, V: p.V}
 		if v, ok := r(p.U, p.V); ok || p.U == p.V {
@@ -122,6 +129,7 @@ func (c *resistanceCmd) Run(g *Globals) error {
 		out.Pairs = append(out.Pairs, pr)
 	}
 	out.Seconds = time.Since(t0).Seconds()
+	prog.finish()
 	if c.JSON {
 		return writeJSON(g.Stdout, out)
 	}

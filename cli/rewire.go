@@ -107,7 +107,7 @@ func (c *rewireCmd) Run(g *Globals) error {
 			return err
 		}
 	}
-	bar := newBar(g, plan.Iterations, fmt.Sprintf("%s %s %v", name, plan.Config.Method, cfg.Budget))
+	bar := newProgress(g, fmt.Sprintf("rewire %s %s", name, plan.Config.Method), plan.Iterations, "iterations")
 	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
 		bar.add(1)
 		if jr != nil {

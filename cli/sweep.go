@@ -163,10 +163,10 @@ func (c *sweepCmd) Run(g *Globals) error {
 // runsInFlight is what a sweep does when interrupted.
 const runsInFlight = "finishing the runs in flight"
 
-// runSweep runs spec into results with a progress bar (runs done / to do,
-// with ETA) and messages on standard error.
+// runSweep runs spec into results with progress (runs done / to do, time
+// per run, ETA) and messages on standard error.
 func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) (*sweep.Summary, error) {
-	b := &bar{}
+	var b *progress // made at OnPlan
 	defer func() { b.finish() }()
 	opt := sweep.Options{
 		Results: results,
@@ -178,15 +178,15 @@ func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) 
 			if !g.Quiet && done > 0 {
 				fmt.Fprintf(g.Stderr, "%s: %d of %d runs already done, resuming\n", results, done, total)
 			}
-			b = newBar(g, total-done, "sweep")
+			b = newProgress(g, "sweep", total-done, "runs")
 		},
 		OnRun: func(r sweep.Record) {
 			b.describe(fmt.Sprintf("%s %s %s L=%d", r.Dataset, r.Method, r.Model, r.Layers))
 			b.add(1)
 		},
 		OnNote: func(msg string) {
-			if b.pb != nil {
-				b.describe(msg)
+			if b != nil {
+				b.stage(msg)
 			} else if !g.Quiet {
 				fmt.Fprintln(g.Stderr, msg)
 			}

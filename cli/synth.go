@@ -34,6 +34,12 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	}
 	var gr *graphgen.Graph
 	var err error
+	prog := newStages(g, "data synth "+c.Model)
+	if c.Model == "ring" {
+		prog.stage(fmt.Sprintf("generating %d cliques of %d nodes", c.Cliques, c.CliqueSize))
+	} else {
+		prog.stage(fmt.Sprintf("generating %d nodes", c.Nodes))
+	}
 	switch c.Model {
 	case "sbm":
 		if !(c.Homophily >= 0 && c.Homophily <= 1) || c.Blocks < 1 || c.Blocks > c.Nodes {
@@ -51,6 +57,7 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	prog.stage(fmt.Sprintf("writing %s (%d edges)", c.Out, len(gr.Edges)))
 	arrays := []*graphio.Array{}
 	if gr.Labels != nil {
 		y := make([]int64, len(gr.Labels))
@@ -62,6 +69,7 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	if err := graphio.WriteGraphNPZ(c.Out, gr.N, gr.Arcs(), arrays...); err != nil {
 		return fmt.Errorf("--out %s: %w", c.Out, err)
 	}
+	prog.finish()
 	if !g.Quiet {
 		fmt.Fprintf(g.Stderr, "wrote %s: %s, %d nodes, %d edges\n", c.Out, c.Model, gr.N, len(gr.Edges))
 	}

@@ -179,7 +179,7 @@ func (c *trainCmd) Run(g *Globals) error {
 		return fmt.Errorf("train %s: %w", d.Name, err)
 	}
 	runs := gnn.Runs(c.Seeds, splits)
-	b := newBar(g, len(runs), fmt.Sprintf("%s %v L=%d", d.Name, cfg.Kind, cfg.Layers))
+	b := newProgress(g, fmt.Sprintf("train %s %v L=%d", d.Name, cfg.Kind, cfg.Layers), len(runs), "runs")
 	t0 := time.Now()
 	res, err := gnn.TrainRuns(data, cfg, runs, g.Workers(), func(gnn.Result) { b.add(1) })
 	seconds := time.Since(t0).Seconds()
