@@ -23,7 +23,7 @@ build:
 run: build
 	$(BIN) demo
 
-# The paper's full grid (SPEC §6) into $(PAPER_DIR)/results.jsonl, then the
+# The paper's full grid (definitions §6) into $(PAPER_DIR)/results.jsonl, then the
 # report in $(PAPER_DIR): every method (none, curvature, res, res-hop, err,
 # err-hop) × PAPER_BUDGETS × depths 1–12 × PairNorm no/yes, on the datasets
 # of PAPER_DATASETS (default all four) in the forms of PAPER_FORMS (default

@@ -108,7 +108,7 @@ type DataInfo struct {
 	Split            int    `json:"split"`
 }
 
-// describeDataset computes the DataInfo of a dataset in one form and split: E0 as SPEC
+// describeDataset computes the DataInfo of a dataset in one form and split: E0 as definitions
 // §1 counts it, and components (undirected) or strongly connected components
 // (directed). O(n + m).
 func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {

@@ -22,7 +22,7 @@ import (
 // methodNone names the original graph in --methods of `ohm diagnose`.
 const methodNone = diagnose.MethodNone
 
-// diagnoseCmd is `ohm diagnose`: representation diagnostics (SPEC §5) of
+// diagnoseCmd is `ohm diagnose`: representation diagnostics (definitions §5) of
 // models trained on the original and on rewired graphs.
 type diagnoseCmd struct {
 	Datasets []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
@@ -180,7 +180,7 @@ func (s diagnoseSpec) check() (diagnoseSpec, error) {
 	return out, nil
 }
 
-// runDiagnostics computes the diagnostics of SPEC §5 for spec: for each
+// runDiagnostics computes the diagnostics of definitions §5 for spec: for each
 // dataset (loaded by g's locator, built-in ones with their default options)
 // it takes the undirected form with GCN (directed: the arcs with DirGCN),
 // rewires it with each method (none: the original graph; rewire.Run with

@@ -10,7 +10,7 @@ import (
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
-// sweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
+// sweepCmd is `ohm sweep`: an experiment grid (definitions §6), resumable.
 type sweepCmd struct {
 	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
 	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`

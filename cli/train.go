@@ -15,7 +15,7 @@ import (
 	"github.com/ohmgnn/ohm/model/gnn"
 )
 
-// trainCmd is `ohm train`: train GCN or DirGCN (SPEC §4) on a dataset, on its
+// trainCmd is `ohm train`: train GCN or DirGCN (definitions §4) on a dataset, on its
 // own graph or on a rewired one, over seeds and splits.
 type trainCmd struct {
 	DatasetFlags

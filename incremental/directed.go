@@ -20,7 +20,7 @@ import (
 // Directed keeps the matrix X of Young, Scardovi & Leonard for every strongly
 // connected component (SCC) of a directed graph, the resistances
 // R_ij = X_ii + X_jj − 2X_ij it defines for ordered pairs inside one SCC, and,
-// after every edit, the most resistant admissible pair (SPEC §2.2, §3).
+// after every edit, the most resistant admissible pair (definitions §2.2, §3).
 //
 // For an SCC S with n_S ≥ 2 nodes, L_S is the out-Laplacian D_out − A of the
 // subgraph induced by S (D_out counts only the arcs inside S; self-loops are
@@ -174,7 +174,7 @@ func (e *Directed) R(i, j int) (float64, bool) {
 	return e.sccs[s].r(e.local[i], e.local[j]), true
 }
 
-// MaxPair returns the first pair of SPEC §3's descending ranking (package
+// MaxPair returns the first pair of definitions §3's descending ranking (package
 // rank) of the admissible ordered pairs (i, j) — i ≠ j, both in one SCC —
 // over the whole graph, the pairs of Skip left out: scored by R_ij, or by
 // R_ij/d(i→j) with R_ij as second key with Options.PerHop. Since R is
@@ -233,7 +233,7 @@ func (e *Directed) rescanSkipped() error {
 	return nil
 }
 
-// MinEdge returns the first arc u→v inside an SCC of SPEC §3's ascending
+// MinEdge returns the first arc u→v inside an SCC of definitions §3's ascending
 // ranking by resistance R_uv for which accept returns true (accept nil:
 // any). Arcs between SCCs have no score and are never returned. It returns
 // false when there is no such arc or accept rejects them all. O(m) per
@@ -254,11 +254,11 @@ func (e *Directed) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 // included, on a copy of its M: O(n_S³) time and O(n_S²) memory; in the fast
 // mode a low-rank solve gives it instead (fastRAfterAdd: no O(n_S²) work,
 // accurate to the certified bound that MinRAfterAdd uses). Unlike the
-// undirected case (SPEC §2.1) there is no O(1) formula: the arc changes M by
+// undirected case (definitions §2.1) there is no O(1) formula: the arc changes M by
 // the non-symmetric rank-one term u wᵀ, u = Π e_x, w = e_x − e_y, so the
 // Lyapunov operator Y ↦ M Y + Y Mᵀ changes by Y ↦ u wᵀY + Y w uᵀ, a correction
 // of rank up to 2n_S on the space of n_S×n_S matrices, not a rank-one one that
-// Sherman–Morrison could invert cheaply. This is the quantity SPEC §3, step 1,
+// Sherman–Morrison could invert cheaply. This is the quantity definitions §3, step 1,
 // second case, needs for each candidate arc. It panics if that solve fails, which for a strongly
 // connected component cannot happen short of non-finite arithmetic.
 func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {
@@ -321,7 +321,7 @@ func (e *Directed) Add(u, v int) error {
 // change, in this order: bad ids (ErrNodeRange), u = v (ErrSelfLoop: self-loops
 // are never rewired), an absent arc (ErrNoEdge), an arc between two SCCs
 // (ErrAcrossSCC: removing it would change no resistance and keep the
-// partition, but SPEC §3 never makes such an arc a candidate, so the engine
+// partition, but definitions §3 never makes such an arc a candidate, so the engine
 // refuses it rather than keep a graph the rewiring could not produce), and an
 // arc whose removal would leave its SCC not strongly connected (ErrSplitsSCC,
 // decided by tarjan.Searcher.SplitsSCC, O(n + m) worst case, never by a

@@ -193,7 +193,7 @@ func TestHandBuilt(t *testing.T) {
 	}
 }
 
-// checkInvariants returns an OnIteration hook asserting SPEC §3's invariants
+// checkInvariants returns an OnIteration hook asserting definitions §3's invariants
 // after every iteration against a mirror of the graph: undirected, the
 // component partition is unchanged; directed, SCCs never split (each SCC of
 // the previous iteration lies inside one SCC: they only merge, through arcs
@@ -279,7 +279,7 @@ func sameLog(t *testing.T, name string, a, b []Edit) {
 
 // TestTieOrder: the linear-scan phase and the sorted phase agree with the
 
-// TestPassedOverAndMerges: one hand-built graph per rule of SPEC §3's
+// TestPassedOverAndMerges: one hand-built graph per rule of definitions §3's
 // addition step, on both engines.
 func TestPassedOverAndMerges(t *testing.T) {
 	// An isolated edge {0,1} (R/d = 1) beside a 4-cycle 2-3-4-5 (edges 3/4):

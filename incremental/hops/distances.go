@@ -1,5 +1,5 @@
 // Package hops keeps the all-pairs unweighted shortest-path distances
-// (hops) of a graph exact under edge additions and removals (SPEC §2.3):
+// (hops) of a graph exact under edge additions and removals (definitions §2.3):
 // the per-hop scores of the dense resistance engines divide R by them.
 package hops
 
@@ -14,7 +14,7 @@ import (
 const Unreachable = math.MaxUint16
 
 // Distances keeps the all-pairs unweighted shortest-path distances d(i,j) of a
-// graph exact under edge additions and removals (SPEC §2.3). For a directed
+// graph exact under edge additions and removals (definitions §2.3). For a directed
 // graph d(i,j) is the length of a shortest directed path i→j along arcs; for
 // an undirected graph it is symmetric. Self-loops are ignored.
 //

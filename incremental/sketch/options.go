@@ -30,7 +30,7 @@ type Options struct {
 	// (default 128).
 	Probes int
 	// Tol is the relative residual of the exact re-scoring solves (default
-	// 1e-8: SPEC §3's ties are within 1e-9 of the best score, and the
+	// 1e-8: definitions §3's ties are within 1e-9 of the best score, and the
 	// re-scored R of tied pairs must stay close enough to their exact
 	// values for no tie to break the wrong way); sketches are solved to
 	// 1e-4, far below their own error.

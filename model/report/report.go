@@ -1,5 +1,5 @@
 // Package report turns sweep results (and optionally the diagnostics of
-// `ohm diagnose`) into the paper's layouts (SPEC §6): a Markdown file with
+// `ohm diagnose`) into the paper's layouts (definitions §6): a Markdown file with
 // the "best layer / max accuracy" tables per budget and dataset pair (mean
 // ± std at the best depth, marked where an exact Wilcoxon signed-rank test
 // against none gives p < 0.05, beside the paper's own one-run statistic)

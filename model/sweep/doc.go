@@ -1,4 +1,4 @@
-// Package sweep runs experiment grids (SPEC §6): datasets × graph form ×
+// Package sweep runs experiment grids (definitions §6): datasets × graph form ×
 // rewiring method × budget × model × PairNorm × depth × seeds and splits.
 //
 // Every finished training run is appended at once to a results file as one

@@ -35,7 +35,7 @@ type Record struct {
 	TestAcc      float64 `json:"test_acc"`                // at BestEpoch
 	ValAcc       float64 `json:"val_acc"`                 // best validation accuracy
 	BestEpoch    int     `json:"best_epoch"`              // 1-based
-	E0           int     `json:"e0"`                      // edges of the input graph in its form (SPEC §1)
+	E0           int     `json:"e0"`                      // edges of the input graph in its form (definitions §1)
 	Iterations   int     `json:"iterations"`              // rewiring iterations made
 	Added        int     `json:"added"`                   // edges added by the rewiring
 	Removed      int     `json:"removed"`                 // edges removed by the rewiring
@@ -228,7 +228,7 @@ func (r *Results) Close() error {
 // CurrentRecords splits recs into the records made by the current rewiring
 // code (Version equal to CodeVersion of their method and form) and the
 // others, counted by "method (form) version" for the message that names
-// them: reports never mix versions (SPEC §6). O(len(recs)).
+// them: reports never mix versions (definitions §6). O(len(recs)).
 func CurrentRecords(recs []Record) (current []Record, stale map[string]int) {
 	stale = map[string]int{}
 	for _, r := range recs {

@@ -35,7 +35,7 @@ var PaperMethods = []string{None, string(rewire.Curvature), string(rewire.Res), 
 // paper's, then the baselines beyond it (GTR, FoSR; undirected only).
 var AllMethods = append(slices.Clone(PaperMethods), string(rewire.GTR), string(rewire.FoSR))
 
-// PaperBudgets are the budgets of the paper (SPEC §6).
+// PaperBudgets are the budgets of the paper (definitions §6).
 var PaperBudgets = []float64{0.01, 0.05, 0.1, 0.15}
 
 // Spec is a sweep: the grid of runs. The zero value of a field means its
@@ -73,7 +73,7 @@ type Spec struct {
 	Budgets []float64 `json:"budgets,omitempty"`
 	// Models: gcn, dirgcn. Default: gcn on the undirected form, dirgcn on
 	// the directed form. When given, gcn runs on every form (a directed
-	// graph is symmetrized, SPEC §4) and dirgcn on the directed form only.
+	// graph is symmetrized, definitions §4) and dirgcn on the directed form only.
 	Models []string `json:"models,omitempty"`
 	// PairNorm settings to run (default both: false, true).
 	PairNorm []bool `json:"pairnorm,omitempty"`
