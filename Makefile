@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python wheel wheel-native bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python wheel wheel-native bench benchmarks docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -152,6 +152,56 @@ test-python:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# docs/benchmarks.md's measurements, in one command: the quick ones are run
+# here (minutes; those on Cora, CiteSeer, Cornell and Texas need OHM_DATA
+# and are skipped without it), each command echoed before its result; the
+# long ones (minutes to hours, gigabytes) are printed with their command.
+# Not part of make test. To keep the output: make benchmarks 2>&1 | tee FILE.
+BENCH_DIR   ?= out/benchmarks
+BENCH_TIMER := $(if $(wildcard /usr/bin/time),/usr/bin/time -f '%e s wall$(comma) %M KB peak',time)
+BENCH_DATA   = if [ -n "$$OHM_DATA" ]; then
+BENCH_LONG  := \
+	"the sketch engine, 10⁵ nodes at 1 %, the whole budget (≈ 5 min, 1.2 GB):" \
+	"  $(BIN) --threads 2 rewire --graph $(BENCH_DIR)/sbm1e5.npz --method err --budget 0.01 --engine sketch" \
+	"the sketch engine, 10⁶ nodes at 0.1 %, the whole budget (≈ 1 h, 10 GB; the graph: 15 s, 1.9 GB):" \
+	"  $(BIN) data synth --model sbm --nodes 1000000 --avg-degree 20 --blocks 10 --seed 1 --out $(BENCH_DIR)/sbm1e6.npz" \
+	"  $(BIN) --threads 2 rewire --graph $(BENCH_DIR)/sbm1e6.npz --method err --budget 0.001 --engine sketch" \
+	"the sketch engine's time against n, log-log (≈ 10 min):" \
+	"  OHM_SCALE_NODES=10000,20000,50000,100000,200000 OHM_SCALE_ITERATIONS=1000 OHM_SCALE_PLOT=sketch-scale.svg $(GO) test ./bench -run '^\$$' -bench SketchScale -benchtime 1x -timeout 0" \
+	"the sketch engine's quality against the exact engine (minutes; Cora and CiteSeer need OHM_DATA):" \
+	"  OHM_LONG=1 $(GO) test ./rewire -run TestSketchQualityPlanetoid -v -timeout 0" \
+	"  OHM_SKETCH_NODES=10000 $(GO) test ./rewire -run '^\$$' -bench SketchQualitySBM -benchtime 1x -timeout 0" \
+	"directed Cora (its 2485-node SCC solved exactly: minutes each):" \
+	"  OHM_BENCH_LARGE=1 $(GO) test ./bench -run '^\$$' -bench 'Directed' -benchtime 1x -timeout 0" \
+	"the OpenBLAS backend against pure Go (installs libopenblas-dev, liblapacke-dev):" \
+	"  make bench-openblas; OHM_BENCH_LARGE=1 CGO_ENABLED=1 $(GO) test -tags openblas ./bench -run '^\$$' -bench 'Exact|Directed' -benchtime 1x -timeout 0" \
+	"the paper's undirected 10 % slice (≈ 1.5 h) and its whole grid (≈ 12 h on two cores):" \
+	"  make paper-slice; make paper"
+
+benchmarks: SHELL := /bin/bash
+benchmarks: build
+	@mkdir -p $(BENCH_DIR)
+	@echo "ohm benchmarks, $$(date -u +%F), $$($(BIN) version), $$(nproc) cores ($$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')), load $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(GO) test -run '^$$' -bench 'SolveSBM|SolveManySBM' -benchtime 1x ./linalg/laplace
+	$(GO) test -run '^$$' -bench GTRAddition ./incremental
+	$(GO) test -run '^$$' -bench 'Epoch$$' -benchtime 200x ./model/gnn
+	$(BENCH_TIMER) $(BIN) data synth --model sbm --nodes 100000 --avg-degree 20 --blocks 10 --seed 1 --out $(BENCH_DIR)/sbm1e5.npz
+	$(BENCH_TIMER) $(BIN) demo --out $(BENCH_DIR)/demo
+	@[ -n "$$OHM_DATA" ] || echo "OHM_DATA is not set: the benchmarks on the real datasets are skipped (make benchmarks OHM_DATA=DIR)"
+	$(GO) test -run '^$$' -bench 'RewireCora$$|RewireIterationExact|ExactPinv|CurvatureCora|CurvatureRewireCora|TrainEpoch' -benchtime 1x ./bench
+	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download train --dataset cora --model gcn --seeds 10 --threads 1; fi
+	$(BENCH_DATA) for d in cora citeseer; do $(BIN) --no-download train --dataset $$d --model gcn --seeds 10 --weight-decay 5e-4 | grep 'test accuracy'; done; fi
+	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download curvature --dataset cora | grep seconds; fi
+	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download rewire --dataset cora --method gtr --budget 0.1 | grep seconds; fi
+	@echo; echo "The long measurements (run each by hand):"; for l in $(BENCH_LONG); do echo "$$l"; done
+
+# docs/cli.md: its generated part (every command's usage, help and flags,
+# from the kong definitions in package cli) is rewritten, its hand-written
+# reference below the marker kept. TestCLIDoc (in make test) fails when the
+# file is stale.
+docs:
+	$(GO) test -count=1 -run '^TestCLIDoc$$' ./cli -update
 
 # Each fuzz target runs for FUZZTIME; the seed corpora under testdata/fuzz run
 # in every `make test` as ordinary tests.

@@ -5,7 +5,7 @@
 // (--json) goes to standard output as one JSON document; messages and progress
 // go to standard error. The package exports Run and the types of those JSON
 // documents (DataInfo, RewireSummary, ResistanceOut, TrainOut, CurvatureOut,
-// VersionInfo and the types they hold), whose fields the README lists.
+// VersionInfo and the types they hold), whose fields docs/cli.md lists.
 package cli
 
 import (
@@ -75,15 +75,15 @@ type commandLine struct {
 
 	Data       dataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance resistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
-	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
+	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or a baseline (curvature, gtr, fosr); write the edit log and the rewired graph."`
 	Stats      statsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
 	Train      trainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
 	Curvature  curvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
 	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
 	Sweep      sweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
-	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
+	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap; or a table of 'ohm train --json' output."`
 	Version    versionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
-	Demo       demoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
+	Demo       demoCmd       `cmd:"" help:"The whole pipeline on one small dataset (the built-in ring unless --dataset): a sweep of none and the five rewiring methods of the paper at budget 0.1 with GCN of depths 1–6, diagnostics, report (make run)."`
 }
 
 // Run parses args (without the program name), runs the command and returns the

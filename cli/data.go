@@ -86,7 +86,7 @@ func (c *dataListCmd) Run(g *Globals) error {
 type dataInfoCmd struct {
 	DatasetFlags
 	Split int  `help:"Which split to count (WebKB has 10: 0..9)." default:"0"`
-	JSON  bool `name:"json" help:"Print one JSON object (fields documented in the README)."`
+	JSON  bool `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
 
 // DataInfo is the output of `ohm data info --json`; its fields are stable.

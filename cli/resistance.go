@@ -20,7 +20,7 @@ type resistanceCmd struct {
 	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
 	Pairs            string `type:"existingfile" help:"File of 'u v' lines: print R for each pair."`
 	Engine           string `help:"auto (incremental when L⁺ fits in memory, else sketch), incremental, or sketch (undirected: the max pair and --top among the sketch's candidates, exact; the min edge among its kept edges; --pairs by one Laplacian solve each)." enum:"auto,incremental,sketch" default:"auto"`
-	JSON             bool   `name:"json" help:"Print one JSON object (fields in the README)."`
+	JSON             bool   `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
 
 // PairR is one pair and its resistance; R is null (nil) for a directed pair

@@ -34,7 +34,7 @@ type trainCmd struct {
 	Split            string   `default:"0" help:"Split K (0-based), or all (WebKB has 10, the others 1)."`
 	SplitRule        string   `name:"split-rule" placeholder:"RULE" help:"A dataset archive (--dataset FILE.npz): make the splits instead of reading its masks, as 'ohm sweep --split-rule': random:TRAIN,VAL,TEST (fractions) or per-class:TRAIN,VAL,TEST (counts). Split K is drawn from (--split-seed, K)."`
 	SplitSeed        uint64   `name:"split-seed" default:"0" help:"--split-rule: seed of the splits."`
-	JSON             bool     `name:"json" help:"Print one JSON object (fields in the README)."`
+	JSON             bool     `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
 
 // TrainRun is one run in the output of `ohm train --json`.
