@@ -225,9 +225,10 @@ func (p *progress) printf(format string, a ...any) {
 }
 
 // etaGate estimates the time left and decides when it is worth showing:
-// not before the rate is steady. The rate is measured over about the second
-// half of the time since the first unit was done (so that setup, such as a
-// factorization before the first iteration, does not count); the ETA is
+// not before the rate is steady. The rate is measured since the first unit
+// was done (so that setup, such as a factorization before the first
+// iteration, does not count, and a sweep's slow rewiring between trainings
+// weighs by its share of the whole); the ETA is
 // shown from the first time that at least etaWarmup has passed, at least
 // etaMinShare of the work is done, and the projected total time agrees
 // within etaAgree with the projection made a quarter of the time ago (at
@@ -263,14 +264,10 @@ func (e *etaGate) eta(elapsed time.Duration, done, total int) (time.Duration, bo
 		return 0, false
 	}
 	t1 := e.marks[0].at
-	mid := t1 + (elapsed-t1)/2
-	w := e.marks[0] // the window's start: the last mark at or before mid
-	for _, m := range e.marks[1:] {
-		if m.at > mid {
-			break
-		}
-		w = m
-	}
+	// The rate since the first unit done: the set-up before it does not
+	// count, and a burst of slow units (a sweep's rewiring between its
+	// trainings) weighs by its share of the whole.
+	w := e.marks[0]
 	var left, proj time.Duration
 	if done > w.done && elapsed > w.at {
 		perUnit := float64(elapsed-w.at) / float64(done-w.done)
