@@ -134,6 +134,11 @@ def _build():
             self.args = check_rewire_args(method, budget, directed, engine, alpha,
                                           within_components, max_iterations, seed)
 
+        def __call__(self, data):
+            # PyG 2.4 and later call forward on a shallow copy themselves;
+            # PyG 2.3's BaseTransform leaves __call__ abstract.
+            return self.forward(copy.copy(data))
+
         def forward(self, data):
             for key in _EDGE_ATTRS:
                 if getattr(data, key, None) is not None:

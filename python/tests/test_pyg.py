@@ -126,6 +126,16 @@ FAKE_PYG = {
 }
 
 
+# PyG 2.3's BaseTransform leaves __call__ abstract (2.4 and later call
+# forward on a shallow copy).
+FAKE_PYG_23 = dict(FAKE_PYG)
+FAKE_PYG_23["torch_geometric/transforms.py"] = textwrap.dedent("""\
+    class BaseTransform:  # as torch_geometric 2.3's
+        def __call__(self, data):
+            raise NotImplementedError
+    """)
+
+
 class TestLazyImport(unittest.TestCase):
     """ohm.pyg's transforms exist whatever the import order: they are made
     on first use, on PyG's BaseTransform when it can be imported then."""
@@ -141,9 +151,9 @@ class TestLazyImport(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         return res.stdout.strip()
 
-    def fake_pyg(self):
+    def fake_pyg(self, files=FAKE_PYG):
         d = tmpdir(self)
-        for name, text in FAKE_PYG.items():
+        for name, text in files.items():
             os.makedirs(os.path.join(d, os.path.dirname(name)), exist_ok=True)
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
@@ -166,6 +176,23 @@ class TestLazyImport(unittest.TestCase):
             print(issubclass(ERR, T.BaseTransform), issubclass(ohm.pyg.FoSR, T.BaseTransform))
             """), self.fake_pyg())
         self.assertEqual(out, "True True")
+
+    def test_pyg_23_base_transform(self):
+        # PyG 2.3 (its __call__ abstract): the transform still rewires.
+        out = self.run_python(textwrap.dedent("""\
+            import os, sys
+            sys.path.insert(0, os.environ["FAKE_PYG"])
+            import numpy as np
+            import ohm
+            class D:
+                pass
+            d = D()
+            d.edge_index = np.array([[0, 1, 1, 2, 2, 3], [1, 0, 2, 1, 3, 2]])
+            d.num_nodes = 4
+            out = ohm.pyg.ERR(budget=0.5)(d)
+            print(out is not d, out.edge_index.shape, int(out.edge_type.sum()))
+            """), self.fake_pyg(FAKE_PYG_23))
+        self.assertEqual(out, "True (2, 6) 2")
 
     def test_pyg_imported_before_ohm(self):
         out = self.run_python(textwrap.dedent("""\
