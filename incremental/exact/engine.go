@@ -136,16 +136,7 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 			es = append(es, incremental.Pair{U: ed.U, V: ed.V, Score: r})
 		}
 	}
-	var pick incremental.Pair
-	found := false
-	rank.Each(es, rank.Ascending, false, func(p incremental.Pair) bool {
-		if accept == nil || accept(p.U, p.V) {
-			pick, found = p, true
-			return false
-		}
-		return true
-	})
-	return pick, found
+	return rank.FirstAccepted(es, rank.Ascending, false, accept)
 }
 
 // Resistance is R_ij from the fresh matrix; false across SCCs (directed).
