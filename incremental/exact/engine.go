@@ -119,13 +119,7 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 			}
 		}
 	}
-	var best incremental.Pair
-	found := false
-	rank.Each(ps, rank.Descending, e.hop, func(p incremental.Pair) bool {
-		best, found = p, true
-		return false
-	})
-	return best, found
+	return rank.FirstAccepted(ps, rank.Descending, e.hop, nil)
 }
 
 // MinEdge ranks the edges (arcs inside SCCs) by resistance, ascending.
