@@ -103,81 +103,67 @@ func (g *Globals) progressEvery() time.Duration {
 
 // add counts n more units done.
 func (p *progress) add(n int) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ended {
-		return
-	}
-	p.done += n
-	if p.pb != nil {
-		_ = p.pb.Add(n)
-	}
-	p.update()
+	p.live(func() {
+		p.done += n
+		if p.pb != nil {
+			_ = p.pb.Add(n)
+		}
+		p.update()
+	})
 }
 
 // describe says what is under way or just done (the dataset, the run): on
 // the bar at once, off a terminal in the next line.
-func (p *progress) describe(detail string) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ended {
-		return
-	}
-	p.detail = detail
-	if p.pb != nil {
-		p.update()
-	}
-}
+func (p *progress) describe(detail string) { p.setDetail(detail, false) }
 
 // stage says that a new, possibly long, step begins: off a terminal (and
 // for stages) a line at once; on a bar, its description.
-func (p *progress) stage(msg string) {
+func (p *progress) stage(msg string) { p.setDetail(msg, true) }
+
+// setDetail is describe and stage: detail shown on the bar at once; off a
+// terminal, with line, a line at once, else in the next progress line.
+func (p *progress) setDetail(detail string, line bool) {
+	p.live(func() {
+		p.detail = detail
+		switch {
+		case p.pb != nil:
+			p.update()
+		case line:
+			p.printf("%s: %s …", p.name, detail)
+		}
+	})
+}
+
+// live runs f with p.mu held, unless p is nil or has ended.
+func (p *progress) live(f func()) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.ended {
-		return
+	if !p.ended {
+		f()
 	}
-	p.detail = msg
-	if p.pb != nil {
-		p.update()
-		return
-	}
-	p.printf("%s: %s …", p.name, msg)
 }
 
 // finish ends the progress: clears the bar; off a terminal, writes the
 // totals (or where the work stopped). Later calls do nothing.
 func (p *progress) finish() {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ended {
-		return
-	}
-	p.ended = true
-	el := time.Since(p.start)
-	switch {
-	case p.pb != nil:
-		_ = p.pb.Finish()
-		_ = p.pb.Clear()
-	case p.unit == "":
-		p.printf("%s: done in %s", p.name, fmtDur(el))
-	case p.done >= p.total:
-		p.printf("%s: done, %d/%d %s in %s, %s per %s", p.name, p.done, p.total, p.unit, fmtDur(el), fmtDur(el/time.Duration(max(p.done, 1))), singular(p.unit))
-	default:
-		p.printf("%s: stopped at %d/%d %s after %s", p.name, p.done, p.total, p.unit, fmtDur(el))
-	}
+	p.live(func() {
+		p.ended = true
+		el := time.Since(p.start)
+		switch {
+		case p.pb != nil:
+			_ = p.pb.Finish()
+			_ = p.pb.Clear()
+		case p.unit == "":
+			p.printf("%s: done in %s", p.name, fmtDur(el))
+		case p.done >= p.total:
+			p.printf("%s: done, %d/%d %s in %s, %s per %s", p.name, p.done, p.total, p.unit, fmtDur(el), fmtDur(el/time.Duration(max(p.done, 1))), singular(p.unit))
+		default:
+			p.printf("%s: stopped at %d/%d %s after %s", p.name, p.done, p.total, p.unit, fmtDur(el))
+		}
+	})
 }
 
 // update shows the state after a change: the bar's description (with the

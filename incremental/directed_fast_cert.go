@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -34,7 +34,7 @@ func (e *Directed) fastResidual(s int) (float64, error) {
 	rows, w := f.solver.rows, f.solver.w
 	workers := max(1, min(e.opt.Workers, n/64))
 	wx := make([][]float64, workers)
-	parallelRows(workers, n, func(t, lo, hi int) {
+	parallel.Rows(workers, n, func(t, lo, hi int) {
 		acc := make([]float64, n)
 		for a := lo; a < hi; a++ {
 			pa := P[a*n : a*n+n]
@@ -105,17 +105,6 @@ func (e *Directed) fastResidual(s int) (float64, error) {
 		}
 	}
 	return math.Min(math.Sqrt(f2), slices.Max(rs[0])), nil
-}
-
-// parallelRows runs body(t, lo, hi) on w goroutines over equal row ranges of
-// [0, n).
-func parallelRows(w, n int, body func(t, lo, hi int)) {
-	var wg sync.WaitGroup
-	for t := range w {
-		lo, hi := n*t/w, n*(t+1)/w
-		wg.Go(func() { body(t, lo, hi) })
-	}
-	wg.Wait()
 }
 
 // fastSolveSCC is solveSCC in the fast mode: the low-rank update of SCC s

@@ -64,14 +64,5 @@ func minEdge(g *linalg.Graph, r func(u, v int) float64, scored, accept func(u, v
 			es = append(es, Pair{U: ed.U, V: ed.V, Score: r(ed.U, ed.V)})
 		}
 	}
-	var pick Pair
-	found := false
-	rank.Each(es, rank.Ascending, false, func(p Pair) bool {
-		if accept == nil || accept(p.U, p.V) {
-			pick, found = p, true
-			return false
-		}
-		return true
-	})
-	return pick, found
+	return rank.FirstAccepted(es, rank.Ascending, false, accept)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -26,7 +27,7 @@ func TestRunBudgets(t *testing.T) {
 			}
 		}
 	}
-	nearComplete := mustGraph(t, 5, false, k5...)
+	nearComplete := testgraph.MustGraph(t, 5, false, k5...)
 	// Four random 6-node blocks chained by one-way arcs, as in
 	// TestEnginesAgreeDigraphs (seed 0).
 	r := rand.New(rand.NewPCG(0, 11))
@@ -43,7 +44,7 @@ func TestRunBudgets(t *testing.T) {
 			arcs = append(arcs, [2]int{b*6 + r.IntN(6), (b+1)*6 + r.IntN(6)})
 		}
 	}
-	blocks := mustGraph(t, 24, true, arcs...)
+	blocks := testgraph.MustGraph(t, 24, true, arcs...)
 
 	for _, tc := range []struct {
 		name    string
@@ -119,7 +120,7 @@ func TestRunBudgets(t *testing.T) {
 
 // TestRunBudgetsErrors: bad budget lists are errors, not panics.
 func TestRunBudgetsErrors(t *testing.T) {
-	g := cycleGraph(t, 6, false)
+	g := testgraph.Cycle(t, 6, false)
 	for _, tc := range []struct {
 		budgets []float64
 		msg     string
@@ -152,7 +153,7 @@ func TestAddedEdges(t *testing.T) {
 	if got := (&Result{}).AddedEdges(); got == nil || len(got) != 0 {
 		t.Errorf("AddedEdges of an empty log = %#v, want empty, not nil", got)
 	}
-	res, err := Run(cycleGraph(t, 8, false), Config{Method: ERR, Budget: 0.5})
+	res, err := Run(testgraph.Cycle(t, 8, false), Config{Method: ERR, Budget: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}

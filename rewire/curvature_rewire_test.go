@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
@@ -34,10 +35,10 @@ func sameKappa(t *testing.T, label string, s *curvature.State, alpha float64) {
 
 // TestCurvatureHandBuilt: logs worked out by hand.
 func TestCurvatureHandBuilt(t *testing.T) {
-	p4 := pathGraph(t, 4)
+	p4 := testgraph.Path(t, 4)
 	// Weakly a path 0-1-2-3, as arcs 1→0, 1→2, 3→2: no cycle, every SCC a
 	// single node.
-	dp4 := mustGraph(t, 4, true, [2]int{1, 0}, [2]int{1, 2}, [2]int{3, 2})
+	dp4 := testgraph.MustGraph(t, 4, true, [2]int{1, 0}, [2]int{1, 2}, [2]int{3, 2})
 	for _, tc := range []struct {
 		name    string
 		g       *linalg.Graph
@@ -65,10 +66,10 @@ func TestCurvatureHandBuilt(t *testing.T) {
 		// adjacent) and no edge is a bridge, so iteration 1 only removes
 		// (0,1). The path 1-2-3-0 is then P4 again: its interior edge (2,3)
 		// gets the candidate {1,0}, back to C4 (κ(2,3) = ½), and (0,3) goes.
-		{"C4", cycleGraph(t, 4, false), 0.5, 0.5, "1 remove 0 1\n2 add 0 1\n2 remove 0 3\n", []float64{0.5, 0.5, 0.5}, ""},
+		{"C4", testgraph.Cycle(t, 4, false), 0.5, 0.5, "1 remove 0 1\n2 add 0 1\n2 remove 0 3\n", []float64{0.5, 0.5, 0.5}, ""},
 		// Directed 4-cycle: no candidate, and every arc's removal splits the
 		// SCC: nothing at all.
-		{"directed C4", cycleGraph(t, 4, true), 0.5, 1, "", nil, "iteration 1 changed nothing"},
+		{"directed C4", testgraph.Cycle(t, 4, true), 0.5, 1, "", nil, "iteration 1 changed nothing"},
 	} {
 		for _, engine := range []EngineKind{Incremental, Exact} {
 			r, err := Run(tc.g, Config{Method: Curvature, Budget: tc.budget, Engine: engine, Curvature: &CurvatureOptions{Alpha: tc.alpha}})
@@ -95,7 +96,7 @@ func TestCurvatureHandBuilt(t *testing.T) {
 // TestCurvatureConfig: runCurvature rejects other methods, a bad α and what
 // Config.Validate rejects.
 func TestCurvatureConfig(t *testing.T) {
-	g := pathGraph(t, 4)
+	g := testgraph.Path(t, 4)
 	for _, tc := range []struct {
 		cfg   Config
 		alpha float64
@@ -126,7 +127,7 @@ func TestCurvatureConfig(t *testing.T) {
 func TestCurvatureIncrementalEqualsFullWebKB(t *testing.T) {
 	for _, name := range []string{"cornell", "texas"} {
 		for _, directed := range []bool{false, true} {
-			g := load(t, name, directed)
+			g := testgraph.Dataset(t, name, directed)
 			for _, alpha := range []float64{0.5, 0} {
 				label := fmt.Sprintf("%s/directed=%v/α=%v", name, directed, alpha)
 				edits := 0
@@ -208,7 +209,7 @@ func checkCurvatureIteration(t *testing.T, g0 *linalg.Graph) func(int, *linalg.G
 // TestCurvatureThreads: the edit log on Cornell at 10 % is the same with 1
 // and 2 threads (and twice with 2), scores included.
 func TestCurvatureThreads(t *testing.T) {
-	g := load(t, "cornell", false)
+	g := testgraph.Dataset(t, "cornell", false)
 	var logs [][]Edit
 	for _, w := range []int{1, 2, 2} {
 		r, err := Run(g, Config{Method: Curvature, Budget: 0.1, Workers: w})

@@ -3,31 +3,11 @@ package rewire
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/model/dataset"
-	"github.com/ohmgnn/ohm/model/dataset/datatest"
+	"github.com/ohmgnn/ohm/internal/testgraph"
 )
-
-// load returns a dataset's graph in the given form, or skips (fails under
-// CI=true) without data. The test-only import of model/dataset gives these
-// tests real graphs; package rewire itself does not depend on model.
-func load(t *testing.T, name string, directed bool) *linalg.Graph {
-	t.Helper()
-	dirs := map[string]string{"cora": "Cora/raw/ind.cora.x", "citeseer": "CiteSeer/raw/ind.citeseer.x", "cornell": "cornell/raw/out1_graph_edges.txt", "texas": "texas/raw/out1_graph_edges.txt"}
-	root := datatest.Root(t, filepath.FromSlash(dirs[name]))
-	d, err := (&dataset.Locator{DataDir: root}).Load(name, dataset.SynthOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if directed {
-		return d.Graph
-	}
-	return d.Graph.Undirected()
-}
 
 // TestEnginesAgreeWebKB: the incremental and exact engines produce identical
 // edit logs for the four methods on Cornell and Texas, both forms, at 15 %,
@@ -35,7 +15,7 @@ func load(t *testing.T, name string, directed bool) *linalg.Graph {
 func TestEnginesAgreeWebKB(t *testing.T) {
 	for _, name := range []string{"cornell", "texas"} {
 		for _, directed := range []bool{false, true} {
-			g := load(t, name, directed)
+			g := testgraph.Dataset(t, name, directed)
 			for _, m := range Methods {
 				label := fmt.Sprintf("%s/directed=%v/%s", name, directed, m)
 				merges := 0
@@ -66,7 +46,7 @@ func TestEnginesAgreePlanetoid(t *testing.T) {
 		iters = 30
 	}
 	for _, name := range []string{"cora", "citeseer"} {
-		g := load(t, name, false)
+		g := testgraph.Dataset(t, name, false)
 		for _, m := range []Method{ResHop, ERRHop} {
 			t.Run(name+"/"+string(m), func(t *testing.T) {
 				t.Parallel()
@@ -82,7 +62,7 @@ func TestEnginesAgreePlanetoid(t *testing.T) {
 
 // TestDeterminism: the same log twice, and with 1 and 2 workers.
 func TestDeterminism(t *testing.T) {
-	g := load(t, "cornell", false)
+	g := testgraph.Dataset(t, "cornell", false)
 	for _, m := range Methods {
 		var logs [][]Edit
 		for _, w := range []int{1, 1, 2} {

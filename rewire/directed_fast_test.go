@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -122,7 +123,7 @@ func TestFastDirectedCoraLong(t *testing.T) {
 	if os.Getenv("OHM_LONG") == "" {
 		t.Skip("set OHM_LONG=1 (about 20 exact 2485-node Lyapunov solves)")
 	}
-	g := load(t, "cora", true)
+	g := testgraph.Dataset(t, "cora", true)
 	inc, ex := runBoth(t, g, Config{Method: ERR, Budget: 0.15, MaxIterations: 20})
 	if inc.Iterations != 20 || ex.Iterations != 20 {
 		t.Fatalf("iterations %d, %d", inc.Iterations, ex.Iterations)

@@ -1,29 +1,7 @@
 package rewire
 
-import (
-	"testing"
-
-	"github.com/ohmgnn/ohm/linalg"
-)
-
-// Small graphs and helpers shared by the tests (package curvature's tests
-// hold copies of those they use).
-
-func cycleGraph(t *testing.T, n int, directed bool) *linalg.Graph {
-	var es [][2]int
-	for i := range n {
-		es = append(es, [2]int{i, (i + 1) % n})
-	}
-	return mustGraph(t, n, directed, es...)
-}
-
-func pathGraph(t *testing.T, n int) *linalg.Graph {
-	var es [][2]int
-	for i := 0; i+1 < n; i++ {
-		es = append(es, [2]int{i, i + 1})
-	}
-	return mustGraph(t, n, false, es...)
-}
+// Helpers shared by the tests; the small graphs and the datasets come from
+// package internal/testgraph, shared with package curvature's tests.
 
 func must[T any](v T, err error) T {
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -58,5 +59,5 @@ func twoCliques(t *testing.T) *linalg.Graph {
 		}
 	}
 	es = append(es, [2]int{4, 5}, [2]int{5, 6}, [2]int{6, 7}, [2]int{7, 8})
-	return mustGraph(t, 13, false, es...)
+	return testgraph.MustGraph(t, 13, false, es...)
 }

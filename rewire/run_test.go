@@ -12,6 +12,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -66,7 +67,7 @@ func TestCheck(t *testing.T) {
 // TestNewPlan: the plan fixes B, the iterations allowed and the engine
 // once, and refuses a start vector of the wrong length.
 func TestNewPlan(t *testing.T) {
-	g := pathGraph(t, 11) // E0 = 10
+	g := testgraph.Path(t, 11) // E0 = 10
 	for _, tc := range []struct {
 		cfg           Config
 		b, iterations int
@@ -96,25 +97,6 @@ func TestNewPlan(t *testing.T) {
 	}
 }
 
-func mustGraph(t *testing.T, n int, directed bool, edges ...[2]int) *linalg.Graph {
-	t.Helper()
-	g := linalg.NewGraph(n, directed)
-	for _, e := range edges {
-		g.AddEdge(e[0], e[1])
-	}
-	return g
-}
-
-func complete(t *testing.T, n int) *linalg.Graph {
-	var es [][2]int
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			es = append(es, [2]int{i, j})
-		}
-	}
-	return mustGraph(t, n, false, es...)
-}
-
 // fmtLog renders a log without scores, one edit per line.
 func fmtLog(log []Edit) string {
 	var b strings.Builder
@@ -132,14 +114,14 @@ func TestHandBuilt(t *testing.T) {
 	// added. Every edge of G(t) has R = 1 (a tie), so they come in
 	// row-major order: (0,3) is a bridge even after the addition and is
 	// skipped, (1,2) lies on the new cycle 1-2-3-4-5-1 and is removed.
-	tree := mustGraph(t, 6, false, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{0, 3})
+	tree := testgraph.MustGraph(t, 6, false, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{0, 3})
 	// Directed 3-cycle 0→1→2→0: every pair ties (R is symmetric under the
 	// rotation); (0,1) wins and is an arc, so case 2: n_v ∈ N(1) = {0, 2}
 	// gives the arc 0→2 (0 itself is excluded); n_u ∈ N(0) = {1, 2} gives
 	// 1→2, already an arc. After adding 0→2, removing any arc of G(t)
 	// leaves some node unreachable: 0→1 (1 then has no in-arc), 1→2 (1 no
 	// out-arc), 2→0 (0 no in-arc). So one addition and no removal.
-	cyc := mustGraph(t, 3, true, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 0})
+	cyc := testgraph.MustGraph(t, 3, true, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 0})
 	for _, tc := range []struct {
 		name    string
 		g       *linalg.Graph
@@ -151,12 +133,12 @@ func TestHandBuilt(t *testing.T) {
 		// K4 with res: the max pair is an edge (every R = 1/2) and N(v*)
 		// holds only edges of u*, so nothing can be added: the first
 		// iteration changes nothing.
-		{"complete-res", complete(t, 4), Config{Method: Res, Budget: 1}, "", nil, "iteration 1 changed nothing"},
+		{"complete-res", testgraph.Complete(t, 4), Config{Method: Res, Budget: 1}, "", nil, "iteration 1 changed nothing"},
 		// K4 with err, one iteration (floor(0.2·6) = 1): no addition; the
 		// edges tie at 2/4 and (0,1) goes.
-		{"complete-err", complete(t, 4), Config{Method: ERR, Budget: 0.2}, "1 remove 0 1\n", []float64{0.5}, ""},
+		{"complete-err", testgraph.Complete(t, 4), Config{Method: ERR, Budget: 0.2}, "1 remove 0 1\n", []float64{0.5}, ""},
 		// K2: the only pair is the edge; no candidate; the edge is a bridge.
-		{"k2-err", mustGraph(t, 2, false, [2]int{0, 1}), Config{Method: ERR, Budget: 1}, "", nil, "iteration 1 changed nothing"},
+		{"k2-err", testgraph.MustGraph(t, 2, false, [2]int{0, 1}), Config{Method: ERR, Budget: 1}, "", nil, "iteration 1 changed nothing"},
 		{"tree-err", tree, Config{Method: ERR, Budget: 0.2}, "1 add 1 5\n1 remove 1 2\n", []float64{4, 1}, ""},
 		// Per hop on the tree every pair scores R/d = 1: all pairs tie, the
 		// larger R (= d on a tree) wins, so the ends of the longest path,
@@ -285,17 +267,17 @@ func TestPassedOverAndMerges(t *testing.T) {
 	// An isolated edge {0,1} (R/d = 1) beside a 4-cycle 2-3-4-5 (edges 3/4):
 	// the edge ranks first but gives nothing and is passed over; the next
 	// pair, the cycle edge (2,3), gives (2,4) and (3,5).
-	isolated := mustGraph(t, 6, false, [2]int{0, 1}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{5, 2})
+	isolated := testgraph.MustGraph(t, 6, false, [2]int{0, 1}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{5, 2})
 	// Directed: SCC A = the 2-cycle 0⇄1 (R = 1), SCC B = the complete
 	// digraph on {2,3,4} (R = 2/3), and the arc 2→0. (0,1) ranks first; 0's
 	// side has no candidate, 1's side has none inside A, so it takes the arc
 	// leaving A to the smallest id, 1→2, which closes 1→2→0→1: A and B
 	// merge, and the next iteration ranks a pair of the merged SCC.
-	merging := mustGraph(t, 5, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{2, 3}, [2]int{3, 2}, [2]int{2, 4},
+	merging := testgraph.MustGraph(t, 5, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{2, 3}, [2]int{3, 2}, [2]int{2, 4},
 		[2]int{4, 2}, [2]int{3, 4}, [2]int{4, 3}, [2]int{2, 0})
 	// The complete digraph on three nodes: every pair is an arc with no
 	// candidate on either side, so nothing can be added.
-	k3 := mustGraph(t, 3, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{0, 2}, [2]int{2, 0}, [2]int{1, 2}, [2]int{2, 1})
+	k3 := testgraph.MustGraph(t, 3, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{0, 2}, [2]int{2, 0}, [2]int{1, 2}, [2]int{2, 1})
 	for _, tc := range []struct {
 		name    string
 		g       *linalg.Graph
@@ -369,7 +351,7 @@ func TestEnginesAgreeDigraphs(t *testing.T) {
 				es = append(es, [2]int{b*size + r.IntN(size), (b+1)*size + r.IntN(size)})
 			}
 		}
-		g := mustGraph(t, blocks*size, true, es...)
+		g := testgraph.MustGraph(t, blocks*size, true, es...)
 		for _, m := range Methods {
 			merges := 0
 			label := fmt.Sprintf("seed %d/%s", seed, m)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/sketch"
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
@@ -155,7 +156,7 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 		names = strings.Split(s, ",")
 	}
 	for _, name := range names {
-		g := load(t, name, false)
+		g := testgraph.Dataset(t, name, false)
 		measureSketch(t, g, 0.1, sketch.Options{Seed: 1}).check(t, name, 0.98, 0.995)
 	}
 }

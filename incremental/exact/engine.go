@@ -119,13 +119,7 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 			}
 		}
 	}
-	var best incremental.Pair
-	found := false
-	rank.Each(ps, rank.Descending, e.hop, func(p incremental.Pair) bool {
-		best, found = p, true
-		return false
-	})
-	return best, found
+	return rank.FirstAccepted(ps, rank.Descending, e.hop, nil)
 }
 
 // MinEdge ranks the edges (arcs inside SCCs) by resistance, ascending.
@@ -136,16 +130,7 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 			es = append(es, incremental.Pair{U: ed.U, V: ed.V, Score: r})
 		}
 	}
-	var pick incremental.Pair
-	found := false
-	rank.Each(es, rank.Ascending, false, func(p incremental.Pair) bool {
-		if accept == nil || accept(p.U, p.V) {
-			pick, found = p, true
-			return false
-		}
-		return true
-	})
-	return pick, found
+	return rank.FirstAccepted(es, rank.Ascending, false, accept)
 }
 
 // Resistance is R_ij from the fresh matrix; false across SCCs (directed).

@@ -188,75 +188,54 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// Repaired counts the changed entries of the repaired rows (undirected:
 	// the changed pairs).
 
-	// Path 0–1–2–3–4: removing {1,2} changes every source's distances; the
-	// u side is {0, 1}, each with A = {2, 3, 4}.
-	path := distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4})
-	d := New(path)
-	path.RemoveEdge(1, 2)
-	d.Removed(path, 1, 2)
-	if d.Recomputed() != 2 || d.Repaired() != 6 {
-		t.Errorf("path: Recomputed = %d, Repaired = %d, want 2, 6", d.Recomputed(), d.Repaired())
-	}
-	distCompare(t, d, distRef(path), "path")
-
-	// The same removal named the other way round: the u side is now
-	// {2, 3, 4}, each with A = {0, 1}.
-	path = distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4})
-	d = New(path)
-	path.RemoveEdge(2, 1)
-	d.Removed(path, 2, 1)
-	if d.Recomputed() != 3 || d.Repaired() != 6 {
-		t.Errorf("path reversed: Recomputed = %d, Repaired = %d, want 3, 6", d.Recomputed(), d.Repaired())
-	}
-	distCompare(t, d, distRef(path), "path reversed")
-
-	// K4 minus {0,1}: only d(0,1) changes, so only source 0 is repaired
-	// (source 1 gets d(1,0) by symmetry).
-	var k4 []linalg.Edge
+	pathEdges := [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}}
+	var k4Edges [][2]int
 	for i := range 4 {
 		for j := i + 1; j < 4; j++ {
-			k4 = append(k4, linalg.Edge{U: i, V: j})
+			k4Edges = append(k4Edges, [2]int{i, j})
 		}
 	}
-	g, _ := linalg.FromEdges(4, false, k4)
-	d = New(g)
-	g.RemoveEdge(0, 1)
-	d.Removed(g, 0, 1)
-	if d.Recomputed() != 1 || d.Repaired() != 1 {
-		t.Errorf("K4: Recomputed = %d, Repaired = %d, want 1, 1", d.Recomputed(), d.Repaired())
+	k4 := distGraph(4, false, k4Edges...)
+	for _, c := range []struct {
+		name     string
+		g        *linalg.Graph
+		u, v     int
+		rec, rep int
+	}{
+		// Path 0–1–2–3–4: removing {1,2} changes every source's distances;
+		// the u side is {0, 1}, each with A = {2, 3, 4}.
+		{"path", distGraph(5, false, pathEdges...), 1, 2, 2, 6},
+		// The same removal named the other way round: the u side is now
+		// {2, 3, 4}, each with A = {0, 1}.
+		{"path reversed", distGraph(5, false, pathEdges...), 2, 1, 3, 6},
+		// K4 minus {0,1}: only d(0,1) changes, so only source 0 is repaired
+		// (source 1 gets d(1,0) by symmetry).
+		{"K4", k4, 0, 1, 1, 1},
+		// Removing the chord {0,2} of the cycle 0–1–2–3–0: d(0,2) = 1 → 2,
+		// and sources 1 and 3 keep their distances (two parents each);
+		// source 2 is repaired, source 0 fixed by symmetry.
+		{"chorded C4", distGraph(4, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{0, 3}, [2]int{0, 2}), 2, 0, 1, 1},
+		// Directed: arcs 0→1, 0→2, 1→3, 2→3. Removing 1→3 leaves 3
+		// reachable from 0 through 2 at the same distance and changes only
+		// source 1.
+		{"directed diamond", distGraph(4, true, [2]int{0, 1}, [2]int{0, 2}, [2]int{1, 3}, [2]int{2, 3}), 1, 3, 1, 1},
+	} {
+		d := New(c.g)
+		c.g.RemoveEdge(c.u, c.v)
+		d.Removed(c.g, c.u, c.v)
+		if d.Recomputed() != c.rec || d.Repaired() != c.rep {
+			t.Errorf("%s: Recomputed = %d, Repaired = %d, want %d, %d", c.name, d.Recomputed(), d.Repaired(), c.rec, c.rep)
+		}
+		distCompare(t, d, distRef(c.g), c.name)
 	}
-	distCompare(t, d, distRef(g), "K4")
-
-	// Removing the chord {0,2} of the cycle 0–1–2–3–0: d(0,2) = 1 → 2, and
-	// sources 1 and 3 keep their distances (two parents each); source 2 is
-	// repaired, source 0 fixed by symmetry.
-	c := distGraph(4, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{0, 3}, [2]int{0, 2})
-	d = New(c)
-	c.RemoveEdge(2, 0)
-	d.Removed(c, 2, 0)
-	if d.Recomputed() != 1 || d.Repaired() != 1 {
-		t.Errorf("chorded C4: Recomputed = %d, Repaired = %d, want 1, 1", d.Recomputed(), d.Repaired())
-	}
-	distCompare(t, d, distRef(c), "chorded C4")
-
-	// Directed: arcs 0→1, 0→2, 1→3, 2→3. Removing 1→3 leaves 3 reachable
-	// from 0 through 2 at the same distance and changes only source 1.
-	dg := distGraph(4, true, [2]int{0, 1}, [2]int{0, 2}, [2]int{1, 3}, [2]int{2, 3})
-	d = New(dg)
-	dg.RemoveEdge(1, 3)
-	d.Removed(dg, 1, 3)
-	if d.Recomputed() != 1 || d.Repaired() != 1 {
-		t.Errorf("directed diamond: Recomputed = %d, Repaired = %d, want 1, 1", d.Recomputed(), d.Repaired())
-	}
-	distCompare(t, d, distRef(dg), "directed diamond")
 
 	// Any removal of a real edge changes d(u,v) and so repairs at least
-	// source u; a self-loop removal costs nothing.
-	g.AddEdge(1, 1)
-	d = New(g)
+	// source u; a self-loop removal costs nothing (on K4 minus {0,1}).
+	k4.AddEdge(1, 1)
+	d := New(k4)
 	before := d.Recomputed()
-	g.RemoveEdge(1, 1)
-	d.Removed(g, 1, 1)
+	k4.RemoveEdge(1, 1)
+	d.Removed(k4, 1, 1)
 	if d.Recomputed() != before || d.Repaired() != 0 {
 		t.Errorf("self-loop removal repaired %d sources, %d entries", d.Recomputed()-before, d.Repaired())
 	}

@@ -115,6 +115,22 @@ func Each(ps []Pair, o Order, keyed bool, visit func(Pair) bool) {
 	}
 }
 
+// FirstAccepted returns the first pair of ps in the order of the rule that
+// accept (nil: any) takes, such as the least edge that is no bridge, and
+// false when it takes none. It reorders ps.
+func FirstAccepted(ps []Pair, o Order, keyed bool, accept func(u, v int) bool) (Pair, bool) {
+	var pick Pair
+	found := false
+	Each(ps, o, keyed, func(p Pair) bool {
+		if accept == nil || accept(p.U, p.V) {
+			pick, found = p, true
+			return false
+		}
+		return true
+	})
+	return pick, found
+}
+
 // eachSorted is Each after one sort by score (best first).
 func eachSorted(ps []Pair, o Order, keyed bool, visit func(Pair) bool) {
 	slices.SortFunc(ps, func(a, b Pair) int {

@@ -139,6 +139,27 @@ func TestEachIsRepeatedFirst(t *testing.T) {
 	}
 }
 
+// TestFirstAccepted: the first pair of the ranking that accept takes (any
+// with nil), and false when it takes none.
+func TestFirstAccepted(t *testing.T) {
+	ps := []Pair{{U: 0, V: 1, Score: 3}, {U: 0, V: 2, Score: 1}, {U: 1, V: 2, Score: 2}}
+	for _, c := range []struct {
+		name   string
+		accept func(u, v int) bool
+		want   Pair
+		found  bool
+	}{
+		{"nil", nil, ps[1], true},
+		{"not node 2", func(u, v int) bool { return v != 2 }, ps[0], true},
+		{"none", func(u, v int) bool { return false }, Pair{}, false},
+	} {
+		got, found := FirstAccepted(slices.Clone(ps), Ascending, false, c.accept)
+		if got != c.want || found != c.found {
+			t.Errorf("%s: %v, %v, want %v, %v", c.name, got, found, c.want, c.found)
+		}
+	}
+}
+
 func TestKeyedTieGoesToLargerKey(t *testing.T) {
 	// A per-hop tie at 1: a leaf edge first in row-major order (R = 1) and
 	// the end points of a bridge path (R = 4): the key decides.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )
 
@@ -66,7 +67,7 @@ func (e *Engine) sketchAnchors(rs *roundStart) []int {
 // workers, then sorts order by ecc. O(n·|partners|·k).
 func (e *Engine) widenEccentricity(rs *roundStart, partners []int) {
 	sk, diag, ecc := rs.sk, rs.diag, rs.ecc
-	parallelRows(max(1, e.opt.Workers), len(ecc), func(_, lo, hi int) {
+	parallel.Rows(max(1, e.opt.Workers), len(ecc), func(_, lo, hi int) {
 		rhat := make([]float64, len(partners))
 		for i := lo; i < hi; i++ {
 			sk.Rs(i, partners, rhat)

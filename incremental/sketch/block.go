@@ -3,6 +3,8 @@ package sketch
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // solveKept makes the nodes keep the round's K (ascending ids), all of
@@ -95,7 +97,7 @@ func (e *Engine) r(a, b int32) float64 {
 func (e *Engine) setRowMin() {
 	K := len(e.kept)
 	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
-	parallelRows(e.rowWorkers(), K, func(_, lo, hi int) {
+	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
 			e.rowMin[p] = minimum(e.m[p*K : (p+1)*K])
 		}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // confidence is the number of standard errors of D̂_i added to the bound.
@@ -143,7 +145,7 @@ func (e *Engine) liveBounds(ecc []float64) error {
 	// anchors' part matters (ascending; the nodes split among the workers).
 	w := max(1, e.opt.Workers)
 	parts := make([][]int, w)
-	parallelRows(w, n, func(t, lo, hi int) {
+	parallel.Rows(w, n, func(t, lo, hi int) {
 		var hs []int
 		for i := lo; i < hi; i++ {
 			ecc[i] = e.nodeBound(i, cheap, &sh)
@@ -177,7 +179,7 @@ func (e *Engine) liveBounds(ecc []float64) error {
 	}
 	slices.SortFunc(exact, func(a, b float64) int { return cmp.Compare(b, a) })
 	floor := exact[min(len(exact), growBatch)-1]
-	parallelRows(w, len(heads), func(_, lo, hi int) {
+	parallel.Rows(w, len(heads), func(_, lo, hi int) {
 		for _, i := range heads[lo:hi] { // the top again too: the same value, no bookkeeping
 			if ecc[i] >= floor {
 				ecc[i] = e.nodeBound(i, e.anchorPart(i), &sh)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )
@@ -73,7 +74,7 @@ func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) map[int]bool {
 func sketchedEdges(g *linalg.Graph, sk *laplace.Sketch, bridges tarjan.BridgeSet, workers int) []incremental.Pair {
 	n := g.N()
 	parts := make([][]incremental.Pair, workers)
-	parallelRows(workers, n, func(t, lo, hi int) {
+	parallel.Rows(workers, n, func(t, lo, hi int) {
 		var es []incremental.Pair
 		var vs []int
 		var rs []float64

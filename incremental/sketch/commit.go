@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 	"gonum.org/v1/gonum/floats"
 )
@@ -148,7 +149,7 @@ func (e *Engine) updateM(cs, us []float64) {
 	for j := range cs {
 		lows[j], highs[j] = floats.Min(us[j*K:(j+1)*K]), floats.Max(us[j*K:(j+1)*K])
 	}
-	parallelRows(e.rowWorkers(), K, func(_, lo, hi int) {
+	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
 		fs := make([]float64, len(cs))
 		for p := lo; p < hi; p++ {
 			zero := true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 	"gonum.org/v1/gonum/floats"
@@ -56,7 +57,7 @@ func carryBatch(X []float64, n int, ws []waitingEdit, workers int) []float64 {
 	}
 	const tile = 4096
 	tiles := (n + tile - 1) / tile
-	parallelRows(min(workers, max(1, tiles)), tiles, func(_, lo, hi int) {
+	parallel.Rows(min(workers, max(1, tiles)), tiles, func(_, lo, hi int) {
 		for t := lo; t < hi; t++ {
 			r0, r1 := t*tile, min(n, (t+1)*tile)
 			for j := range B {
@@ -162,7 +163,7 @@ func (e *Engine) updateAnchors(X, cs []float64) {
 	A := len(e.anchors)
 	lows := make([]float64, A)
 	const tile = 2048
-	parallelRows(min(max(1, e.opt.Workers), A), A, func(_, lo, hi int) {
+	parallel.Rows(min(max(1, e.opt.Workers), A), A, func(_, lo, hi int) {
 		fs := make([]float64, (hi-lo)*len(cs))
 		for q := lo; q < hi; q++ {
 			a := e.anchors[q]

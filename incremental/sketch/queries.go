@@ -67,16 +67,7 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 		p.Score = e.r(e.index[p.U], e.index[p.V])
 		es = append(es, p)
 	}
-	var out incremental.Pair
-	found := false
-	rank.Each(es, rank.Ascending, false, func(p incremental.Pair) bool {
-		if accept == nil || accept(p.U, p.V) {
-			out, found = p, true
-			return false
-		}
-		return true
-	})
-	return out, found
+	return rank.FirstAccepted(es, rank.Ascending, false, accept)
 }
 
 // Resistance is R_ij: exact when both are kept, else the estimate of a

@@ -91,6 +91,19 @@ func deepest[T any](xs []T, ds string, entry func(T) (dataset, method string, de
 	return depth, seen
 }
 
+// sortedRows returns the entries of xs that keep holds, by ascending key
+// (a layer, a depth).
+func sortedRows[T any](xs []T, keep func(T) bool, key func(T) int) []T {
+	var rows []T
+	for _, x := range xs {
+		if keep(x) {
+			rows = append(rows, x)
+		}
+	}
+	slices.SortFunc(rows, func(a, b T) int { return key(a) - key(b) })
+	return rows
+}
+
 // writeCosine writes the cosine similarity section: for each dataset, the
 // deepest model, per layer.
 func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
@@ -105,13 +118,8 @@ func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig
 		for _, m := range orderedMethods(seen) {
 			same := series{name: m + " same", color: methodStyle(m)}
 			diff := series{name: m + " diff", color: methodStyle(m), dashed: true}
-			var rows []diagnose.Cosine
-			for _, c := range d.Cosine {
-				if c.Dataset == ds && c.Depth == depth && c.Method == m {
-					rows = append(rows, c)
-				}
-			}
-			slices.SortFunc(rows, func(a, b diagnose.Cosine) int { return a.Layer - b.Layer })
+			rows := sortedRows(d.Cosine, func(c diagnose.Cosine) bool { return c.Dataset == ds && c.Depth == depth && c.Method == m },
+				func(c diagnose.Cosine) int { return c.Layer })
 			for _, c := range rows {
 				same.x, same.y = append(same.x, float64(c.Layer)), append(same.y, c.Same)
 				diff.x, diff.y = append(diff.x, float64(c.Layer)), append(diff.y, c.Diff)
@@ -139,13 +147,8 @@ func writeProbes(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig
 		var ss []series
 		for _, m := range orderedMethods(seen) {
 			s := series{name: m, color: methodStyle(m), dashed: m == "none"}
-			var rows []diagnose.Probe
-			for _, c := range d.Probe {
-				if c.Dataset == ds && c.Depth == depth && c.Method == m {
-					rows = append(rows, c)
-				}
-			}
-			slices.SortFunc(rows, func(a, b diagnose.Probe) int { return a.Layer - b.Layer })
+			rows := sortedRows(d.Probe, func(c diagnose.Probe) bool { return c.Dataset == ds && c.Depth == depth && c.Method == m },
+				func(c diagnose.Probe) int { return c.Layer })
 			for _, c := range rows {
 				s.x, s.y, s.band = append(s.x, float64(c.Layer)), append(s.y, 100*c.Acc), append(s.band, 100*c.AccStd)
 			}
@@ -176,13 +179,8 @@ func writeCKA(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig fu
 		var ss []series
 		for _, m := range orderedMethods(seen) {
 			s := series{name: m, color: methodStyle(m), dashed: m == "none"}
-			var rows []diagnose.CKA
-			for _, c := range d.CKA {
-				if c.Dataset == ds && c.Method == m {
-					rows = append(rows, c)
-				}
-			}
-			slices.SortFunc(rows, func(a, b diagnose.CKA) int { return a.Depth - b.Depth })
+			rows := sortedRows(d.CKA, func(c diagnose.CKA) bool { return c.Dataset == ds && c.Method == m },
+				func(c diagnose.CKA) int { return c.Depth })
 			for _, c := range rows {
 				s.x, s.y, s.band = append(s.x, float64(c.Depth)), append(s.y, c.CKA), append(s.band, c.CKAStd)
 			}

@@ -3,10 +3,10 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
@@ -17,6 +17,21 @@ type accKey struct {
 	method               string
 	budget               float64
 	layers               int
+}
+
+// curveKey is the key of one curve of a cell, all depths (layers 0): the
+// baseline none has budget 0 whatever the budget asked.
+func curveKey(dataset, form, model string, pn bool, method string, budget float64) accKey {
+	if method == sweep.None {
+		budget = 0
+	}
+	return accKey{dataset, form, model, pn, method, budget, 0}
+}
+
+// on reports whether k is a depth of the curve c (a curveKey).
+func (k accKey) on(c accKey) bool {
+	k.layers = 0
+	return k == c
 }
 
 // stat is the mean ± population std of the test accuracies of a group.
@@ -82,17 +97,6 @@ func (t *tables) cellRuns() string {
 	return fmt.Sprintf("each cell averages %d to %d runs", lo, hi)
 }
 
-func mean(xs []float64) (m, s float64) {
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	for _, x := range xs {
-		s += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(s / float64(len(xs)))
-}
-
 // aggregate groups the records (the last record of a key wins, so a file
 // holding a run twice counts it once).
 func aggregate(recs []sweep.Record) *tables {
@@ -138,7 +142,7 @@ func aggregate(recs []sweep.Record) *tables {
 		}
 	}
 	for k, xs := range accs {
-		m, s := mean(xs)
+		m, s := gnn.MeanStd(xs)
 		t.acc[k] = stat{m, s, len(xs)}
 	}
 	order := func(list []string) func(a, b string) int {
@@ -181,11 +185,9 @@ func aggregate(recs []sweep.Record) *tables {
 // best returns the depth with the best mean test accuracy (the smallest on
 // ties) and its stat, or ok false when there are no runs.
 func (t *tables) best(dataset, form, model string, pn bool, method string, budget float64) (layers int, s stat, ok bool) {
-	if method == sweep.None {
-		budget = 0
-	}
+	c := curveKey(dataset, form, model, pn, method, budget)
 	for k, v := range t.acc {
-		if k.dataset != dataset || k.form != form || k.model != model || k.pairnorm != pn || k.method != method || k.budget != budget {
+		if !k.on(c) {
 			continue
 		}
 		if !ok || v.mean > s.mean || (v.mean == s.mean && k.layers < layers) {
@@ -199,11 +201,9 @@ func (t *tables) best(dataset, form, model string, pn bool, method string, budge
 // of the single run with seed 0 and split 0, maximised over the depths, and
 // that depth (the smallest on ties); ok false when no depth has that run.
 func (t *tables) paperStat(dataset, form, model string, pn bool, method string, budget float64) (acc float64, layers int, ok bool) {
-	if method == sweep.None {
-		budget = 0
-	}
+	c := curveKey(dataset, form, model, pn, method, budget)
 	for k, runs := range t.runs1 {
-		if k.dataset != dataset || k.form != form || k.model != model || k.pairnorm != pn || k.method != method || k.budget != budget {
+		if !k.on(c) {
 			continue
 		}
 		a, has := runs[runID{0, 0}]
@@ -268,17 +268,16 @@ func (t *tables) versusNone(dataset, form, model string, pn bool, method string,
 
 // curve returns the depths and stats of one method, by depth.
 func (t *tables) curve(dataset, form, model string, pn bool, method string, budget float64) (ls []int, ss []stat) {
-	if method == sweep.None {
-		budget = 0
-	}
+	c := curveKey(dataset, form, model, pn, method, budget)
 	for k := range t.acc {
-		if k.dataset == dataset && k.form == form && k.model == model && k.pairnorm == pn && k.method == method && k.budget == budget {
+		if k.on(c) {
 			ls = append(ls, k.layers)
 		}
 	}
 	slices.Sort(ls)
 	for _, l := range ls {
-		ss = append(ss, t.acc[accKey{dataset, form, model, pn, method, budget, l}])
+		c.layers = l
+		ss = append(ss, t.acc[c])
 	}
 	return
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -324,21 +325,19 @@ func parseSplits(s string) ([]int, error) {
 // Its errors are *FieldError of the field depths.
 func ParseDepths(items []string) ([]int, error) {
 	var out []int
-	for _, it := range items {
-		for _, f := range strings.Split(it, ",") {
-			f = strings.TrimSpace(f)
-			lo, hi, isRange := strings.Cut(f, "-")
-			a, err := strconv.Atoi(lo)
-			b := a
-			if err == nil && isRange {
-				b, err = strconv.Atoi(hi)
-			}
-			if err != nil || a < 1 || b < a {
-				return nil, fieldErrorf("depths", "%q: want depths ≥ 1 or ranges like 1-12", f)
-			}
-			for l := a; l <= b; l++ {
-				out = append(out, l)
-			}
+	for f := range commaFields(items) {
+		f = strings.TrimSpace(f)
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || a < 1 || b < a {
+			return nil, fieldErrorf("depths", "%q: want depths ≥ 1 or ranges like 1-12", f)
+		}
+		for l := a; l <= b; l++ {
+			out = append(out, l)
 		}
 	}
 	return out, nil
@@ -348,14 +347,12 @@ func ParseDepths(items []string) ([]int, error) {
 // of the field budgets.
 func ParseBudgets(items []string) ([]float64, error) {
 	var out []float64
-	for _, it := range items {
-		for _, f := range strings.Split(it, ",") {
-			r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || math.IsNaN(r) {
-				return nil, fieldErrorf("budgets", "%q is not a number", f)
-			}
-			out = append(out, r)
+	for f := range commaFields(items) {
+		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(r) {
+			return nil, fieldErrorf("budgets", "%q is not a number", f)
 		}
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -364,30 +361,40 @@ func ParseBudgets(items []string) ([]float64, error) {
 // Its errors are *FieldError of field.
 func ParseBools(field string, items []string) ([]bool, error) {
 	var out []bool
-	for _, it := range items {
-		for _, f := range strings.Split(it, ",") {
-			switch strings.ToLower(strings.TrimSpace(f)) {
-			case "no", "false", "off", "0":
-				out = append(out, false)
-			case "yes", "true", "on", "1":
-				out = append(out, true)
-			default:
-				return nil, fieldErrorf(field, "%q: want no or yes", f)
-			}
+	for f := range commaFields(items) {
+		switch strings.ToLower(strings.TrimSpace(f)) {
+		case "no", "false", "off", "0":
+			out = append(out, false)
+		case "yes", "true", "on", "1":
+			out = append(out, true)
+		default:
+			return nil, fieldErrorf(field, "%q: want no or yes", f)
 		}
 	}
 	return out, nil
 }
 
-// SplitList splits comma lists (kong has split them already, but one item may
-// still hold commas) and trims the items.
+// commaFields yields the fields of comma lists, as they are (kong has split
+// the lists already, but one item may still hold commas).
+func commaFields(items []string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, it := range items {
+			for _, f := range strings.Split(it, ",") {
+				if !yield(f) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// SplitList returns the fields of comma lists (see commaFields), trimmed,
+// without the empty ones.
 func SplitList(items []string) []string {
 	var out []string
-	for _, it := range items {
-		for _, f := range strings.Split(it, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				out = append(out, f)
-			}
+	for f := range commaFields(items) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
 		}
 	}
 	return out

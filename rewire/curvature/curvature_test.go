@@ -8,24 +8,9 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental/exact"
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 )
-
-func cycleGraph(t *testing.T, n int, directed bool) *linalg.Graph {
-	var es [][2]int
-	for i := range n {
-		es = append(es, [2]int{i, (i + 1) % n})
-	}
-	return mustGraph(t, n, directed, es...)
-}
-
-func pathGraph(t *testing.T, n int) *linalg.Graph {
-	var es [][2]int
-	for i := 0; i+1 < n; i++ {
-		es = append(es, [2]int{i, i + 1})
-	}
-	return mustGraph(t, n, false, es...)
-}
 
 // starGraph: centre 0 and leaves 1..n.
 func starGraph(t *testing.T, n int) *linalg.Graph {
@@ -33,7 +18,7 @@ func starGraph(t *testing.T, n int) *linalg.Graph {
 	for i := 1; i <= n; i++ {
 		es = append(es, [2]int{0, i})
 	}
-	return mustGraph(t, n+1, false, es...)
+	return testgraph.MustGraph(t, n+1, false, es...)
 }
 
 // doubleStar: centres 0 and 1 joined, each with d−1 leaves of its own (both
@@ -43,7 +28,7 @@ func doubleStar(t *testing.T, d int) *linalg.Graph {
 	for k := range d - 1 {
 		es = append(es, [2]int{0, 2 + k}, [2]int{1, 1 + d + k})
 	}
-	return mustGraph(t, 2*d, false, es...)
+	return testgraph.MustGraph(t, 2*d, false, es...)
 }
 
 func kappaOfEdge(t *testing.T, g *linalg.Graph, alpha float64, u, v int) float64 {
@@ -81,8 +66,8 @@ func TestCurvatureClosedForms(t *testing.T) {
 	//   α = 1/2: κ = 1 − (1/2)(n−2)/(n−1) = n/(2(n−1)).
 	for _, n := range []int{2, 3, 4, 7, 12} {
 		cases = append(cases,
-			tc{fmt.Sprintf("K%d", n), complete(t, n), 0, 1, 0, float64(n-2) / float64(n-1)},
-			tc{fmt.Sprintf("K%d", n), complete(t, n), 0, 1, 0.5, float64(n) / float64(2*(n-1))})
+			tc{fmt.Sprintf("K%d", n), testgraph.Complete(t, n), 0, 1, 0, float64(n-2) / float64(n-1)},
+			tc{fmt.Sprintf("K%d", n), testgraph.Complete(t, n), 0, 1, 0.5, float64(n) / float64(2*(n-1))})
 	}
 	// Cycle C_n, n ≥ 6, edge {x,y} with outer neighbours a ~ x and b ~ y:
 	// d(a,b) = min(3, n−3) = 3, so a–x–y–b is a line. With β = (1−α)/2 the
@@ -90,7 +75,7 @@ func TestCurvatureClosedForms(t *testing.T) {
 	// are β, α, β (all ≥ 0), so W1 = 2β + α = 1 and κ = 0 for every α.
 	for _, n := range []int{6, 7, 10} {
 		for _, a := range []float64{0, 0.5} {
-			cases = append(cases, tc{fmt.Sprintf("C%d", n), cycleGraph(t, n, false), 2, 3, a, 0})
+			cases = append(cases, tc{fmt.Sprintf("C%d", n), testgraph.Cycle(t, n, false), 2, 3, a, 0})
 		}
 	}
 	// Path P_n. Interior edge (both ends of degree 2): the line a–x–y–b of
@@ -101,10 +86,10 @@ func TestCurvatureClosedForms(t *testing.T) {
 	// P_2 (one edge): μx − μy = (2α−1)(δx − δy), W1 = |2α−1|:
 	//   α = 0: κ = 0;  α = 1/2: κ = 1.
 	cases = append(cases,
-		tc{"P2", pathGraph(t, 2), 0, 1, 0, 0}, tc{"P2", pathGraph(t, 2), 0, 1, 0.5, 1},
-		tc{"P3 end", pathGraph(t, 3), 0, 1, 0, 0}, tc{"P3 end", pathGraph(t, 3), 0, 1, 0.5, 0.5},
-		tc{"P5 end", pathGraph(t, 5), 3, 4, 0, 0}, tc{"P5 end", pathGraph(t, 5), 3, 4, 0.5, 0.5},
-		tc{"P5 interior", pathGraph(t, 5), 1, 2, 0, 0}, tc{"P5 interior", pathGraph(t, 5), 1, 2, 0.5, 0},
+		tc{"P2", testgraph.Path(t, 2), 0, 1, 0, 0}, tc{"P2", testgraph.Path(t, 2), 0, 1, 0.5, 1},
+		tc{"P3 end", testgraph.Path(t, 3), 0, 1, 0, 0}, tc{"P3 end", testgraph.Path(t, 3), 0, 1, 0.5, 0.5},
+		tc{"P5 end", testgraph.Path(t, 5), 3, 4, 0, 0}, tc{"P5 end", testgraph.Path(t, 5), 3, 4, 0.5, 0.5},
+		tc{"P5 interior", testgraph.Path(t, 5), 1, 2, 0, 0}, tc{"P5 interior", testgraph.Path(t, 5), 1, 2, 0.5, 0},
 	)
 	// Star with centre c and n leaves, edge {c, ℓ}:
 	//   α = 0: μc is uniform on the leaves and μℓ = δc; every leaf is at
@@ -157,7 +142,7 @@ func TestCurvatureDirectedUsesUnderlying(t *testing.T) {
 			t.Fatalf("directed %v\nundirected %v", a, b)
 		}
 	}
-	for _, e := range must(Curvatures(cycleGraph(t, 6, true), 0, 1)) {
+	for _, e := range must(Curvatures(testgraph.Cycle(t, 6, true), 0, 1)) {
 		if e.Kappa != 0 {
 			t.Fatalf("directed C6: %+v", e)
 		}
@@ -277,7 +262,7 @@ func TestValidateAlpha(t *testing.T) {
 // the edges at the hub of degree 94; the random graphs of
 // TestCurvatureAgainstOracle cover dense neighbourhoods).
 func TestCurvatureOracleCornell(t *testing.T) {
-	g := load(t, "cornell", false)
+	g := testgraph.Dataset(t, "cornell", false)
 	dist := exact.AllPairsBFS(g)
 	checked := 0
 	for _, alpha := range []float64{0.5, 0} {

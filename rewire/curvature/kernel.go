@@ -109,22 +109,15 @@ func newKappaWorker(n int) *kappaWorker {
 	return &kappaWorker{pos: make([]int32, n), posGen: make([]uint32, n), mark: make([]uint32, n)}
 }
 
-func (w *kappaWorker) nextGen() uint32 {
-	w.gen++
-	if w.gen == 0 {
-		clear(w.posGen)
-		w.gen = 1
+// nextStamp starts a new generation of stamps: it advances *gen and returns
+// it, clearing stamps when *gen wraps round to 0 (no live stamp holds 0).
+func nextStamp(gen *uint32, stamps []uint32) uint32 {
+	*gen++
+	if *gen == 0 {
+		clear(stamps)
+		*gen = 1
 	}
-	return w.gen
-}
-
-func (w *kappaWorker) nextMark() uint32 {
-	w.mgen++
-	if w.mgen == 0 {
-		clear(w.mark)
-		w.mgen = 1
-	}
-	return w.mgen
+	return *gen
 }
 
 // kappa returns κ(x, y) = 1 − W1(μx, μy) for the edge {x, y} of the view.
@@ -151,7 +144,7 @@ func (w *kappaWorker) kappa(v *view, x, y int, alpha float64) float64 {
 	selfX, selfY := alpha*scale, alpha*scale
 	nbX, nbY := (1-alpha)*dy, (1-alpha)*dx
 
-	gen := w.nextGen()
+	gen := nextStamp(&w.gen, w.posGen)
 	w.sa, w.ma = w.sa[:0], w.ma[:0]
 	w.sb, w.mb = w.sb[:0], w.mb[:0]
 	addA := func(p int, m float64) {
@@ -183,27 +176,25 @@ func (w *kappaWorker) kappa(v *view, x, y int, alpha float64) float64 {
 		addB(q, nbY)
 	}
 	// Drop emptied supply points (and α = 0's zero masses).
-	na := 0
-	for k := range w.sa {
-		if w.ma[k] > 0 {
-			w.sa[na], w.ma[na] = w.sa[k], w.ma[k]
-			na++
-		}
-	}
-	w.sa, w.ma = w.sa[:na], w.ma[:na]
-	nb := 0
-	for k := range w.sb {
-		if w.mb[k] > 0 {
-			w.sb[nb], w.mb[nb] = w.sb[k], w.mb[k]
-			nb++
-		}
-	}
-	w.sb, w.mb = w.sb[:nb], w.mb[:nb]
-	if na == 0 || nb == 0 {
+	w.sa, w.ma = dropEmpty(w.sa, w.ma)
+	w.sb, w.mb = dropEmpty(w.sb, w.mb)
+	if len(w.sa) == 0 || len(w.sb) == 0 {
 		return 1
 	}
 	w.costs(v)
 	return 1 - w.tr.Solve(w.ma, w.mb, w.cost)/scale
+}
+
+// dropEmpty keeps the points of positive mass, in order, in place.
+func dropEmpty(pts []int, mass []float64) ([]int, []float64) {
+	n := 0
+	for k := range pts {
+		if mass[k] > 0 {
+			pts[n], mass[n] = pts[k], mass[k]
+			n++
+		}
+	}
+	return pts[:n], mass[:n]
 }
 
 // costs fills w.cost (|sa|×|sb|, row-major) with the ground distances,
@@ -233,7 +224,7 @@ func (w *kappaWorker) costs(v *view) {
 
 // distRow stores d(p, qs[k]) in out[k·stride] for nodes qs disjoint from p.
 func (w *kappaWorker) distRow(v *view, p int, qs []int, out []int32, stride int) {
-	mk := w.nextMark()
+	mk := nextStamp(&w.mgen, w.mark)
 	for _, r := range v.nbrs(p) {
 		w.mark[r] = mk
 	}

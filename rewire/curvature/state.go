@@ -209,11 +209,7 @@ func (s *State) candidates(u, v int) []incremental.Pair {
 // dist23 returns the distance of the non-adjacent pair (i, j) of nodes
 // within distance 3: 2 if they share a neighbour, else 3.
 func (s *State) dist23(i, j int) int {
-	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		s.gen = 1
-	}
+	nextStamp(&s.gen, s.stamp)
 	for _, r := range s.ug.Out(i) {
 		s.stamp[r] = s.gen
 	}
@@ -373,11 +369,7 @@ func (s *State) refresh(a, b int) {
 // TestCurvatureRadiusTight shows that distance 1 does not suffice to exclude
 // an edge.
 func (s *State) affected(a, b int) []linalg.Edge {
-	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		s.gen = 1
-	}
+	nextStamp(&s.gen, s.stamp)
 	var set []int
 	for _, ps := range [][]int{{a, b}, s.ug.Out(a), s.ug.Out(b)} {
 		for _, p := range ps {

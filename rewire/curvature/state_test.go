@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/exact"
+	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -133,7 +135,7 @@ func TestCurvatureCandidateOrder(t *testing.T) {
 	g.AddEdge(2, 22) // one pair already an edge
 	s := NewState(g, 0.5, 1, false)
 	got := s.candidates(0, 1)
-	dist := allPairsBFS(g)
+	dist := exact.AllPairsBFS(g)
 	var all []incremental.Pair
 	for i := 2; i < 22; i++ {
 		for j := 22; j < 42; j++ {
@@ -158,7 +160,7 @@ func TestCurvatureCandidateOrder(t *testing.T) {
 		t.Fatalf("candidates\n%v\nwant\n%v", got, want)
 	}
 	// Few candidates, reached from both sides (common neighbours 3 and 4).
-	h := mustGraph(t, 6, false, [2]int{0, 1}, [2]int{0, 3}, [2]int{0, 4}, [2]int{1, 3}, [2]int{1, 4}, [2]int{0, 2}, [2]int{1, 5})
+	h := testgraph.MustGraph(t, 6, false, [2]int{0, 1}, [2]int{0, 3}, [2]int{0, 4}, [2]int{1, 3}, [2]int{1, 4}, [2]int{0, 2}, [2]int{1, 5})
 	s = NewState(h, 0.5, 1, false)
 	var ps []string
 	for _, p := range s.candidates(0, 1) {

@@ -1,0 +1,17 @@
+// Package parallel holds the fan-out the engines share: rows split into
+// contiguous ranges, one goroutine each.
+package parallel
+
+import "sync"
+
+// Rows runs body(t, lo, hi) for t in [0, w) on w goroutines, the rows
+// [0, n) split into w contiguous ranges (range t is [n·t/w, n·(t+1)/w)),
+// and waits for them all.
+func Rows(w, n int, body func(t, lo, hi int)) {
+	var wg sync.WaitGroup
+	for t := range w {
+		lo, hi := n*t/w, n*(t+1)/w
+		wg.Go(func() { body(t, lo, hi) })
+	}
+	wg.Wait()
+}
