@@ -402,48 +402,77 @@ func unpickle(path string, r io.Reader) (result any, stopOff int64, err error) {
 	}
 }
 
-// step executes one opcode other than STOP.
+// step executes one opcode other than STOP, by family: the stream's
+// framing (PROTO, GLOBAL), the memo, tuples and marks, dicts, lists,
+// constants and ints, strings, and the object opcodes (REDUCE, NEWOBJ,
+// BUILD).
 func (u *unpickler) step(code byte) error {
 	switch code {
 	case opProto:
-		v, err := u.readByte()
-		if err != nil {
-			return err
-		}
-		if v != 2 {
-			return u.errAt("unsupported pickle protocol %d (want 2)", v)
-		}
+		return u.proto()
 	case opGlobal:
-		module, err := u.readLine()
-		if err != nil {
-			return err
-		}
-		name, err := u.readLine()
-		if err != nil {
-			return err
-		}
-		full := module + "." + name
-		kind, ok := allowedGlobals[full]
-		if !ok {
-			return u.errAt("unexpected class %s: a Planetoid pickle may only name numpy arrays, "+
-				"scipy csr matrices and collections.defaultdict(list)", pyPrintable(full))
-		}
-		u.push(pyGlobal{kind: kind, name: full})
-	case opBinPut, opLongBinPut:
-		n := 1
-		if code == opLongBinPut {
-			n = 4
-		}
-		i, err := u.uint(n)
-		if err != nil {
-			return err
-		}
-		v, err := u.top()
-		if err != nil {
-			return err
-		}
-		u.memo[i] = v
-	case opBinGet:
+		return u.global()
+	case opBinPut, opLongBinPut, opBinGet:
+		return u.memoOp(code)
+	case opMark, opEmptyTuple, opTuple, opTuple1, opTuple2, opTuple3:
+		return u.tupleOp(code)
+	case opEmptyDict, opSetItems:
+		return u.dictOp(code)
+	case opEmptyList, opAppend, opAppends:
+		return u.listOp(code)
+	case opNone, opNewTrue, opNewFalse, opBinInt, opBinInt1, opBinInt2:
+		return u.constOp(code)
+	case opShortBinString, opBinString:
+		return u.stringOp(code)
+	case opReduce:
+		return u.reduce()
+	case opNewObj:
+		return u.newObj()
+	case opBuild:
+		return u.build()
+	default:
+		return u.errAt("unsupported opcode 0x%02x", code)
+	}
+}
+
+// proto implements PROTO: only protocol 2 is accepted.
+func (u *unpickler) proto() error {
+	v, err := u.readByte()
+	if err != nil {
+		return err
+	}
+	if v != 2 {
+		return u.errAt("unsupported pickle protocol %d (want 2)", v)
+	}
+	return nil
+}
+
+// global implements GLOBAL: it pushes the class named by the module and
+// name lines when the allow-list has it, and refuses any other.
+func (u *unpickler) global() error {
+	module, err := u.readLine()
+	if err != nil {
+		return err
+	}
+	name, err := u.readLine()
+	if err != nil {
+		return err
+	}
+	full := module + "." + name
+	kind, ok := allowedGlobals[full]
+	if !ok {
+		return u.errAt("unexpected class %s: a Planetoid pickle may only name numpy arrays, "+
+			"scipy csr matrices and collections.defaultdict(list)", pyPrintable(full))
+	}
+	u.push(pyGlobal{kind: kind, name: full})
+	return nil
+}
+
+// memoOp implements the memo opcodes: BINPUT and LONG_BINPUT store the
+// top of the stack under a 1- or 4-byte index, BINGET pushes a stored
+// item.
+func (u *unpickler) memoOp(code byte) error {
+	if code == opBinGet {
 		i, err := u.uint(1)
 		if err != nil {
 			return err
@@ -453,6 +482,28 @@ func (u *unpickler) step(code byte) error {
 			return u.errAt("BINGET %d: no such memo entry", i)
 		}
 		u.push(v)
+		return nil
+	}
+	n := 1
+	if code == opLongBinPut {
+		n = 4
+	}
+	i, err := u.uint(n)
+	if err != nil {
+		return err
+	}
+	v, err := u.top()
+	if err != nil {
+		return err
+	}
+	u.memo[i] = v
+	return nil
+}
+
+// tupleOp implements MARK and the tuple opcodes: EMPTY_TUPLE, TUPLE (the
+// items above the last MARK) and TUPLE1–3 (the top one to three items).
+func (u *unpickler) tupleOp(code byte) error {
+	switch code {
 	case opMark:
 		u.marks = append(u.marks, len(u.stack))
 	case opEmptyTuple:
@@ -463,7 +514,7 @@ func (u *unpickler) step(code byte) error {
 			return err
 		}
 		u.push(pyTuple(items))
-	case opTuple1, opTuple2, opTuple3:
+	default: // opTuple1, opTuple2, opTuple3
 		n := int(code-opTuple1) + 1
 		if len(u.stack)-u.floor() < n {
 			return u.errAt("%s: stack underflow", u.name)
@@ -471,29 +522,45 @@ func (u *unpickler) step(code byte) error {
 		t := slices.Clone(u.stack[len(u.stack)-n:])
 		u.stack = u.stack[:len(u.stack)-n]
 		u.push(pyTuple(t))
-	case opEmptyDict:
+	}
+	return nil
+}
+
+// dictOp implements EMPTY_DICT and SETITEMS (the key–value pairs above
+// the last MARK set in the dict below them).
+func (u *unpickler) dictOp(code byte) error {
+	if code == opEmptyDict {
 		u.push(&pyDict{})
-	case opSetItems:
-		items, err := u.popMark()
-		if err != nil {
-			return err
+		return nil
+	}
+	items, err := u.popMark()
+	if err != nil {
+		return err
+	}
+	if len(items)%2 != 0 {
+		return u.errAt("SETITEMS: odd number of items (%d) after MARK", len(items))
+	}
+	t, err := u.top()
+	if err != nil {
+		return err
+	}
+	d, ok := t.(*pyDict)
+	if !ok {
+		return u.errAt("SETITEMS on a %s, want a dict", pyTypeName(t))
+	}
+	for i := 0; i < len(items); i += 2 {
+		if err := d.set(items[i], items[i+1], u.op); err != nil {
+			return u.errAt("SETITEMS: %v", err)
 		}
-		if len(items)%2 != 0 {
-			return u.errAt("SETITEMS: odd number of items (%d) after MARK", len(items))
-		}
-		t, err := u.top()
-		if err != nil {
-			return err
-		}
-		d, ok := t.(*pyDict)
-		if !ok {
-			return u.errAt("SETITEMS on a %s, want a dict", pyTypeName(t))
-		}
-		for i := 0; i < len(items); i += 2 {
-			if err := d.set(items[i], items[i+1], u.op); err != nil {
-				return u.errAt("SETITEMS: %v", err)
-			}
-		}
+	}
+	return nil
+}
+
+// listOp implements EMPTY_LIST, APPEND (the top item onto the list below
+// it) and APPENDS (the items above the last MARK onto the list below
+// them).
+func (u *unpickler) listOp(code byte) error {
+	switch code {
 	case opEmptyList:
 		u.push(&pyList{off: u.op})
 	case opAppend:
@@ -501,29 +568,43 @@ func (u *unpickler) step(code byte) error {
 		if err != nil {
 			return err
 		}
-		t, err := u.top()
+		l, err := u.topList()
 		if err != nil {
 			return err
 		}
-		l, ok := t.(*pyList)
-		if !ok {
-			return u.errAt("APPEND to a %s, want a list", pyTypeName(t))
-		}
 		l.items = append(l.items, v)
-	case opAppends:
+	default: // opAppends
 		items, err := u.popMark()
 		if err != nil {
 			return err
 		}
-		t, err := u.top()
+		l, err := u.topList()
 		if err != nil {
 			return err
 		}
-		l, ok := t.(*pyList)
-		if !ok {
-			return u.errAt("APPENDS to a %s, want a list", pyTypeName(t))
-		}
 		l.items = append(l.items, items...)
+	}
+	return nil
+}
+
+// topList returns the list on top of the stack for APPEND or APPENDS.
+func (u *unpickler) topList() (*pyList, error) {
+	t, err := u.top()
+	if err != nil {
+		return nil, err
+	}
+	l, ok := t.(*pyList)
+	if !ok {
+		return nil, u.errAt("%s to a %s, want a list", u.name, pyTypeName(t))
+	}
+	return l, nil
+}
+
+// constOp implements the constants NONE, NEWTRUE and NEWFALSE and the
+// ints BININT (4 bytes, signed), BININT1 and BININT2 (1 and 2 bytes,
+// unsigned).
+func (u *unpickler) constOp(code byte) error {
+	switch code {
 	case opNone:
 		u.push(nil)
 	case opNewTrue:
@@ -536,48 +617,44 @@ func (u *unpickler) step(code byte) error {
 			return err
 		}
 		u.push(int(int32(x)))
-	case opBinInt1:
-		x, err := u.uint(1)
-		if err != nil {
-			return err
-		}
-		u.push(int(x))
-	case opBinInt2:
-		x, err := u.uint(2)
-		if err != nil {
-			return err
-		}
-		u.push(int(x))
-	case opShortBinString, opBinString:
+	default: // opBinInt1, opBinInt2
 		n := 1
-		if code == opBinString {
-			n = 4
+		if code == opBinInt2 {
+			n = 2
 		}
 		x, err := u.uint(n)
 		if err != nil {
 			return err
 		}
-		size := int(x)
-		if code == opBinString {
-			if int32(x) < 0 {
-				return u.errAt("BINSTRING: negative length %d", int32(x))
-			}
-			size = int(int32(x))
-		}
-		b, err := u.readN(size)
-		if err != nil {
-			return err
-		}
-		u.push(b)
-	case opReduce:
-		return u.reduce()
-	case opNewObj:
-		return u.newObj()
-	case opBuild:
-		return u.build()
-	default:
-		return u.errAt("unsupported opcode 0x%02x", code)
+		u.push(int(x))
 	}
+	return nil
+}
+
+// stringOp implements SHORT_BINSTRING (a 1-byte length) and BINSTRING (a
+// 4-byte signed one): it pushes the payload as a []byte, read in bounded
+// chunks (readN).
+func (u *unpickler) stringOp(code byte) error {
+	n := 1
+	if code == opBinString {
+		n = 4
+	}
+	x, err := u.uint(n)
+	if err != nil {
+		return err
+	}
+	size := int(x)
+	if code == opBinString {
+		if int32(x) < 0 {
+			return u.errAt("BINSTRING: negative length %d", int32(x))
+		}
+		size = int(int32(x))
+	}
+	b, err := u.readN(size)
+	if err != nil {
+		return err
+	}
+	u.push(b)
 	return nil
 }
 
