@@ -1014,59 +1014,13 @@ func decodeCSR(path string, r io.Reader) (*pickledCSR, error) {
 		return nil, pickleErr(path, stop, "csr_matrix has no state (no BUILD)")
 	}
 	off := c.off
-	attr := func(k string) (any, error) {
-		x, ok := c.attrs.get(k)
-		if !ok {
-			return nil, pickleErr(path, off, "csr_matrix state lacks %q", k)
-		}
-		return x, nil
-	}
-	if f, ok := c.attrs.get("format"); ok {
-		if s, ok := f.([]byte); !ok || string(s) != "csr" {
-			return nil, pickleErr(path, off, "csr_matrix format is %s, want 'csr'", pyShort(f))
-		}
-	}
-	sv, err := attr("_shape")
+	rows, cols, err := csrShape(path, c)
 	if err != nil {
 		return nil, err
 	}
-	st, ok := sv.(pyTuple)
-	if !ok || len(st) != 2 {
-		return nil, pickleErr(path, off, "csr_matrix _shape is a %s, want a 2-tuple", pyDescribe(sv))
-	}
-	rows, ok1 := st[0].(int)
-	cols, ok2 := st[1].(int)
-	if !ok1 || !ok2 || rows < 0 || cols < 0 {
-		return nil, pickleErr(path, off, "csr_matrix _shape %s is not two non-negative ints", pyShort(st))
-	}
-	m := &pickledCSR{rows: rows, cols: cols, off: off}
-	pv, err := attr("indptr")
+	pa, ia, da, err := csrArrays(path, c, rows)
 	if err != nil {
 		return nil, err
-	}
-	pa, err := pyArray1D(path, off, "indptr", pv, rows+1)
-	if err != nil {
-		return nil, err
-	}
-	iv, err := attr("indices")
-	if err != nil {
-		return nil, err
-	}
-	ia, err := pyArray1D(path, off, "indices", iv, -1)
-	if err != nil {
-		return nil, err
-	}
-	dv, err := attr("data")
-	if err != nil {
-		return nil, err
-	}
-	da, err := pyArray1D(path, off, "data", dv, ia.shape[0])
-	if err != nil {
-		return nil, err
-	}
-	if pa.dtype.float || ia.dtype.float {
-		return nil, pickleErr(path, off, "csr_matrix indptr/indices have dtypes %s/%s, want integers",
-			pa.dtype.code, ia.dtype.code)
 	}
 	_, indptr := pa.numbers()
 	_, indices := ia.numbers()
@@ -1076,58 +1030,152 @@ func decodeCSR(path string, r io.Reader) (*pickledCSR, error) {
 		return nil, pickleErr(path, pa.off, "csr_matrix indptr runs from %d to %d, want 0 to nnz=%d",
 			indptr[0], indptr[rows], nnz)
 	}
+	m := &pickledCSR{rows: rows, cols: cols, off: off}
 	m.indptr = make([]int, 1, rows+1)
 	m.indices = make([]int, 0, nnz)
 	m.data = make([]float64, 0, nnz)
-	type entry struct {
-		col int
-		val float64
-	}
-	var row []entry
+	var row []csrEntry
 	for i := range rows {
 		lo, hi := indptr[i], indptr[i+1]
 		if hi < lo || hi > nnz {
 			return nil, pickleErr(path, pa.off, "csr_matrix indptr is not non-decreasing at row %d (%d, %d)", i, lo, hi)
 		}
-		sorted := true
-		for k := lo; k < hi; k++ {
-			if indices[k] < 0 || indices[k] >= cols {
-				return nil, pickleErr(path, ia.off, "csr_matrix column index %d in row %d out of range [0, %d)",
-					indices[k], i, cols)
-			}
-			if k > lo && indices[k] <= indices[k-1] {
-				sorted = false
-			}
+		sorted, err := csrCheckRow(path, ia.off, indices[lo:hi], i, cols)
+		if err != nil {
+			return nil, err
 		}
 		if sorted {
-			for k := lo; k < hi; k++ {
-				if data[k] != 0 {
-					m.indices = append(m.indices, indices[k])
-					m.data = append(m.data, data[k])
-				}
-			}
+			m.appendSorted(indices[lo:hi], data[lo:hi])
 		} else {
-			// Unsorted or duplicate columns: sort, sum duplicates (as
-			// scipy's todense does), then drop zeros.
-			row = row[:0]
-			for k := lo; k < hi; k++ {
-				row = append(row, entry{indices[k], data[k]})
-			}
-			slices.SortStableFunc(row, func(a, b entry) int { return a.col - b.col })
-			for k := 0; k < len(row); {
-				e := row[k]
-				for k++; k < len(row) && row[k].col == e.col; k++ {
-					e.val += row[k].val
-				}
-				if e.val != 0 {
-					m.indices = append(m.indices, e.col)
-					m.data = append(m.data, e.val)
-				}
-			}
+			row = m.appendUnsorted(row, indices[lo:hi], data[lo:hi])
 		}
 		m.indptr = append(m.indptr, len(m.indices))
 	}
 	return m, nil
+}
+
+// csrAttr returns the attribute k of the csr_matrix's state, an error
+// when it lacks it.
+func csrAttr(path string, c *pyCSR, k string) (any, error) {
+	x, ok := c.attrs.get(k)
+	if !ok {
+		return nil, pickleErr(path, c.off, "csr_matrix state lacks %q", k)
+	}
+	return x, nil
+}
+
+// csrShape checks the csr_matrix's format (when it names one: 'csr') and
+// returns its _shape, two non-negative ints.
+func csrShape(path string, c *pyCSR) (rows, cols int, err error) {
+	off := c.off
+	if f, ok := c.attrs.get("format"); ok {
+		if s, ok := f.([]byte); !ok || string(s) != "csr" {
+			return 0, 0, pickleErr(path, off, "csr_matrix format is %s, want 'csr'", pyShort(f))
+		}
+	}
+	sv, err := csrAttr(path, c, "_shape")
+	if err != nil {
+		return 0, 0, err
+	}
+	st, ok := sv.(pyTuple)
+	if !ok || len(st) != 2 {
+		return 0, 0, pickleErr(path, off, "csr_matrix _shape is a %s, want a 2-tuple", pyDescribe(sv))
+	}
+	rows, ok1 := st[0].(int)
+	cols, ok2 := st[1].(int)
+	if !ok1 || !ok2 || rows < 0 || cols < 0 {
+		return 0, 0, pickleErr(path, off, "csr_matrix _shape %s is not two non-negative ints", pyShort(st))
+	}
+	return rows, cols, nil
+}
+
+// csrArrays returns the csr_matrix's indptr (rows+1 entries), indices and
+// data (as many as indices) arrays, 1-D and built, indptr and indices of
+// integer dtypes.
+func csrArrays(path string, c *pyCSR, rows int) (pa, ia, da *pyNDArray, err error) {
+	off := c.off
+	pv, err := csrAttr(path, c, "indptr")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if pa, err = pyArray1D(path, off, "indptr", pv, rows+1); err != nil {
+		return nil, nil, nil, err
+	}
+	iv, err := csrAttr(path, c, "indices")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ia, err = pyArray1D(path, off, "indices", iv, -1); err != nil {
+		return nil, nil, nil, err
+	}
+	dv, err := csrAttr(path, c, "data")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if da, err = pyArray1D(path, off, "data", dv, ia.shape[0]); err != nil {
+		return nil, nil, nil, err
+	}
+	if pa.dtype.float || ia.dtype.float {
+		return nil, nil, nil, pickleErr(path, off, "csr_matrix indptr/indices have dtypes %s/%s, want integers",
+			pa.dtype.code, ia.dtype.code)
+	}
+	return pa, ia, da, nil
+}
+
+// csrCheckRow checks that row i's column indices lie in [0, cols) (an
+// error at off, the indices array's BUILD, when not) and reports whether
+// they are strictly increasing.
+func csrCheckRow(path string, off int64, indices []int, i, cols int) (bool, error) {
+	sorted := true
+	for k, j := range indices {
+		if j < 0 || j >= cols {
+			return false, pickleErr(path, off, "csr_matrix column index %d in row %d out of range [0, %d)",
+				j, i, cols)
+		}
+		if k > 0 && j <= indices[k-1] {
+			sorted = false
+		}
+	}
+	return sorted, nil
+}
+
+// csrEntry is one stored entry of a csr_matrix row.
+type csrEntry struct {
+	col int
+	val float64
+}
+
+// appendSorted appends a row with strictly increasing column indices to
+// m, its zeros dropped.
+func (m *pickledCSR) appendSorted(indices []int, data []float64) {
+	for k, j := range indices {
+		if data[k] != 0 {
+			m.indices = append(m.indices, j)
+			m.data = append(m.data, data[k])
+		}
+	}
+}
+
+// appendUnsorted appends a row with unsorted or duplicate columns to m:
+// sorted, duplicates summed (as scipy's todense does), then zeros
+// dropped. row is a work buffer, returned for the next row.
+func (m *pickledCSR) appendUnsorted(row []csrEntry, indices []int, data []float64) []csrEntry {
+	row = row[:0]
+	for k, j := range indices {
+		row = append(row, csrEntry{j, data[k]})
+	}
+	slices.SortStableFunc(row, func(a, b csrEntry) int { return a.col - b.col })
+	for k := 0; k < len(row); {
+		e := row[k]
+		for k++; k < len(row) && row[k].col == e.col; k++ {
+			e.val += row[k].val
+		}
+		if e.val != 0 {
+			m.indices = append(m.indices, e.col)
+			m.data = append(m.data, e.val)
+		}
+	}
+	return row
 }
 
 // decodeDense decodes a pickled 2-D numpy array (ind.*.y, ty, ally).
