@@ -324,14 +324,7 @@ type ADIInfo struct {
 // Good shifts for a spectrum in [a, b] are WachspressShifts(a, b, J).
 func SolveLyapunovADI(n int, W []float64, k int, S []float64, shifts []float64, solve ShiftedSolve, opt ADIOptions) (*LowRankSym, ADIInfo, error) {
 	var info ADIInfo
-	if len(shifts) == 0 {
-		panic("linalg: SolveLyapunovADI without shifts")
-	}
-	for _, p := range shifts {
-		if !(p > 0) || math.IsInf(p, 0) {
-			panic(fmt.Sprintf("linalg: SolveLyapunovADI: shift %v is not positive", p))
-		}
-	}
+	checkShifts(shifts)
 	w0, _ := (&LowRankSym{N: n, R: k, Z: W, D: S}).Compress(1e-15)
 	kk := w0.R
 	if kk > 0 {
@@ -346,49 +339,8 @@ func SolveLyapunovADI(n int, W []float64, k int, S []float64, shifts []float64, 
 	}
 	sdm := diagMatrix(sd)
 	w := w0.Z
-	var ob *orthoBasis
-	if opt.Truncate >= 0 {
-		ob = newOrthoBasis(n)
-	}
-	var blocks [][]float64
-	var dcol []float64 // the diagonal of D, one entry per column of Z
-	// Blocks wait in pending until orthoBatch columns have come, so that the
-	// orthogonalization's matrix products are not too thin; a second
-	// goroutine orthogonalizes them, in the order they came, while the
-	// iteration goes on (the recurrence does not depend on the basis).
-	var pending []float64
-	npend := 0
-	type batch struct {
-		v []float64
-		k int
-	}
-	var queue chan batch
-	var orthDone chan struct{}
-	if ob != nil {
-		queue, orthDone = make(chan batch, 64), make(chan struct{})
-		go func() {
-			for b := range queue {
-				ob.add(b.v, b.k)
-			}
-			close(orthDone)
-		}()
-	}
-	flush := func() {
-		if npend > 0 {
-			queue <- batch{pending, npend}
-		}
-		pending, npend = nil, 0
-	}
-	// stop hands over the last columns and waits for the orthogonalization.
-	stop := func() {
-		if queue != nil {
-			flush()
-			close(queue)
-			<-orthDone
-			queue = nil
-		}
-	}
-	defer stop()
+	f := newADIFactors(n, kk, opt.Truncate)
+	defer f.stop()
 	res := info.RHSNorm
 	for step := 0; step < opt.MaxSteps && res > opt.Tol; step++ {
 		j := step % len(shifts)
@@ -401,18 +353,7 @@ func SolveLyapunovADI(n int, W []float64, k int, S []float64, shifts []float64, 
 		for i, x := range v {
 			w[i] -= 2 * p * x
 		}
-		for c := range kk {
-			dcol = append(dcol, 2*p*sd[c])
-		}
-		if ob != nil {
-			pending = appendColumns(pending, npend, v, kk, n)
-			npend += kk
-			if npend >= orthoBatch {
-				flush()
-			}
-		} else {
-			blocks = append(blocks, v)
-		}
+		f.add(v, p, sd)
 		info.Steps++
 		res = (&LowRankSym{N: n, R: kk, Z: w, D: sdm}).Norm2()
 		if math.IsNaN(res) || math.IsInf(res, 0) {
@@ -420,24 +361,120 @@ func SolveLyapunovADI(n int, W []float64, k int, S []float64, shifts []float64, 
 		}
 	}
 	info.Residual = res
-	var out *LowRankSym
-	if ob != nil {
-		stop()
-		out, info.Dropped = ob.result(dcol, opt.Truncate)
-	} else {
-		r := kk * len(blocks)
-		out = &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: diagMatrix(dcol)}
-		for b, v := range blocks {
-			for i := range n {
-				copy(out.Z[i*r+b*kk:i*r+b*kk+kk], v[i*kk:i*kk+kk])
-			}
-		}
-	}
+	out, dropped := f.result(opt.Truncate)
+	info.Dropped = dropped
 	info.Rank = out.R
 	if res > opt.Tol {
 		return out, info, fmt.Errorf("%w: residual %.3g > %.3g after %d steps", ErrADINotConverged, res, opt.Tol, info.Steps)
 	}
 	return out, info, nil
+}
+
+// checkShifts panics unless there are shifts, all positive and finite.
+func checkShifts(shifts []float64) {
+	if len(shifts) == 0 {
+		panic("linalg: SolveLyapunovADI without shifts")
+	}
+	for _, p := range shifts {
+		if !(p > 0) || math.IsInf(p, 0) {
+			panic(fmt.Sprintf("linalg: SolveLyapunovADI: shift %v is not positive", p))
+		}
+	}
+}
+
+// adiFactors collects the factors of SolveLyapunovADI's iterate: the
+// diagonal of D, one entry per column of Z, and Z's blocks V, kept as
+// they come (blocks, Truncate < 0) or orthogonalized into ob. Blocks
+// wait in pending until orthoBatch columns have come, so that the
+// orthogonalization's matrix products are not too thin; a second
+// goroutine orthogonalizes them, in the order they came, while the
+// iteration goes on (the recurrence does not depend on the basis).
+type adiFactors struct {
+	n, kk    int
+	ob       *orthoBasis
+	blocks   [][]float64
+	dcol     []float64
+	pending  []float64
+	npend    int
+	queue    chan adiBatch
+	orthDone chan struct{}
+}
+
+// adiBatch is a batch of k columns (n×k row-major) for the orthogonalization.
+type adiBatch struct {
+	v []float64
+	k int
+}
+
+// newADIFactors returns the collector of blocks of kk columns of n rows,
+// orthogonalizing (its goroutine started) when truncate ≥ 0.
+func newADIFactors(n, kk int, truncate float64) *adiFactors {
+	f := &adiFactors{n: n, kk: kk}
+	if truncate >= 0 {
+		f.ob = newOrthoBasis(n)
+		f.queue, f.orthDone = make(chan adiBatch, 64), make(chan struct{})
+		go func() {
+			for b := range f.queue {
+				f.ob.add(b.v, b.k)
+			}
+			close(f.orthDone)
+		}()
+	}
+	return f
+}
+
+// add appends a step's block v (shift p) to Z and 2p·sd to D's diagonal.
+func (f *adiFactors) add(v []float64, p float64, sd []float64) {
+	for c := range f.kk {
+		f.dcol = append(f.dcol, 2*p*sd[c])
+	}
+	if f.ob == nil {
+		f.blocks = append(f.blocks, v)
+		return
+	}
+	f.pending = appendColumns(f.pending, f.npend, v, f.kk, f.n)
+	f.npend += f.kk
+	if f.npend >= orthoBatch {
+		f.flush()
+	}
+}
+
+// flush hands the pending columns to the orthogonalization.
+func (f *adiFactors) flush() {
+	if f.npend > 0 {
+		f.queue <- adiBatch{f.pending, f.npend}
+	}
+	f.pending, f.npend = nil, 0
+}
+
+// stop hands over the last columns and waits for the orthogonalization
+// (once; nothing without it).
+func (f *adiFactors) stop() {
+	if f.queue != nil {
+		f.flush()
+		close(f.queue)
+		<-f.orthDone
+		f.queue = nil
+	}
+}
+
+// result returns the iterate Z D Zᵀ: compressed and truncated at truncate
+// with the largest magnitude dropped (ob), or the raw factors Z = [V_1 …
+// V_J], D diagonal, and 0.
+func (f *adiFactors) result(truncate float64) (*LowRankSym, float64) {
+	if f.ob != nil {
+		f.stop()
+		return f.ob.result(f.dcol, truncate)
+	}
+	n, kk := f.n, f.kk
+	r := kk * len(f.blocks)
+	out := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: diagMatrix(f.dcol)}
+	for b, v := range f.blocks {
+		for i := range n {
+			copy(out.Z[i*r+b*kk:i*r+b*kk+kk], v[i*kk:i*kk+kk])
+		}
+	}
+	return out, 0
 }
 
 // orthoBasis builds an orthonormal basis Q of the columns appended to a

@@ -44,6 +44,16 @@ type SymbolicLU struct {
 // are allowed). Cost as described on SymbolicLU.
 func AnalyzeLU(n int, cols func(i int) []int) *SymbolicLU {
 	w := (n + 63) / 64
+	adj := luPattern(n, w, cols)
+	s := &SymbolicLU{n: n, perm: make([]int, 0, n), iperm: make([]int, n), up: make([]int, 1, n+1)}
+	s.minimumDegree(adj, w)
+	s.pivotOrder()
+	return s
+}
+
+// luPattern returns the symmetrized off-diagonal pattern of cols (A +
+// Aᵀ) as bitsets: row i is adj[i·w : i·w+w], column j its bit j.
+func luPattern(n, w int, cols func(i int) []int) []uint64 {
 	adj := make([]uint64, n*w)
 	set := func(i, j int) { adj[i*w+j/64] |= 1 << (j % 64) }
 	for i := range n {
@@ -57,13 +67,21 @@ func AnalyzeLU(n int, cols func(i int) []int) *SymbolicLU {
 			}
 		}
 	}
+	return adj
+}
+
+// minimumDegree eliminates the nodes of the elimination graph adj (bitset
+// rows of w words, updated in place) in minimum-degree order, ties by the
+// smallest index: it sets perm and iperm, and U's rows (up, ustr) with
+// the columns in original ids, unsorted.
+func (s *SymbolicLU) minimumDegree(adj []uint64, w int) {
+	n := s.n
 	deg := make([]int, n)
 	for i := range n {
 		for _, x := range adj[i*w : i*w+w] {
 			deg[i] += bits.OnesCount64(x)
 		}
 	}
-	s := &SymbolicLU{n: n, perm: make([]int, 0, n), iperm: make([]int, n), up: make([]int, 1, n+1)}
 	done := make([]bool, n)
 	var nb []int
 	for range n {
@@ -103,7 +121,12 @@ func AnalyzeLU(n int, cols func(i int) []int) *SymbolicLU {
 		}
 		s.up = append(s.up, len(s.ustr))
 	}
-	// Map U columns to pivot order, sort them, and build L by transposition.
+}
+
+// pivotOrder maps U's columns to pivot order and sorts them, and builds L
+// (lp, lstr) by transposition.
+func (s *SymbolicLU) pivotOrder() {
+	n := s.n
 	cnt := make([]int, n+1)
 	for k := range n {
 		row := s.ustr[s.up[k]:s.up[k+1]]
@@ -125,7 +148,6 @@ func AnalyzeLU(n int, cols func(i int) []int) *SymbolicLU {
 			next[j]++
 		}
 	}
-	return s
 }
 
 // N returns the order of the matrices.

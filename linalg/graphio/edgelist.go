@@ -63,21 +63,16 @@ func DecodeEdgeList(path string, r io.Reader, numNodes int) (n int, arcs []linal
 	if numNodes < 0 {
 		return 0, nil, fmt.Errorf("graphio: negative node count %d for %s", numNodes, path)
 	}
-	src, headerLine := countInferred, 0
+	d := edgeListDecoder{path: path, numNodes: numNodes, src: countInferred, maxID: -1}
 	if numNodes > 0 {
-		n, src = numNodes, countCaller
+		d.n, d.src = numNodes, countCaller
 	}
-	maxID := -1
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLineLen)
-	line := 0
-	ferr := func(format string, args ...any) error {
-		return &FormatError{Path: path, Line: line, Offset: -1, Msg: fmt.Sprintf(format, args...)}
-	}
 	for sc.Scan() {
-		line++
+		d.line++
 		b := sc.Bytes()
-		if line == 1 {
+		if d.line == 1 {
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 		}
 		s := strings.TrimSpace(string(b))
@@ -85,73 +80,121 @@ func DecodeEdgeList(path string, r io.Reader, numNodes int) (n int, arcs []linal
 			continue
 		}
 		if s[0] == '#' {
-			f := strings.Fields(s[1:])
-			if len(f) == 0 || f[0] != "num_nodes" {
-				continue
+			if err := d.comment(s); err != nil {
+				return 0, nil, err
 			}
-			switch {
-			case headerLine > 0:
-				return 0, nil, ferr("second num_nodes header (the first is on line %d)", headerLine)
-			case len(arcs) > 0:
-				return 0, nil, ferr("num_nodes header after the first arc")
-			case len(f) != 2:
-				return 0, nil, ferr("malformed header %q: want \"# num_nodes N\"", s)
-			}
-			v, err := strconv.Atoi(f[1])
-			if err != nil || v < 0 || v > MaxNodes {
-				return 0, nil, ferr("num_nodes %q is not an integer in [0, %d]", f[1], MaxNodes)
-			}
-			if src == countCaller && v != numNodes {
-				return 0, nil, ferr("header says num_nodes %d but %d nodes were expected", v, numNodes)
-			}
-			n, src, headerLine = v, countHeader, line
 			continue
 		}
-		f := strings.Fields(s)
-		if len(f) != 2 {
-			hint := ""
-			if strings.Contains(s, ",") {
-				hint = " (separate ids with spaces or tabs, not commas)"
-			}
-			return 0, nil, ferr("want 2 fields \"u v\", got %d%s", len(f), hint)
+		if err := d.arc(s); err != nil {
+			return 0, nil, err
 		}
-		var e [2]int
-		for k, t := range f {
-			v, err := strconv.Atoi(t)
-			switch {
-			case err != nil && errors.Is(err, strconv.ErrRange) && strings.HasPrefix(t, "-"):
-				return 0, nil, ferr("negative node id %s", t)
-			case err != nil && errors.Is(err, strconv.ErrRange):
-				return 0, nil, ferr("node id %s is larger than %d", t, MaxNodes-1)
-			case err != nil:
-				return 0, nil, ferr("%q is not an integer node id", t)
-			case v < 0:
-				return 0, nil, ferr("negative node id %d", v)
-			case src != countInferred && v >= n:
-				from := "given by the caller"
-				if src == countHeader {
-					from = fmt.Sprintf("from the header on line %d", headerLine)
-				}
-				return 0, nil, ferr("node id %d is not below num_nodes %d (%s)", v, n, from)
-			case v >= MaxNodes:
-				return 0, nil, ferr("node id %d is larger than %d", v, MaxNodes-1)
-			}
-			e[k] = v
-			maxID = max(maxID, v)
-		}
-		arcs = append(arcs, linalg.Edge{U: e[0], V: e[1]})
 	}
 	if err := sc.Err(); err != nil {
-		line++
+		d.line++
 		if errors.Is(err, bufio.ErrTooLong) {
-			return 0, nil, ferr("line longer than %d bytes", maxLineLen)
+			return 0, nil, d.errf("line longer than %d bytes", maxLineLen)
 		}
-		return 0, nil, &FormatError{Path: path, Line: line, Offset: -1, Msg: "read error", Err: err}
+		return 0, nil, &FormatError{Path: path, Line: d.line, Offset: -1, Msg: "read error", Err: err}
 	}
-	if src == countInferred {
-		n = maxID + 1
+	if d.src == countInferred {
+		d.n = d.maxID + 1
 	}
-	return n, arcs, nil
+	return d.n, d.arcs, nil
+}
+
+// edgeListDecoder is DecodeEdgeList's state between lines: the node
+// count n so far and where it came from (src; the header's line
+// headerLine), the largest id read, the arcs, and the current line.
+type edgeListDecoder struct {
+	path       string
+	numNodes   int // the caller's node count, 0 for none
+	n          int
+	src        nodeCountSource
+	headerLine int
+	maxID      int
+	arcs       []linalg.Edge
+	line       int
+}
+
+// errf returns a FormatError at the current line.
+func (d *edgeListDecoder) errf(format string, args ...any) error {
+	return &FormatError{Path: d.path, Line: d.line, Offset: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// comment reads a comment line s (trimmed, starting with '#'): ignored
+// unless it is the "# num_nodes N" header, which must come before the
+// first arc, at most once, and agree with the caller's node count.
+func (d *edgeListDecoder) comment(s string) error {
+	f := strings.Fields(s[1:])
+	if len(f) == 0 || f[0] != "num_nodes" {
+		return nil
+	}
+	switch {
+	case d.headerLine > 0:
+		return d.errf("second num_nodes header (the first is on line %d)", d.headerLine)
+	case len(d.arcs) > 0:
+		return d.errf("num_nodes header after the first arc")
+	case len(f) != 2:
+		return d.errf("malformed header %q: want \"# num_nodes N\"", s)
+	}
+	v, err := strconv.Atoi(f[1])
+	if err != nil || v < 0 || v > MaxNodes {
+		return d.errf("num_nodes %q is not an integer in [0, %d]", f[1], MaxNodes)
+	}
+	if d.src == countCaller && v != d.numNodes {
+		return d.errf("header says num_nodes %d but %d nodes were expected", v, d.numNodes)
+	}
+	d.n, d.src, d.headerLine = v, countHeader, d.line
+	return nil
+}
+
+// arc reads an arc line s (trimmed, not blank): two node ids, each
+// checked by id, appended to the arcs.
+func (d *edgeListDecoder) arc(s string) error {
+	f := strings.Fields(s)
+	if len(f) != 2 {
+		hint := ""
+		if strings.Contains(s, ",") {
+			hint = " (separate ids with spaces or tabs, not commas)"
+		}
+		return d.errf("want 2 fields \"u v\", got %d%s", len(f), hint)
+	}
+	var e [2]int
+	for k, t := range f {
+		v, err := d.id(t)
+		if err != nil {
+			return err
+		}
+		e[k] = v
+		d.maxID = max(d.maxID, v)
+	}
+	d.arcs = append(d.arcs, linalg.Edge{U: e[0], V: e[1]})
+	return nil
+}
+
+// id parses the node id t: a non-negative decimal integer, below the node
+// count when it is known (header or caller) and below MaxNodes.
+func (d *edgeListDecoder) id(t string) (int, error) {
+	v, err := strconv.Atoi(t)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange) && strings.HasPrefix(t, "-"):
+		return 0, d.errf("negative node id %s", t)
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		return 0, d.errf("node id %s is larger than %d", t, MaxNodes-1)
+	case err != nil:
+		return 0, d.errf("%q is not an integer node id", t)
+	case v < 0:
+		return 0, d.errf("negative node id %d", v)
+	case d.src != countInferred && v >= d.n:
+		from := "given by the caller"
+		if d.src == countHeader {
+			from = fmt.Sprintf("from the header on line %d", d.headerLine)
+		}
+		return 0, d.errf("node id %d is not below num_nodes %d (%s)", v, d.n, from)
+	case v >= MaxNodes:
+		return 0, d.errf("node id %d is larger than %d", v, MaxNodes-1)
+	}
+	return v, nil
 }
 
 // EncodeEdgeList writes the header "# num_nodes N" and then one "u v" line

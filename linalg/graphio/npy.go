@@ -299,42 +299,11 @@ func (p *dictParser) parse() (*npyHeader, *headerError) {
 		if !p.eat(':') {
 			return nil, p.errf("expected ':' after key %q", key)
 		}
-		k := -1
-		switch key {
-		case "descr":
-			k = 0
-			p.space()
-			vpos := p.i
-			v, err := p.str()
-			if err != nil {
-				if p.i < len(p.s) && (p.s[p.i] == '[' || p.s[p.i] == '(') {
-					return nil, p.errf("structured dtypes are not supported")
-				}
-				return nil, err
-			}
-			dt, derr := parseDtype(v)
-			if derr != nil {
-				return nil, hdrErr(p.base+vpos, "header: %v", derr)
-			}
-			h.dt = dt
-		case "fortran_order":
-			k = 1
-			switch w := p.word(); w {
-			case "True":
-				h.fortran = true
-			case "False":
-				h.fortran = false
-			default:
-				return nil, p.errf("'fortran_order' is %q, not True or False", w)
-			}
-		case "shape":
-			k = 2
-			s, err := p.shape()
-			if err != nil {
-				return nil, err
-			}
-			h.shape = s
-		default:
+		k, err := p.value(h, key)
+		if err != nil {
+			return nil, err
+		}
+		if k < 0 {
 			p.i = kpos
 			return nil, p.errf("unexpected key %q", key)
 		}
@@ -360,6 +329,48 @@ func (p *dictParser) parse() (*npyHeader, *headerError) {
 		}
 	}
 	return h, nil
+}
+
+// value parses the value of the header key key into h and returns the
+// key's number (0 descr, 1 fortran_order, 2 shape), −1 for another key
+// (its value left unread).
+func (p *dictParser) value(h *npyHeader, key string) (int, *headerError) {
+	switch key {
+	case "descr":
+		p.space()
+		vpos := p.i
+		v, err := p.str()
+		if err != nil {
+			if p.i < len(p.s) && (p.s[p.i] == '[' || p.s[p.i] == '(') {
+				return 0, p.errf("structured dtypes are not supported")
+			}
+			return 0, err
+		}
+		dt, derr := parseDtype(v)
+		if derr != nil {
+			return 0, hdrErr(p.base+vpos, "header: %v", derr)
+		}
+		h.dt = dt
+		return 0, nil
+	case "fortran_order":
+		switch w := p.word(); w {
+		case "True":
+			h.fortran = true
+		case "False":
+			h.fortran = false
+		default:
+			return 1, p.errf("'fortran_order' is %q, not True or False", w)
+		}
+		return 1, nil
+	case "shape":
+		s, err := p.shape()
+		if err != nil {
+			return 2, err
+		}
+		h.shape = s
+		return 2, nil
+	}
+	return -1, nil
 }
 
 // Array is one array of an .npz archive: its header and raw element bytes.

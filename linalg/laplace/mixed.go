@@ -69,17 +69,9 @@ type real interface{ float32 | float64 }
 // the float32 iterations taken. O(m) per iteration.
 func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []update) (int, error) {
 	n := s.n
-	// Project b on the range of L: zero mean on every component.
-	centre(s, b)
-	var norm, rnorm, prev [wide]float64
-	dots(&norm, b, b)
-	for q := range norm {
-		norm[q] = math.Sqrt(norm[q])
-	}
-	clear(x)
+	var st refinement
 	r := s.spare.get(n * wide)
-	copy(r, b)
-	rnorm, prev = norm, norm
+	st.start(s, x, b, r)
 	r32, d32 := s.spare32.get(n*wide), s.spare32.get(n*wide)
 	defer s.spare.put(r)
 	defer s.spare32.put(r32, d32)
@@ -90,34 +82,16 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		}
 	}()
 	var (
-		on       [wide]bool
-		rel, sc  [wide]float64
-		stall    [wide]int
-		it       int
-		double   bool // float64 corrections
-		refining = true
+		it     int
+		double bool // float64 corrections
 	)
-	for refining {
-		// last: this round can end the solve, its inner target being the
-		// tolerance's own on every side still refining (not innerFloor).
-		left, last := 0, true
-		var goal [wide]float64 // tol·‖Πb‖, the residual that ends the solve
-		for q := range wide {
-			on[q] = norm[q] > 0 && rnorm[q] > tol*norm[q]
-			goal[q] = tol * norm[q]
-			if on[q] {
-				left++
-				sc[q] = rnorm[q]
-				own := 0.5 * tol * norm[q] / rnorm[q]
-				rel[q] = max(innerFloor, own)
-				last = last && own >= innerFloor
-			}
-		}
+	for {
+		left, last := st.plan(tol)
 		if left == 0 {
 			break
 		}
 		if it >= maxIter {
-			return it, s.residualError(rnorm, norm, on, it, tol)
+			return it, s.residualError(st.rnorm, st.norm, st.on, it, tol)
 		}
 		// The correction's right-hand side is r/‖r‖ on the sides still
 		// refining (the inner solve works on the whole Laplacian, every
@@ -128,9 +102,9 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 			if r64 == nil {
 				r64, d64 = s.spare.get(n*wide), s.spare.get(n*wide)
 			}
-			k, inner = correct(s, x, r, r64, d64, sc, rel, on, maxIter-it, maxIter, ups)
+			k, inner = correct(s, x, r, r64, d64, st.sc, st.rel, st.on, maxIter-it, maxIter, ups)
 		} else {
-			k, inner = correct(s, x, r, r32, d32, sc, rel, on, maxIter-it, f32Round, ups)
+			k, inner = correct(s, x, r, r32, d32, st.sc, st.rel, st.on, maxIter-it, f32Round, ups)
 		}
 		it += k
 		// A round that can end the solve checks the residual first as
@@ -140,58 +114,137 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		// terms). Otherwise, and in every other round, the next round
 		// starts from the true residual, as before.
 		if last && inner {
-			var rr [wide]float64
+			var done bool
 			if double {
-				lower(s, r, d64, &sc, ups)
+				done = lowered(s, &st, r, d64, ups)
 			} else {
-				lower(s, r, d32, &sc, ups)
+				done = lowered(s, &st, r, d32, ups)
 			}
-			dots(&rr, r, r)
-			if met(&rr, &goal, &on) {
-				for q := range wide {
-					if on[q] {
-						rnorm[q] = math.Sqrt(rr[q])
-					}
-				}
+			if done {
 				continue
 			}
 		}
-		// The true residual, in float64: r = Πb − L x.
-		s.laplacian(r, x, wide)
-		s.applyUpdates(r, x, wide, ups)
-		var rr [wide]float64
-		for i := range n {
-			ri, bi := (*[wide]float64)(r[i*wide:]), (*[wide]float64)(b[i*wide:])
-			for q := range wide {
-				d := bi[q] - ri[q]
-				ri[q] = d
-				rr[q] += d * d
-			}
-		}
-		for q := range wide {
-			if !on[q] {
-				continue
-			}
-			rnorm[q] = math.Sqrt(rr[q])
-			switch {
-			case rnorm[q] <= tol*norm[q]:
-			case !double && rnorm[q] > max(f32Gain, 100*rel[q])*prev[q]:
-				double = true // float32 has stopped gaining
-			case double && rnorm[q] > 0.5*prev[q]:
-				stall[q]++
-				if stall[q] >= stallRounds {
-					return it, s.residualError(rnorm, norm, on, it, tol)
-				}
-			default:
-				stall[q] = 0
-			}
-			prev[q] = rnorm[q]
+		rr := s.trueResidual(r, x, b, ups)
+		var err error
+		if double, err = st.judge(s, &rr, tol, double, it); err != nil {
+			return it, err
 		}
 	}
 	// Every correction is centred; centring x again takes out the
 	// rounding's drift: x = L⁺b.
 	centre(s, x)
 	return it, nil
+}
+
+// refinement is solveMixed's state per side between rounds: the norms
+// of Πb, of the residual and of the round before's residual; which sides
+// still refine, their scale (sc = ‖r‖) and inner targets (rel) for the
+// round, the residual that ends the solve (goal = tol·‖Πb‖), and how many
+// float64 rounds in a row failed to halve the residual.
+type refinement struct {
+	norm, rnorm, prev [wide]float64
+	on                [wide]bool
+	rel, sc, goal     [wide]float64
+	stall             [wide]int
+}
+
+// start projects b on the range of L (zero mean on every component),
+// takes its norms, clears x and sets r = Πb: the state before the first
+// round.
+func (st *refinement) start(s *Solver, x, b, r []float64) {
+	centre(s, b)
+	dots(&st.norm, b, b)
+	for q := range st.norm {
+		st.norm[q] = math.Sqrt(st.norm[q])
+	}
+	clear(x)
+	copy(r, b)
+	st.rnorm, st.prev = st.norm, st.norm
+}
+
+// plan sets which sides the next round refines (those whose residual is
+// still above tol·‖Πb‖), their scales and inner targets, and returns how
+// many sides refine and whether the round can end the solve (last: its
+// inner target is the tolerance's own on every side still refining, not
+// innerFloor).
+func (st *refinement) plan(tol float64) (left int, last bool) {
+	last = true
+	for q := range wide {
+		st.on[q] = st.norm[q] > 0 && st.rnorm[q] > tol*st.norm[q]
+		st.goal[q] = tol * st.norm[q]
+		if st.on[q] {
+			left++
+			st.sc[q] = st.rnorm[q]
+			own := 0.5 * tol * st.norm[q] / st.rnorm[q]
+			st.rel[q] = max(innerFloor, own)
+			last = last && own >= innerFloor
+		}
+	}
+	return left, last
+}
+
+// lowered updates r to r − L(sc⊙d) (lower) after a round whose
+// correction d was x's last, and reports whether that residual meets
+// the goal on every side refining; if so it keeps the residual norms.
+func lowered[T real](s *Solver, st *refinement, r []float64, d []T, ups []update) bool {
+	var rr [wide]float64
+	lower(s, r, d, &st.sc, ups)
+	dots(&rr, r, r)
+	if !met(&rr, &st.goal, &st.on) {
+		return false
+	}
+	for q := range wide {
+		if st.on[q] {
+			st.rnorm[q] = math.Sqrt(rr[q])
+		}
+	}
+	return true
+}
+
+// trueResidual sets r = Πb − L x in float64 (L with the updates ups) and
+// returns every side's squared norm of it.
+func (s *Solver) trueResidual(r, x, b []float64, ups []update) [wide]float64 {
+	s.laplacian(r, x, wide)
+	s.applyUpdates(r, x, wide, ups)
+	var rr [wide]float64
+	for i := range s.n {
+		ri, bi := (*[wide]float64)(r[i*wide:]), (*[wide]float64)(b[i*wide:])
+		for q := range wide {
+			d := bi[q] - ri[q]
+			ri[q] = d
+			rr[q] += d * d
+		}
+	}
+	return rr
+}
+
+// judge takes the squared residual norms rr of a round on the sides that
+// refined and returns whether the solve goes on with float64 corrections
+// (double, or float32 having stopped gaining: a side's residual not
+// reduced by f32Gain, or 100 times its target when less), or an error
+// when a side failed to halve its residual in stallRounds float64 rounds
+// in a row (it: the iterations so far, for the error).
+func (st *refinement) judge(s *Solver, rr *[wide]float64, tol float64, double bool, it int) (bool, error) {
+	for q := range wide {
+		if !st.on[q] {
+			continue
+		}
+		st.rnorm[q] = math.Sqrt(rr[q])
+		switch {
+		case st.rnorm[q] <= tol*st.norm[q]:
+		case !double && st.rnorm[q] > max(f32Gain, 100*st.rel[q])*st.prev[q]:
+			double = true // float32 has stopped gaining
+		case double && st.rnorm[q] > 0.5*st.prev[q]:
+			st.stall[q]++
+			if st.stall[q] >= stallRounds {
+				return double, s.residualError(st.rnorm, st.norm, st.on, it, tol)
+			}
+		default:
+			st.stall[q] = 0
+		}
+		st.prev[q] = st.rnorm[q]
+	}
+	return double, nil
 }
 
 // correct runs one refinement round in precision T: the right-hand side

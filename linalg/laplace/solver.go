@@ -410,100 +410,152 @@ func (s *Solver) solveBlocks(k, count int, fillSide func(q int, b []float64), fi
 	if k < 0 || k > len(s.updates) {
 		panic(fmt.Sprintf("laplace: %d updates asked, %d made", k, len(s.updates)))
 	}
-	ups := s.updates[:k:k]
+	run := &blockRun{s: s, ups: s.updates[:k:k], count: count, fillSide: fillSide, fillBlock: fillBlock,
+		use: use, tol: tol, maxIter: maxIter}
+	run.turn = sync.NewCond(&run.mu)
 	workers = max(1, workers)
-	var (
-		mu        sync.Mutex
-		next      int // the first right-hand side no worker has taken
-		delivered int // the first right-hand side not yet passed to use
-		most      int
-		firstEr   error
-		wg        sync.WaitGroup
-	)
-	turn := sync.NewCond(&mu)
+	var wg sync.WaitGroup
 	for range min(workers, (count+wide-1)/wide) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, x := s.spare.get(s.n*wide), s.spare.get(s.n*wide)
-			defer s.spare.put(b, x)
-			// One vector per side: fill writes into a zeroed one, only
-			// its nonzero entries go into the block (and are zeroed again
-			// there), and the solutions come out of the block in one pass
-			// for all its sides, before the worker waits for its turn (a
-			// side at a time would read the whole block once per side).
-			cols := make([][]float64, wide)
-			for q := range cols {
-				cols[q] = s.spare.get(s.n)
-				clear(cols[q])
-			}
-			defer s.spare.put(cols...)
-			for {
-				mu.Lock()
-				q0 := next
-				next += wide
-				stop := firstEr != nil
-				mu.Unlock()
-				if q0 >= count || stop {
-					return
-				}
-				c := min(wide, count-q0)
-				clear(b)
-				if fillBlock != nil {
-					fillBlock(q0, c, b)
-				} else {
-					for q := range c {
-						col := cols[q]
-						fillSide(q0+q, col)
-						for i, v := range col {
-							if v != 0 {
-								b[i*wide+q] = v
-								col[i] = 0
-							}
-						}
-					}
-				}
-				it, err := s.solveMixed(x, b, tol, maxIter, ups)
-				if err != nil {
-					mu.Lock()
-					if firstEr == nil {
-						firstEr = fmt.Errorf("right-hand sides %d–%d: %w", q0, q0+c-1, err)
-					}
-					turn.Broadcast()
-					mu.Unlock()
-					return
-				}
-				for i := range s.n {
-					xi := x[i*wide : i*wide+c]
-					for q, v := range xi {
-						cols[q][i] = v
-					}
-				}
-				mu.Lock()
-				for delivered != q0 && firstEr == nil {
-					turn.Wait()
-				}
-				stop = firstEr != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				for q := range c {
-					use(q0+q, cols[q])
-				}
-				mu.Lock()
-				delivered = q0 + c
-				most = max(most, it)
-				turn.Broadcast()
-				mu.Unlock()
-				for q := range c {
-					clear(cols[q])
-				}
-			}
+			run.work()
 		}()
 	}
 	wg.Wait()
-	return most, firstEr
+	return run.most, run.firstEr
+}
+
+// blockRun is one solveBlocks call: its arguments, and the state its
+// workers share under mu.
+type blockRun struct {
+	s         *Solver
+	ups       []update
+	count     int
+	fillSide  func(q int, b []float64)
+	fillBlock func(q0, c int, b []float64)
+	use       func(q int, x []float64)
+	tol       float64
+	maxIter   int
+
+	mu        sync.Mutex
+	turn      *sync.Cond // signalled when delivered or firstEr changes
+	next      int        // the first right-hand side no worker has taken
+	delivered int        // the first right-hand side not yet passed to use
+	most      int
+	firstEr   error
+}
+
+// work is one worker: it takes the next block of sides, fills, solves
+// and delivers it, until no side is left or a block failed.
+func (run *blockRun) work() {
+	s := run.s
+	b, x := s.spare.get(s.n*wide), s.spare.get(s.n*wide)
+	defer s.spare.put(b, x)
+	// One vector per side: fill writes into a zeroed one, only its
+	// nonzero entries go into the block (and are zeroed again there), and
+	// the solutions come out of the block in one pass for all its sides,
+	// before the worker waits for its turn (a side at a time would read
+	// the whole block once per side).
+	cols := make([][]float64, wide)
+	for q := range cols {
+		cols[q] = s.spare.get(s.n)
+		clear(cols[q])
+	}
+	defer s.spare.put(cols...)
+	for {
+		q0, ok := run.take()
+		if !ok {
+			return
+		}
+		c := min(wide, run.count-q0)
+		run.fill(b, cols, q0, c)
+		it, err := s.solveMixed(x, b, run.tol, run.maxIter, run.ups)
+		if err != nil {
+			run.fail(q0, c, err)
+			return
+		}
+		for i := range s.n {
+			xi := x[i*wide : i*wide+c]
+			for q, v := range xi {
+				cols[q][i] = v
+			}
+		}
+		if !run.deliver(q0, c, it, cols) {
+			return
+		}
+	}
+}
+
+// take returns the first side of the next block, false when every side
+// is taken or a block failed.
+func (run *blockRun) take() (int, bool) {
+	run.mu.Lock()
+	q0 := run.next
+	run.next += wide
+	stop := run.firstEr != nil
+	run.mu.Unlock()
+	return q0, q0 < run.count && !stop
+}
+
+// fill writes the c sides from q0 into the block b, node-major with
+// stride wide: by fillBlock, or side by side by fillSide into the zeroed
+// cols, whose nonzero entries it moves into b (zeroing them again).
+func (run *blockRun) fill(b []float64, cols [][]float64, q0, c int) {
+	clear(b)
+	if run.fillBlock != nil {
+		run.fillBlock(q0, c, b)
+		return
+	}
+	for q := range c {
+		col := cols[q]
+		run.fillSide(q0+q, col)
+		for i, v := range col {
+			if v != 0 {
+				b[i*wide+q] = v
+				col[i] = 0
+			}
+		}
+	}
+}
+
+// fail records the error of the block of c sides from q0 (the first
+// error wins) and wakes the workers waiting for their turn.
+func (run *blockRun) fail(q0, c int, err error) {
+	run.mu.Lock()
+	if run.firstEr == nil {
+		run.firstEr = fmt.Errorf("right-hand sides %d–%d: %w", q0, q0+c-1, err)
+	}
+	run.turn.Broadcast()
+	run.mu.Unlock()
+}
+
+// deliver waits until the sides before q0 are delivered, passes the c
+// solutions in cols to use in the order of q, records the block's
+// iterations it, and clears cols; false when a block failed meanwhile
+// (nothing delivered then).
+func (run *blockRun) deliver(q0, c, it int, cols [][]float64) bool {
+	run.mu.Lock()
+	for run.delivered != q0 && run.firstEr == nil {
+		run.turn.Wait()
+	}
+	stop := run.firstEr != nil
+	run.mu.Unlock()
+	if stop {
+		return false
+	}
+	for q := range c {
+		run.use(q0+q, cols[q])
+	}
+	run.mu.Lock()
+	run.delivered = q0 + c
+	run.most = max(run.most, it)
+	run.turn.Broadcast()
+	run.mu.Unlock()
+	for q := range c {
+		clear(cols[q])
+	}
+	return true
 }
 
 // laplacian sets lx = L x for c sides, L the Laplacian of New's graph

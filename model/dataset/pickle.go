@@ -402,48 +402,77 @@ func unpickle(path string, r io.Reader) (result any, stopOff int64, err error) {
 	}
 }
 
-// step executes one opcode other than STOP.
+// step executes one opcode other than STOP, by family: the stream's
+// framing (PROTO, GLOBAL), the memo, tuples and marks, dicts, lists,
+// constants and ints, strings, and the object opcodes (REDUCE, NEWOBJ,
+// BUILD).
 func (u *unpickler) step(code byte) error {
 	switch code {
 	case opProto:
-		v, err := u.readByte()
-		if err != nil {
-			return err
-		}
-		if v != 2 {
-			return u.errAt("unsupported pickle protocol %d (want 2)", v)
-		}
+		return u.proto()
 	case opGlobal:
-		module, err := u.readLine()
-		if err != nil {
-			return err
-		}
-		name, err := u.readLine()
-		if err != nil {
-			return err
-		}
-		full := module + "." + name
-		kind, ok := allowedGlobals[full]
-		if !ok {
-			return u.errAt("unexpected class %s: a Planetoid pickle may only name numpy arrays, "+
-				"scipy csr matrices and collections.defaultdict(list)", pyPrintable(full))
-		}
-		u.push(pyGlobal{kind: kind, name: full})
-	case opBinPut, opLongBinPut:
-		n := 1
-		if code == opLongBinPut {
-			n = 4
-		}
-		i, err := u.uint(n)
-		if err != nil {
-			return err
-		}
-		v, err := u.top()
-		if err != nil {
-			return err
-		}
-		u.memo[i] = v
-	case opBinGet:
+		return u.global()
+	case opBinPut, opLongBinPut, opBinGet:
+		return u.memoOp(code)
+	case opMark, opEmptyTuple, opTuple, opTuple1, opTuple2, opTuple3:
+		return u.tupleOp(code)
+	case opEmptyDict, opSetItems:
+		return u.dictOp(code)
+	case opEmptyList, opAppend, opAppends:
+		return u.listOp(code)
+	case opNone, opNewTrue, opNewFalse, opBinInt, opBinInt1, opBinInt2:
+		return u.constOp(code)
+	case opShortBinString, opBinString:
+		return u.stringOp(code)
+	case opReduce:
+		return u.reduce()
+	case opNewObj:
+		return u.newObj()
+	case opBuild:
+		return u.build()
+	default:
+		return u.errAt("unsupported opcode 0x%02x", code)
+	}
+}
+
+// proto implements PROTO: only protocol 2 is accepted.
+func (u *unpickler) proto() error {
+	v, err := u.readByte()
+	if err != nil {
+		return err
+	}
+	if v != 2 {
+		return u.errAt("unsupported pickle protocol %d (want 2)", v)
+	}
+	return nil
+}
+
+// global implements GLOBAL: it pushes the class named by the module and
+// name lines when the allow-list has it, and refuses any other.
+func (u *unpickler) global() error {
+	module, err := u.readLine()
+	if err != nil {
+		return err
+	}
+	name, err := u.readLine()
+	if err != nil {
+		return err
+	}
+	full := module + "." + name
+	kind, ok := allowedGlobals[full]
+	if !ok {
+		return u.errAt("unexpected class %s: a Planetoid pickle may only name numpy arrays, "+
+			"scipy csr matrices and collections.defaultdict(list)", pyPrintable(full))
+	}
+	u.push(pyGlobal{kind: kind, name: full})
+	return nil
+}
+
+// memoOp implements the memo opcodes: BINPUT and LONG_BINPUT store the
+// top of the stack under a 1- or 4-byte index, BINGET pushes a stored
+// item.
+func (u *unpickler) memoOp(code byte) error {
+	if code == opBinGet {
 		i, err := u.uint(1)
 		if err != nil {
 			return err
@@ -453,6 +482,28 @@ func (u *unpickler) step(code byte) error {
 			return u.errAt("BINGET %d: no such memo entry", i)
 		}
 		u.push(v)
+		return nil
+	}
+	n := 1
+	if code == opLongBinPut {
+		n = 4
+	}
+	i, err := u.uint(n)
+	if err != nil {
+		return err
+	}
+	v, err := u.top()
+	if err != nil {
+		return err
+	}
+	u.memo[i] = v
+	return nil
+}
+
+// tupleOp implements MARK and the tuple opcodes: EMPTY_TUPLE, TUPLE (the
+// items above the last MARK) and TUPLE1–3 (the top one to three items).
+func (u *unpickler) tupleOp(code byte) error {
+	switch code {
 	case opMark:
 		u.marks = append(u.marks, len(u.stack))
 	case opEmptyTuple:
@@ -463,7 +514,7 @@ func (u *unpickler) step(code byte) error {
 			return err
 		}
 		u.push(pyTuple(items))
-	case opTuple1, opTuple2, opTuple3:
+	default: // opTuple1, opTuple2, opTuple3
 		n := int(code-opTuple1) + 1
 		if len(u.stack)-u.floor() < n {
 			return u.errAt("%s: stack underflow", u.name)
@@ -471,29 +522,45 @@ func (u *unpickler) step(code byte) error {
 		t := slices.Clone(u.stack[len(u.stack)-n:])
 		u.stack = u.stack[:len(u.stack)-n]
 		u.push(pyTuple(t))
-	case opEmptyDict:
+	}
+	return nil
+}
+
+// dictOp implements EMPTY_DICT and SETITEMS (the key–value pairs above
+// the last MARK set in the dict below them).
+func (u *unpickler) dictOp(code byte) error {
+	if code == opEmptyDict {
 		u.push(&pyDict{})
-	case opSetItems:
-		items, err := u.popMark()
-		if err != nil {
-			return err
+		return nil
+	}
+	items, err := u.popMark()
+	if err != nil {
+		return err
+	}
+	if len(items)%2 != 0 {
+		return u.errAt("SETITEMS: odd number of items (%d) after MARK", len(items))
+	}
+	t, err := u.top()
+	if err != nil {
+		return err
+	}
+	d, ok := t.(*pyDict)
+	if !ok {
+		return u.errAt("SETITEMS on a %s, want a dict", pyTypeName(t))
+	}
+	for i := 0; i < len(items); i += 2 {
+		if err := d.set(items[i], items[i+1], u.op); err != nil {
+			return u.errAt("SETITEMS: %v", err)
 		}
-		if len(items)%2 != 0 {
-			return u.errAt("SETITEMS: odd number of items (%d) after MARK", len(items))
-		}
-		t, err := u.top()
-		if err != nil {
-			return err
-		}
-		d, ok := t.(*pyDict)
-		if !ok {
-			return u.errAt("SETITEMS on a %s, want a dict", pyTypeName(t))
-		}
-		for i := 0; i < len(items); i += 2 {
-			if err := d.set(items[i], items[i+1], u.op); err != nil {
-				return u.errAt("SETITEMS: %v", err)
-			}
-		}
+	}
+	return nil
+}
+
+// listOp implements EMPTY_LIST, APPEND (the top item onto the list below
+// it) and APPENDS (the items above the last MARK onto the list below
+// them).
+func (u *unpickler) listOp(code byte) error {
+	switch code {
 	case opEmptyList:
 		u.push(&pyList{off: u.op})
 	case opAppend:
@@ -501,29 +568,43 @@ func (u *unpickler) step(code byte) error {
 		if err != nil {
 			return err
 		}
-		t, err := u.top()
+		l, err := u.topList()
 		if err != nil {
 			return err
 		}
-		l, ok := t.(*pyList)
-		if !ok {
-			return u.errAt("APPEND to a %s, want a list", pyTypeName(t))
-		}
 		l.items = append(l.items, v)
-	case opAppends:
+	default: // opAppends
 		items, err := u.popMark()
 		if err != nil {
 			return err
 		}
-		t, err := u.top()
+		l, err := u.topList()
 		if err != nil {
 			return err
 		}
-		l, ok := t.(*pyList)
-		if !ok {
-			return u.errAt("APPENDS to a %s, want a list", pyTypeName(t))
-		}
 		l.items = append(l.items, items...)
+	}
+	return nil
+}
+
+// topList returns the list on top of the stack for APPEND or APPENDS.
+func (u *unpickler) topList() (*pyList, error) {
+	t, err := u.top()
+	if err != nil {
+		return nil, err
+	}
+	l, ok := t.(*pyList)
+	if !ok {
+		return nil, u.errAt("%s to a %s, want a list", u.name, pyTypeName(t))
+	}
+	return l, nil
+}
+
+// constOp implements the constants NONE, NEWTRUE and NEWFALSE and the
+// ints BININT (4 bytes, signed), BININT1 and BININT2 (1 and 2 bytes,
+// unsigned).
+func (u *unpickler) constOp(code byte) error {
+	switch code {
 	case opNone:
 		u.push(nil)
 	case opNewTrue:
@@ -536,48 +617,44 @@ func (u *unpickler) step(code byte) error {
 			return err
 		}
 		u.push(int(int32(x)))
-	case opBinInt1:
-		x, err := u.uint(1)
-		if err != nil {
-			return err
-		}
-		u.push(int(x))
-	case opBinInt2:
-		x, err := u.uint(2)
-		if err != nil {
-			return err
-		}
-		u.push(int(x))
-	case opShortBinString, opBinString:
+	default: // opBinInt1, opBinInt2
 		n := 1
-		if code == opBinString {
-			n = 4
+		if code == opBinInt2 {
+			n = 2
 		}
 		x, err := u.uint(n)
 		if err != nil {
 			return err
 		}
-		size := int(x)
-		if code == opBinString {
-			if int32(x) < 0 {
-				return u.errAt("BINSTRING: negative length %d", int32(x))
-			}
-			size = int(int32(x))
-		}
-		b, err := u.readN(size)
-		if err != nil {
-			return err
-		}
-		u.push(b)
-	case opReduce:
-		return u.reduce()
-	case opNewObj:
-		return u.newObj()
-	case opBuild:
-		return u.build()
-	default:
-		return u.errAt("unsupported opcode 0x%02x", code)
+		u.push(int(x))
 	}
+	return nil
+}
+
+// stringOp implements SHORT_BINSTRING (a 1-byte length) and BINSTRING (a
+// 4-byte signed one): it pushes the payload as a []byte, read in bounded
+// chunks (readN).
+func (u *unpickler) stringOp(code byte) error {
+	n := 1
+	if code == opBinString {
+		n = 4
+	}
+	x, err := u.uint(n)
+	if err != nil {
+		return err
+	}
+	size := int(x)
+	if code == opBinString {
+		if int32(x) < 0 {
+			return u.errAt("BINSTRING: negative length %d", int32(x))
+		}
+		size = int(int32(x))
+	}
+	b, err := u.readN(size)
+	if err != nil {
+		return err
+	}
+	u.push(b)
 	return nil
 }
 
@@ -937,59 +1014,13 @@ func decodeCSR(path string, r io.Reader) (*pickledCSR, error) {
 		return nil, pickleErr(path, stop, "csr_matrix has no state (no BUILD)")
 	}
 	off := c.off
-	attr := func(k string) (any, error) {
-		x, ok := c.attrs.get(k)
-		if !ok {
-			return nil, pickleErr(path, off, "csr_matrix state lacks %q", k)
-		}
-		return x, nil
-	}
-	if f, ok := c.attrs.get("format"); ok {
-		if s, ok := f.([]byte); !ok || string(s) != "csr" {
-			return nil, pickleErr(path, off, "csr_matrix format is %s, want 'csr'", pyShort(f))
-		}
-	}
-	sv, err := attr("_shape")
+	rows, cols, err := csrShape(path, c)
 	if err != nil {
 		return nil, err
 	}
-	st, ok := sv.(pyTuple)
-	if !ok || len(st) != 2 {
-		return nil, pickleErr(path, off, "csr_matrix _shape is a %s, want a 2-tuple", pyDescribe(sv))
-	}
-	rows, ok1 := st[0].(int)
-	cols, ok2 := st[1].(int)
-	if !ok1 || !ok2 || rows < 0 || cols < 0 {
-		return nil, pickleErr(path, off, "csr_matrix _shape %s is not two non-negative ints", pyShort(st))
-	}
-	m := &pickledCSR{rows: rows, cols: cols, off: off}
-	pv, err := attr("indptr")
+	pa, ia, da, err := csrArrays(path, c, rows)
 	if err != nil {
 		return nil, err
-	}
-	pa, err := pyArray1D(path, off, "indptr", pv, rows+1)
-	if err != nil {
-		return nil, err
-	}
-	iv, err := attr("indices")
-	if err != nil {
-		return nil, err
-	}
-	ia, err := pyArray1D(path, off, "indices", iv, -1)
-	if err != nil {
-		return nil, err
-	}
-	dv, err := attr("data")
-	if err != nil {
-		return nil, err
-	}
-	da, err := pyArray1D(path, off, "data", dv, ia.shape[0])
-	if err != nil {
-		return nil, err
-	}
-	if pa.dtype.float || ia.dtype.float {
-		return nil, pickleErr(path, off, "csr_matrix indptr/indices have dtypes %s/%s, want integers",
-			pa.dtype.code, ia.dtype.code)
 	}
 	_, indptr := pa.numbers()
 	_, indices := ia.numbers()
@@ -999,58 +1030,152 @@ func decodeCSR(path string, r io.Reader) (*pickledCSR, error) {
 		return nil, pickleErr(path, pa.off, "csr_matrix indptr runs from %d to %d, want 0 to nnz=%d",
 			indptr[0], indptr[rows], nnz)
 	}
+	m := &pickledCSR{rows: rows, cols: cols, off: off}
 	m.indptr = make([]int, 1, rows+1)
 	m.indices = make([]int, 0, nnz)
 	m.data = make([]float64, 0, nnz)
-	type entry struct {
-		col int
-		val float64
-	}
-	var row []entry
+	var row []csrEntry
 	for i := range rows {
 		lo, hi := indptr[i], indptr[i+1]
 		if hi < lo || hi > nnz {
 			return nil, pickleErr(path, pa.off, "csr_matrix indptr is not non-decreasing at row %d (%d, %d)", i, lo, hi)
 		}
-		sorted := true
-		for k := lo; k < hi; k++ {
-			if indices[k] < 0 || indices[k] >= cols {
-				return nil, pickleErr(path, ia.off, "csr_matrix column index %d in row %d out of range [0, %d)",
-					indices[k], i, cols)
-			}
-			if k > lo && indices[k] <= indices[k-1] {
-				sorted = false
-			}
+		sorted, err := csrCheckRow(path, ia.off, indices[lo:hi], i, cols)
+		if err != nil {
+			return nil, err
 		}
 		if sorted {
-			for k := lo; k < hi; k++ {
-				if data[k] != 0 {
-					m.indices = append(m.indices, indices[k])
-					m.data = append(m.data, data[k])
-				}
-			}
+			m.appendSorted(indices[lo:hi], data[lo:hi])
 		} else {
-			// Unsorted or duplicate columns: sort, sum duplicates (as
-			// scipy's todense does), then drop zeros.
-			row = row[:0]
-			for k := lo; k < hi; k++ {
-				row = append(row, entry{indices[k], data[k]})
-			}
-			slices.SortStableFunc(row, func(a, b entry) int { return a.col - b.col })
-			for k := 0; k < len(row); {
-				e := row[k]
-				for k++; k < len(row) && row[k].col == e.col; k++ {
-					e.val += row[k].val
-				}
-				if e.val != 0 {
-					m.indices = append(m.indices, e.col)
-					m.data = append(m.data, e.val)
-				}
-			}
+			row = m.appendUnsorted(row, indices[lo:hi], data[lo:hi])
 		}
 		m.indptr = append(m.indptr, len(m.indices))
 	}
 	return m, nil
+}
+
+// csrAttr returns the attribute k of the csr_matrix's state, an error
+// when it lacks it.
+func csrAttr(path string, c *pyCSR, k string) (any, error) {
+	x, ok := c.attrs.get(k)
+	if !ok {
+		return nil, pickleErr(path, c.off, "csr_matrix state lacks %q", k)
+	}
+	return x, nil
+}
+
+// csrShape checks the csr_matrix's format (when it names one: 'csr') and
+// returns its _shape, two non-negative ints.
+func csrShape(path string, c *pyCSR) (rows, cols int, err error) {
+	off := c.off
+	if f, ok := c.attrs.get("format"); ok {
+		if s, ok := f.([]byte); !ok || string(s) != "csr" {
+			return 0, 0, pickleErr(path, off, "csr_matrix format is %s, want 'csr'", pyShort(f))
+		}
+	}
+	sv, err := csrAttr(path, c, "_shape")
+	if err != nil {
+		return 0, 0, err
+	}
+	st, ok := sv.(pyTuple)
+	if !ok || len(st) != 2 {
+		return 0, 0, pickleErr(path, off, "csr_matrix _shape is a %s, want a 2-tuple", pyDescribe(sv))
+	}
+	rows, ok1 := st[0].(int)
+	cols, ok2 := st[1].(int)
+	if !ok1 || !ok2 || rows < 0 || cols < 0 {
+		return 0, 0, pickleErr(path, off, "csr_matrix _shape %s is not two non-negative ints", pyShort(st))
+	}
+	return rows, cols, nil
+}
+
+// csrArrays returns the csr_matrix's indptr (rows+1 entries), indices and
+// data (as many as indices) arrays, 1-D and built, indptr and indices of
+// integer dtypes.
+func csrArrays(path string, c *pyCSR, rows int) (pa, ia, da *pyNDArray, err error) {
+	off := c.off
+	pv, err := csrAttr(path, c, "indptr")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if pa, err = pyArray1D(path, off, "indptr", pv, rows+1); err != nil {
+		return nil, nil, nil, err
+	}
+	iv, err := csrAttr(path, c, "indices")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ia, err = pyArray1D(path, off, "indices", iv, -1); err != nil {
+		return nil, nil, nil, err
+	}
+	dv, err := csrAttr(path, c, "data")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if da, err = pyArray1D(path, off, "data", dv, ia.shape[0]); err != nil {
+		return nil, nil, nil, err
+	}
+	if pa.dtype.float || ia.dtype.float {
+		return nil, nil, nil, pickleErr(path, off, "csr_matrix indptr/indices have dtypes %s/%s, want integers",
+			pa.dtype.code, ia.dtype.code)
+	}
+	return pa, ia, da, nil
+}
+
+// csrCheckRow checks that row i's column indices lie in [0, cols) (an
+// error at off, the indices array's BUILD, when not) and reports whether
+// they are strictly increasing.
+func csrCheckRow(path string, off int64, indices []int, i, cols int) (bool, error) {
+	sorted := true
+	for k, j := range indices {
+		if j < 0 || j >= cols {
+			return false, pickleErr(path, off, "csr_matrix column index %d in row %d out of range [0, %d)",
+				j, i, cols)
+		}
+		if k > 0 && j <= indices[k-1] {
+			sorted = false
+		}
+	}
+	return sorted, nil
+}
+
+// csrEntry is one stored entry of a csr_matrix row.
+type csrEntry struct {
+	col int
+	val float64
+}
+
+// appendSorted appends a row with strictly increasing column indices to
+// m, its zeros dropped.
+func (m *pickledCSR) appendSorted(indices []int, data []float64) {
+	for k, j := range indices {
+		if data[k] != 0 {
+			m.indices = append(m.indices, j)
+			m.data = append(m.data, data[k])
+		}
+	}
+}
+
+// appendUnsorted appends a row with unsorted or duplicate columns to m:
+// sorted, duplicates summed (as scipy's todense does), then zeros
+// dropped. row is a work buffer, returned for the next row.
+func (m *pickledCSR) appendUnsorted(row []csrEntry, indices []int, data []float64) []csrEntry {
+	row = row[:0]
+	for k, j := range indices {
+		row = append(row, csrEntry{j, data[k]})
+	}
+	slices.SortStableFunc(row, func(a, b csrEntry) int { return a.col - b.col })
+	for k := 0; k < len(row); {
+		e := row[k]
+		for k++; k < len(row) && row[k].col == e.col; k++ {
+			e.val += row[k].val
+		}
+		if e.val != 0 {
+			m.indices = append(m.indices, e.col)
+			m.data = append(m.data, e.val)
+		}
+	}
+	return row
 }
 
 // decodeDense decodes a pickled 2-D numpy array (ind.*.y, ty, ally).

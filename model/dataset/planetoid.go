@@ -166,8 +166,38 @@ func decodeTestIndex(path string, r io.Reader) ([]int, error) {
 // assemblePlanetoid checks the decoded files against each other and builds
 // the Dataset (see LoadPlanetoid).
 func assemblePlanetoid(name string, p *planetoidParts) (*Dataset, error) {
-	// Cross-file consistency; each error names the later file of the pair,
-	// at the offset of its shape.
+	if err := p.checkShapes(); err != nil {
+		return nil, err
+	}
+	n, err := p.checkTestIndex()
+	if err != nil {
+		return nil, err
+	}
+	features, labels := p.features(n)
+	g, err := p.arcs(n)
+	if err != nil {
+		return nil, err
+	}
+	n0 := p.allx.rows
+	split := Split{
+		Train: planetoidRange(0, p.y.rows),
+		Val:   planetoidRange(p.y.rows, min(p.y.rows+planetoidNumVal, n0)),
+		Test:  slices.Sorted(slices.Values(p.testIndex)),
+	}
+	return &Dataset{
+		Name:       name,
+		Graph:      g,
+		Features:   features,
+		Labels:     labels,
+		NumClasses: p.y.cols,
+		Splits:     []Split{split},
+	}, nil
+}
+
+// checkShapes checks the row and column counts of the feature and label
+// files against each other; each error names the later file of the pair,
+// at the offset of its shape.
+func (p *planetoidParts) checkShapes() error {
 	type rowCheck struct {
 		kind       string
 		got, want  int
@@ -185,41 +215,56 @@ func assemblePlanetoid(name string, p *planetoidParts) (*Dataset, error) {
 	}
 	for _, c := range checks {
 		if c.got != c.want {
-			return nil, pickleErr(p.paths[c.kind], c.off, "%s has %d %s but %s has %d (%s)",
+			return pickleErr(p.paths[c.kind], c.off, "%s has %d %s but %s has %d (%s)",
 				c.kind, c.got, c.dim, c.other, c.want, p.paths[c.other])
 		}
 	}
 	if p.y.cols == 0 {
-		return nil, pickleErr(p.paths["y"], p.y.off, "y has no columns (no classes)")
+		return pickleErr(p.paths["y"], p.y.off, "y has no columns (no classes)")
 	}
 	if p.y.rows > p.allx.rows {
-		return nil, pickleErr(p.paths["y"], p.y.off, "y has %d rows, more than the %d rows of allx (%s)",
+		return pickleErr(p.paths["y"], p.y.off, "y has %d rows, more than the %d rows of allx (%s)",
 			p.y.rows, p.allx.rows, p.paths["allx"])
 	}
+	return nil
+}
+
+// checkTestIndex checks test.index against tx and the allx nodes (as many
+// ids as tx rows, at least one, every id after the allx nodes) and
+// returns the node count N = max(test.index)+1.
+func (p *planetoidParts) checkTestIndex() (int, error) {
 	ti, tiPath := p.testIndex, p.paths["test.index"]
 	if len(ti) != p.tx.rows {
-		return nil, &graphio.FormatError{Path: tiPath, Line: min(len(ti), p.tx.rows) + 1, Offset: -1,
+		return 0, &graphio.FormatError{Path: tiPath, Line: min(len(ti), p.tx.rows) + 1, Offset: -1,
 			Msg: fmt.Sprintf("test.index lists %d node ids but tx has %d rows (%s)", len(ti), p.tx.rows, p.paths["tx"])}
 	}
 	if len(ti) == 0 {
-		return nil, &graphio.FormatError{Path: tiPath, Offset: 0, Msg: "test.index lists no node ids"}
+		return 0, &graphio.FormatError{Path: tiPath, Offset: 0, Msg: "test.index lists no node ids"}
 	}
 	n0 := p.allx.rows
 	n := 0
 	for j, id := range ti {
 		if id < n0 {
-			return nil, &graphio.FormatError{Path: tiPath, Line: j + 1, Offset: -1,
+			return 0, &graphio.FormatError{Path: tiPath, Line: j + 1, Offset: -1,
 				Msg: fmt.Sprintf("test.index: node id %d lies among the %d allx nodes (test ids must follow them)", id, n0)}
 		}
 		n = max(n, id+1)
 	}
+	return n, nil
+}
 
+// features returns the n×F feature matrix and the labels of the n nodes:
+// allx/ally rows for the allx nodes, tx/ty row j for node test.index[j],
+// an empty row and label 0 for the nodes between them missing from
+// test.index.
+func (p *planetoidParts) features(n int) (*sparse.CSR, []int) {
+	n0 := p.allx.rows
 	// testRow[i-n0] = the tx/ty row of node i >= n0, or -1.
 	testRow := make([]int, n-n0)
 	for i := range testRow {
 		testRow[i] = -1
 	}
-	for j, id := range ti {
+	for j, id := range p.testIndex {
 		testRow[id-n0] = j
 	}
 
@@ -245,9 +290,13 @@ func assemblePlanetoid(name string, p *planetoidParts) (*Dataset, error) {
 		}
 		ia = append(ia, len(ja))
 	}
-	features := sparse.NewCSR(n, p.x.cols, ia, ja, data)
+	return sparse.NewCSR(n, p.x.cols, ia, ja, data), labels
+}
 
-	// Arcs: remove_self_loops + coalesce.
+// arcs returns the directed graph of the n nodes with an arc (k, v) for
+// every v in graph[k]: self-loops removed and duplicates coalesced
+// (remove_self_loops + coalesce), an error for a node id outside [0, n).
+func (p *planetoidParts) arcs(n int) (*linalg.Graph, error) {
 	gPath := p.paths["graph"]
 	var arcs []linalg.Edge
 	for i, k := range p.graph.keys {
@@ -275,20 +324,7 @@ func assemblePlanetoid(name string, p *planetoidParts) (*Dataset, error) {
 	if err != nil { // unreachable: ids were checked above
 		return nil, pickleErr(gPath, 0, "graph: %v", err)
 	}
-
-	split := Split{
-		Train: planetoidRange(0, p.y.rows),
-		Val:   planetoidRange(p.y.rows, min(p.y.rows+planetoidNumVal, n0)),
-		Test:  slices.Sorted(slices.Values(ti)),
-	}
-	return &Dataset{
-		Name:       name,
-		Graph:      g,
-		Features:   features,
-		Labels:     labels,
-		NumClasses: p.y.cols,
-		Splits:     []Split{split},
-	}, nil
+	return g, nil
 }
 
 // planetoidArgmax returns the column of the first maximum of row r (torch.max(dim=1)).
