@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ohmgnn/ohm/incremental/hops"
+	"github.com/ohmgnn/ohm/incremental/internal/parallel"
 	"github.com/ohmgnn/ohm/incremental/rank"
-	"github.com/ohmgnn/ohm/internal/parallel"
 	"math"
 	"slices"
 
