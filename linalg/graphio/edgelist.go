@@ -97,7 +97,7 @@ func DecodeEdgeList(path string, r io.Reader, numNodes int) (n int, arcs []linal
 			case len(f) != 2:
 				return 0, nil, ferr("malformed header %q: want \"# num_nodes N\"", s)
 			}
-			v, err := strconv.Atoi(f[1])
+			v, err := atoiStrict(f[1])
 			if err != nil || v < 0 || v > MaxNodes {
 				return 0, nil, ferr("num_nodes %q is not an integer in [0, %d]", f[1], MaxNodes)
 			}
@@ -117,7 +117,7 @@ func DecodeEdgeList(path string, r io.Reader, numNodes int) (n int, arcs []linal
 		}
 		var e [2]int
 		for k, t := range f {
-			v, err := strconv.Atoi(t)
+			v, err := atoiStrict(t)
 			switch {
 			case err != nil && errors.Is(err, strconv.ErrRange) && strings.HasPrefix(t, "-"):
 				return 0, nil, ferr("negative node id %s", t)
