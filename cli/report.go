@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -28,14 +27,14 @@ func (c *reportCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	// Results of older rewiring code never mix into a report: they are left
-	// out, and the message names their versions.
+	// Results of other rewiring code versions never mix into a report: they
+	// are left out, and the message names their versions.
 	recs, stale := sweep.CurrentRecords(all)
 	if recs, err = filterRecords(recs, c.Methods, c.Forms); err != nil {
 		return err
 	}
-	for _, k := range slices.Sorted(maps.Keys(stale)) {
-		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of older rewiring code: %s (rerun ohm sweep on the same results file to redo them)\n", stale[k], k)
+	for _, st := range stale {
+		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of %s rewiring code: %s (%s)\n", st.Count, st.Relation, st, staleRemedy[st.Relation])
 	}
 	var diag *diagnose.Diagnostics
 	if c.Diagnostics != "" {
@@ -45,7 +44,7 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	if len(recs) == 0 && diag == nil {
 		if len(all) > 0 {
-			return fmt.Errorf("%s holds no results of the current rewiring code (%d runs of older code)", c.Results, len(all))
+			return fmt.Errorf("%s holds no results of the current rewiring code (%d runs of other code versions)", c.Results, len(all))
 		}
 		return fmt.Errorf("%s holds no results", c.Results)
 	}
@@ -58,6 +57,13 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%d runs, %d figures as PNG and SVG)\n", out.Markdown, len(recs), len(out.Figures))
 	return err
+}
+
+// staleRemedy says what to do about runs of another rewiring code version.
+var staleRemedy = map[sweep.Relation]string{
+	sweep.Older: "rerun ohm sweep on the same results file to redo them",
+	sweep.Newer: "a newer ohm made them: report them with it",
+	sweep.Other: "versions that do not compare with this ohm's",
 }
 
 // filterRecords keeps the records of the given methods and forms (all when

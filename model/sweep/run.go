@@ -98,6 +98,14 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if repaired > 0 {
 		s.note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
 	}
+	// Records of older code are redone, as documented; newer or other
+	// code's are too, but that is worth saying.
+	_, stale := CurrentRecords(recs)
+	for _, st := range stale {
+		if st.Relation != Older {
+			s.note("%s: %d runs of %s rewiring code (%s) do not count as done: this code makes its own", opt.Results, st.Count, st.Relation, st)
+		}
+	}
 	done := make(map[Key]bool, len(recs))
 	for i := range recs {
 		done[recs[i].Key()] = true
