@@ -190,20 +190,38 @@ func CommitAll(files ...*PendingFile) error {
 }
 
 func commitError(before []*PendingFile, failed *PendingFile, after []*PendingFile, err error) error {
-	names := func(ps []*PendingFile) string {
+	names := func(ps []*PendingFile) []string {
 		var s []string
 		for _, p := range ps {
 			if p != nil {
 				s = append(s, p.path)
 			}
 		}
+		return s
+	}
+	return &CommitError{Path: failed.path, InPlace: names(before), Left: names(append([]*PendingFile{failed}, after...)), Err: err}
+}
+
+// CommitError is a CommitAll that failed at a rename, after the files of
+// InPlace were put in place; the targets of Left are as they were.
+type CommitError struct {
+	Path    string   // the file whose rename failed
+	InPlace []string // targets replaced before
+	Left    []string // targets left as they were (Path among them)
+	Err     error
+}
+
+func (e *CommitError) Error() string {
+	list := func(s []string) string {
 		if len(s) == 0 {
 			return "none"
 		}
 		return strings.Join(s, ", ")
 	}
-	return fmt.Errorf("%s: %w (in place already: %s; left as they were: %s)", failed.path, err, names(before), names(append([]*PendingFile{failed}, after...)))
+	return fmt.Sprintf("%s: %v (in place already: %s; left as they were: %s)", e.Path, e.Err, list(e.InPlace), list(e.Left))
 }
+
+func (e *CommitError) Unwrap() error { return e.Err }
 
 // DiscardAll discards every pending file (nil entries skipped).
 func DiscardAll(files ...*PendingFile) {
