@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/ohmgnn/ohm/internal/faults"
+	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
 )
 
@@ -186,6 +189,26 @@ func unique(recs []Record, conflict func(i, j int) error) ([]Record, error) {
 func withoutTiming(r Record) Record {
 	r.RewireSecs, r.TrainSecs, r.Finished = 0, 0, ""
 	return r
+}
+
+// CheckResults checks, before any work, that path can take results: its
+// folder takes new files (the cache's among them, graphio.CheckWritable)
+// and an existing file opens for appending. It changes nothing.
+func CheckResults(path string) error {
+	if err := graphio.CheckWritable(path, false); err != nil {
+		return err
+	}
+	if err := faults.Create(path); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // Results is a results file open for appending.

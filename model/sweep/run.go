@@ -84,6 +84,9 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if opt.Load == nil {
 		return nil, errors.New("sweep: no dataset loader")
 	}
+	if err := CheckResults(opt.Results); err != nil {
+		return nil, err
+	}
 	s := &sweeper{spec: &spec, opt: opt, workers: max(1, opt.Workers)}
 	ds, err := loadDatasets(&spec, opt.Load)
 	if err != nil {
