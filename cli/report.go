@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -21,8 +21,13 @@ type reportCmd struct {
 	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`
 }
 
-// Run reads the results (a truncated last line is ignored) and writes the report.
+// Run checks that --out can be written, reads the results (a truncated
+// last line is ignored) and writes the report, whole or not at all. Ctrl-C
+// (SIGINT or SIGTERM) stops it between two figures, writing nothing.
 func (c *reportCmd) Run(g *Globals) error {
+	if err := checkOutputIn("--out", c.Out, "report.md", true); err != nil {
+		return err
+	}
 	all, err := sweep.ReadResults(c.Results)
 	if err != nil {
 		return err
@@ -48,12 +53,14 @@ func (c *reportCmd) Run(g *Globals) error {
 		}
 		return fmt.Errorf("%s holds no results", c.Results)
 	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
+	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
+	defer release()
+	out, err := report.Write(recs, report.Options{Out: c.Out, Source: c.Results, Diagnostics: diag, Context: ctx})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return interruptedf("nothing written to %s", c.Out)
 	}
-	out, err := report.Write(recs, report.Options{Out: c.Out, Source: c.Results, Diagnostics: diag})
 	if err != nil {
-		return err
+		return fmt.Errorf("report: %w%s", err, nothingWrittenTo(err, c.Out))
 	}
 	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%d runs, %d figures as PNG and SVG)\n", out.Markdown, len(recs), len(out.Figures))
 	return err
