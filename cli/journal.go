@@ -110,3 +110,12 @@ func (j *journal) close(drop bool) bool {
 	}
 	return true
 }
+
+// removed is the note for a failed run's message when it had a journal
+// with edits: "; its journal J is removed" ("" otherwise).
+func (j *journal) removed() string {
+	if j == nil || j.edits == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the journal %s (iterations 1–%d) is removed", j.path, j.last)
+}

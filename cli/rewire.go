@@ -124,7 +124,7 @@ func (c *rewireCmd) Run(g *Globals) error {
 	bar.finish()
 	if err != nil {
 		jr.close(true)
-		return fmt.Errorf("rewire %s: %w%s", name, err, c.nothingWritten())
+		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
 	}
 	if err := c.writeOutputs(g, res, jr); err != nil {
 		return err
@@ -177,7 +177,7 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 		p, err := graphio.StageFile(path, write)
 		if err != nil {
 			graphio.DiscardAll(staged...)
-			return fmt.Errorf("%s %s: %w%s", flag, path, err, c.nothingWritten())
+			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.removed())
 		}
 		staged = append(staged, p)
 		return nil

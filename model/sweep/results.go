@@ -355,7 +355,7 @@ type Stale struct {
 	Count        int
 }
 
-// String names the group: "err (undirected) rewire-1, now rewire-2".
+// String names the group: "err (undirected) rewire-1, this code's rewire-2".
 func (s Stale) String() string {
-	return fmt.Sprintf("%s (%s) %s, now %s", s.Method, s.Form, s.Version, s.Current)
+	return fmt.Sprintf("%s (%s) %s, this code's %s", s.Method, s.Form, s.Version, s.Current)
 }

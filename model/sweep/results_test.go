@@ -126,7 +126,7 @@ func TestStale(t *testing.T) {
 			t.Errorf("%+v", s)
 		}
 	}
-	if got := stale[0].String(); got != "err (undirected) rewire-0, now "+cur.Version {
+	if got := stale[0].String(); got != "err (undirected) rewire-0, this code's "+cur.Version {
 		t.Errorf("String() = %q", got)
 	}
 }
