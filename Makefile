@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python faults bench fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -110,6 +110,21 @@ test-python: build
 	@if [ -n "$(PYTHON)" ]; then OHM_BIN=$(CURDIR)/$(BIN) $(PYTHON) python/tests/run.py; \
 	elif [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy (apt-get install python3-numpy)"; exit 1; \
 	else echo "python tests skipped: no Python 3 with numpy (apt-get install python3-numpy to include them)"; fi
+
+# The fault scenarios of issues 38 and 36.4 (cli/faults_scenarios_test.go):
+# disk full while --log is written, a full disk for --out with --log beside
+# it, signals in every long command (also SIGINT inherited as ignored),
+# duplicate and newer records, memory sizes, '+1' in an edge list, an
+# unwritable --out, and every output kind on a full disk — on real tmpfs
+# mounts when mount works (as root), else with the fault writer. Needs
+# OHM_DATA (Cora, CiteSeer, Cornell, Texas). Prints the table (fault,
+# outputs before → after, exit status, message); a few minutes.
+FAULTS_TABLE := $(CURDIR)/out/faults.md
+
+faults:
+	@mkdir -p out
+	OHM_FAULTS=1 OHM_FAULTS_TABLE=$(FAULTS_TABLE) $(GO) test -count=1 -timeout 10m -run '^TestFaultScenarios$$' ./cli
+	@cat $(FAULTS_TABLE)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

@@ -28,6 +28,8 @@ func (c *reportCmd) Run(g *Globals) error {
 	if err := checkOutputIn("--out", c.Out, "report.md", true); err != nil {
 		return err
 	}
+	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
+	defer release()
 	all, err := sweep.ReadResults(c.Results)
 	if err != nil {
 		return err
@@ -53,8 +55,6 @@ func (c *reportCmd) Run(g *Globals) error {
 		}
 		return fmt.Errorf("%s holds no results", c.Results)
 	}
-	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
-	defer release()
 	out, err := report.Write(recs, report.Options{Out: c.Out, Source: c.Results, Diagnostics: diag, Context: ctx})
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return interruptedf("nothing written to %s", c.Out)
