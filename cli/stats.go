@@ -155,6 +155,9 @@ func (c *statsCmd) Run(g *Globals) error {
 		}
 	}
 	bar.finish()
+	if k == 0 && ctx.Err() != nil {
+		return interruptedf("before the first rewiring; nothing written")
+	}
 	if err := c.writeTables(g, ds, p); err != nil {
 		return err
 	}
