@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python faults bench fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -23,7 +23,7 @@ build:
 run: build
 	$(BIN) demo
 
-# The paper's full grid (SPEC §6) into $(PAPER_DIR)/results.jsonl, then the
+# The paper's full grid (definitions §6) into $(PAPER_DIR)/results.jsonl, then the
 # report in $(PAPER_DIR): every method (none, curvature, res, res-hop, err,
 # err-hop) × PAPER_BUDGETS × depths 1–12 × PairNorm no/yes, on the datasets
 # of PAPER_DATASETS (default all four) in the forms of PAPER_FORMS (default
@@ -100,16 +100,55 @@ test: lint
 	@$(MAKE) --no-print-directory test-python
 	@if [ -s $(SKIPLOG) ]; then echo "$$(wc -l < $(SKIPLOG)) dataset tests skipped: set OHM_DATA to a PyTorch Geometric data root (make test OHM_DATA=DIR) to include them"; fi
 
-# The Python package's tests (python/tests), with the binary just built, on
-# a Python 3 that can import numpy: the PATH's python3, else Debian's
-# /usr/bin/python3 (.ci/run installs python3-numpy when neither has numpy).
-# Without one they are skipped with a message, or fail under CI=true.
-PYTHON ?= $(shell for p in python3 /usr/bin/python3; do $$p -c 'import numpy' >/dev/null 2>&1 && { command -v $$p; break; }; done)
+# Python wheels of ohm-rewire (python/) into $(WHEEL_DIR), one per platform
+# of WHEEL_PLATFORMS (GOOS/GOARCH), each carrying the ohm binary built for it
+# with CGO_ENABLED=0 (static) as ohm/bin/ohm and an `ohm` console script.
+# python/tools/build_wheel.py writes them with the standard library (Python
+# 3.11+): no network, no setuptools; the version is python/pyproject.toml's.
+# wheel-native builds only this machine's.
+WHEEL_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+WHEEL_DIR       ?= dist
+WHEEL_GOFLAGS   ?= -trimpath -ldflags='-s -w'
+WHEEL_PYTHON    ?= $(firstword $(shell command -v python3 /usr/bin/python3 2>/dev/null))
+# Build the binary of GOOS/GOARCH $(1)/$(2) with go build flags $(3) and
+# write its wheel with Python $(4); prints the wheel's path.
+WHEEL_ONE = CGO_ENABLED=0 GOOS=$(1) GOARCH=$(2) $(GO) build $(3) -o out/wheel/$(1)-$(2)/ohm ./cli/ohm && \
+	$(4) python/tools/build_wheel.py --goos $(1) --goarch $(2) --binary out/wheel/$(1)-$(2)/ohm --out $(WHEEL_DIR)
 
-test-python: build
-	@if [ -n "$(PYTHON)" ]; then OHM_BIN=$(CURDIR)/$(BIN) $(PYTHON) python/tests/run.py; \
-	elif [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy (apt-get install python3-numpy)"; exit 1; \
-	else echo "python tests skipped: no Python 3 with numpy (apt-get install python3-numpy to include them)"; fi
+wheel:
+	@[ -n "$(WHEEL_PYTHON)" ] || { echo "make wheel: needs Python 3.11 or later (python3)"; exit 1; }
+	@set -e; for p in $(WHEEL_PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+		echo "wheel $$os/$$arch"; $(call WHEEL_ONE,$$os,$$arch,$(WHEEL_GOFLAGS),$(WHEEL_PYTHON)); done
+
+wheel-native:
+	@$(MAKE) --no-print-directory wheel WHEEL_PLATFORMS=$$($(GO) env GOOS)/$$($(GO) env GOARCH)
+
+# The Python package's tests (python/tests) against the installed wheel:
+# this machine's wheel (built as make wheel does, but without -trimpath, so
+# that most packages compiled by go test are reused) is installed with pip
+# --no-index --no-deps into a fresh virtual environment of Debian's Python
+# (--system-site-packages: its numpy, torch and pip are seen) in a
+# temporary folder, and the tests run there, outside the repository, with
+# PATH holding only the venv's bin (no Go) and no OHM_BIN. The Python needs numpy and pip
+# (python3-numpy, python3-pip, python3-venv; torch's tests need
+# python3-torch): .ci/run installs them. Without them the tests are skipped
+# with a message, or fail under CI=true.
+PY_SYSTEM ?= $(firstword $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pip, venv' >/dev/null 2>&1 && command -v $$p; done))
+WHEEL_TEST_GOFLAGS ?= -ldflags='-s -w'
+
+test-python:
+	@if [ -z "$(PY_SYSTEM)" ]; then \
+		if [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy and pip (apt-get install python3-numpy python3-pip python3-venv)"; exit 1; fi; \
+		echo "python tests skipped: no Python 3 with numpy and pip (apt-get install python3-numpy python3-pip python3-venv to include them)"; exit 0; fi; \
+	set -e; os=$$($(GO) env GOOS); arch=$$($(GO) env GOARCH); \
+	whl=$$($(call WHEEL_ONE,$$os,$$arch,$(WHEEL_TEST_GOFLAGS),$(PY_SYSTEM))); \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; venv="$$tmp/venv"; \
+	echo "python tests: $$whl in a fresh venv"; \
+	$(PY_SYSTEM) -m venv --system-site-packages --without-pip "$$venv"; \
+	"$$venv/bin/python" -m pip install -q --no-index --no-deps --disable-pip-version-check "$(CURDIR)/$$whl"; \
+	mkdir "$$tmp/work"; cd "$$tmp/work"; \
+	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" \
+		"$$venv/bin/python" $(CURDIR)/python/tests/run.py --installed
 
 # The fault scenarios of issues 38 and 36.4 (cli/faults_scenarios_test.go):
 # disk full while --log is written, a full disk for --out with --log beside
@@ -128,6 +167,56 @@ faults:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# docs/benchmarks.md's measurements, in one command: the quick ones are run
+# here (minutes; those on Cora, CiteSeer, Cornell and Texas need OHM_DATA
+# and are skipped without it), each command echoed before its result; the
+# long ones (minutes to hours, gigabytes) are printed with their command.
+# Not part of make test. To keep the output: make benchmarks 2>&1 | tee FILE.
+BENCH_DIR   ?= out/benchmarks
+BENCH_TIMER := $(if $(wildcard /usr/bin/time),/usr/bin/time -f '%e s wall$(comma) %M KB peak',time)
+BENCH_DATA   = if [ -n "$$OHM_DATA" ]; then
+BENCH_LONG  := \
+	"the sketch engine, 10⁵ nodes at 1 %, the whole budget (≈ 5 min, 1.2 GB):" \
+	"  $(BIN) --threads 2 rewire --graph $(BENCH_DIR)/sbm1e5.npz --method err --budget 0.01 --engine sketch" \
+	"the sketch engine, 10⁶ nodes at 0.1 %, the whole budget (≈ 1 h, 10 GB; the graph: 15 s, 1.9 GB):" \
+	"  $(BIN) data synth --model sbm --nodes 1000000 --avg-degree 20 --blocks 10 --seed 1 --out $(BENCH_DIR)/sbm1e6.npz" \
+	"  $(BIN) --threads 2 rewire --graph $(BENCH_DIR)/sbm1e6.npz --method err --budget 0.001 --engine sketch" \
+	"the sketch engine's time against n, log-log (≈ 10 min):" \
+	"  OHM_SCALE_NODES=10000,20000,50000,100000,200000 OHM_SCALE_ITERATIONS=1000 OHM_SCALE_PLOT=sketch-scale.svg $(GO) test ./bench -run '^\$$' -bench SketchScale -benchtime 1x -timeout 0" \
+	"the sketch engine's quality against the exact engine (minutes; Cora and CiteSeer need OHM_DATA):" \
+	"  OHM_LONG=1 $(GO) test ./rewire -run TestSketchQualityPlanetoid -v -timeout 0" \
+	"  OHM_SKETCH_NODES=10000 $(GO) test ./rewire -run '^\$$' -bench SketchQualitySBM -benchtime 1x -timeout 0" \
+	"directed Cora (its 2485-node SCC solved exactly: minutes each):" \
+	"  OHM_BENCH_LARGE=1 $(GO) test ./bench -run '^\$$' -bench 'Directed' -benchtime 1x -timeout 0" \
+	"the OpenBLAS backend against pure Go (installs libopenblas-dev, liblapacke-dev):" \
+	"  make bench-openblas; OHM_BENCH_LARGE=1 CGO_ENABLED=1 $(GO) test -tags openblas ./bench -run '^\$$' -bench 'Exact|Directed' -benchtime 1x -timeout 0" \
+	"the paper's undirected 10 % slice (≈ 1.5 h) and its whole grid (≈ 12 h on two cores):" \
+	"  make paper-slice; make paper"
+
+benchmarks: SHELL := /bin/bash
+benchmarks: build
+	@mkdir -p $(BENCH_DIR)
+	@echo "ohm benchmarks, $$(date -u +%F), $$($(BIN) version), $$(nproc) cores ($$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')), load $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(GO) test -run '^$$' -bench 'SolveSBM|SolveManySBM' -benchtime 1x ./linalg/laplace
+	$(GO) test -run '^$$' -bench GTRAddition ./incremental
+	$(GO) test -run '^$$' -bench 'Epoch$$' -benchtime 200x ./model/gnn
+	$(BENCH_TIMER) $(BIN) data synth --model sbm --nodes 100000 --avg-degree 20 --blocks 10 --seed 1 --out $(BENCH_DIR)/sbm1e5.npz
+	$(BENCH_TIMER) $(BIN) demo --out $(BENCH_DIR)/demo
+	@[ -n "$$OHM_DATA" ] || echo "OHM_DATA is not set: the benchmarks on the real datasets are skipped (make benchmarks OHM_DATA=DIR)"
+	$(GO) test -run '^$$' -bench 'RewireCora$$|RewireIterationExact|ExactPinv|CurvatureCora|CurvatureRewireCora|TrainEpoch' -benchtime 1x ./bench
+	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download train --dataset cora --model gcn --seeds 10 --threads 1; fi
+	$(BENCH_DATA) for d in cora citeseer; do $(BIN) --no-download train --dataset $$d --model gcn --seeds 10 --weight-decay 5e-4 | grep 'test accuracy'; done; fi
+	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download curvature --dataset cora | grep seconds; fi
+	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download rewire --dataset cora --method gtr --budget 0.1 | grep seconds; fi
+	@echo; echo "The long measurements (run each by hand):"; for l in $(BENCH_LONG); do echo "$$l"; done
+
+# docs/cli.md: its generated part (every command's usage, help and flags,
+# from the kong definitions in package cli) is rewritten, its hand-written
+# reference below the marker kept. TestCLIDoc (in make test) fails when the
+# file is stale.
+docs:
+	$(GO) test -count=1 -run '^TestCLIDoc$$' ./cli -update
 
 # Each fuzz target runs for FUZZTIME; the seed corpora under testdata/fuzz run
 # in every `make test` as ordinary tests.

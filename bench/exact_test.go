@@ -99,7 +99,7 @@ func exactRowSum(P mat.Symmetric, comp []int, i int) float64 {
 }
 
 // BenchmarkDirectedSolve measures the dense per-SCC solve of the directed
-// resistance (SPEC §2.2): with the out-Laplacian L of a strongly connected
+// resistance (definitions §2.2): with the out-Laplacian L of a strongly connected
 // digraph on n nodes, Π = I − J/n and M = Π L + J/n, the Lyapunov equation
 // M Y + Y Mᵀ = Π by linalg.SolveLyapunov (Bartels–Stewart; the real Schur form
 // dominates). Inputs are induced subgraphs of the largest SCC of Cora's
@@ -143,7 +143,7 @@ func BenchmarkDirectedSolve(b *testing.B) {
 			}
 			exactReportTime(b, t0)
 			b.ReportMetric(float64(k), "n")
-			// Sanity (untimed): Y·1 = 0 (SPEC §2.2).
+			// Sanity (untimed): Y·1 = 0 (definitions §2.2).
 			var s float64
 			for j := range k {
 				s += Y.At(0, j)
@@ -191,7 +191,7 @@ func exactBFS(g *linalg.Graph, s int) []int {
 }
 
 // exactLyapunovInput returns M = Π L + J/n and Π = I − J/n for the digraph g
-// with out-Laplacian L = D_out − A (SPEC §2.2), densely:
+// with out-Laplacian L = D_out − A (definitions §2.2), densely:
 // (Π L)_ij = L_ij − c_j/n, with c_j the j-th column sum of L.
 func exactLyapunovInput(g *linalg.Graph) (*mat.Dense, *mat.SymDense) {
 	n := g.N()

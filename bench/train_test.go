@@ -37,7 +37,7 @@ func trainer(b *testing.B, name, need string, directed bool, seed uint64, edit f
 }
 
 // BenchmarkTrainEpoch measures one training epoch (forward with dropout,
-// loss, backward, Adam step, evaluation forward) for the models of SPEC §4.
+// loss, backward, Adam step, evaluation forward) for the models of definitions §4.
 //
 // One run is single-threaded by design (results must not depend on the
 // thread count); the parallelism is across runs (seeds, splits), which

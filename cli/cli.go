@@ -5,7 +5,7 @@
 // (--json) goes to standard output as one JSON document; messages and progress
 // go to standard error. The package exports Run and the types of those JSON
 // documents (DataInfo, RewireSummary, ResistanceOut, TrainOut, CurvatureOut,
-// VersionInfo and the types they hold), whose fields the README lists.
+// VersionInfo and the types they hold), whose fields docs/cli.md lists.
 package cli
 
 import (
@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -30,6 +31,10 @@ type Globals struct {
 	CPUProfile string `name:"cpuprofile" help:"Write a CPU profile (pprof) to this file." type:"path"`
 	MemProfile string `name:"memprofile" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
 
+	// ProgressEvery is the least time between two progress lines when
+	// standard error is not a terminal (hidden: tests set it small).
+	ProgressEvery time.Duration `name:"progress-every" hidden:"" default:"10s" help:"Off a terminal: the least time between two progress lines."`
+
 	// Set by Run, not by flags.
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
@@ -43,8 +48,9 @@ func (g *Globals) Workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Progress reports whether progress output should be drawn: not with --quiet
-// and only when standard error is a terminal.
+// Progress reports whether the progress bar should be drawn: not with
+// --quiet and only when standard error is a terminal (elsewhere progress is
+// plain lines; see progress).
 func (g *Globals) Progress() bool {
 	if g.Quiet {
 		return false
@@ -69,15 +75,15 @@ type commandLine struct {
 
 	Data       dataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance resistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
-	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or the curvature baseline; write the edit log and the rewired graph."`
+	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or a baseline (curvature, gtr, fosr); write the edit log and the rewired graph."`
 	Stats      statsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
 	Train      trainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
 	Curvature  curvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`
 	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
 	Sweep      sweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
-	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap."`
+	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap; or a table of 'ohm train --json' output."`
 	Version    versionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
-	Demo       demoCmd       `cmd:"" help:"The whole pipeline on a small dataset (cornell when found, else the built-in bottleneck): sweep, diagnostics, report (make run)."`
+	Demo       demoCmd       `cmd:"" help:"The whole pipeline on one small dataset (the built-in ring unless --dataset): a sweep of none and the five rewiring methods of the paper at budget 0.1 with GCN of depths 1–6, diagnostics, report (make run)."`
 }
 
 // Run parses args (without the program name), runs the command and returns the

@@ -264,7 +264,7 @@ func TestOversizedGraphRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = run(t, "resistance", "--graph", path, "--engine", "incremental")
-	if code != 1 || !strings.Contains(errs, "the dense resistance engine on 20000 nodes needs") || !strings.Contains(errs, "--engine sketch") {
+	if code != 1 || !strings.Contains(errs, "the dense resistance engine on 20000 nodes needs") || !strings.Contains(errs, "the sketch engine") {
 		t.Fatalf("20000-node path: exit %d: %s", code, errs)
 	}
 }

@@ -17,7 +17,7 @@ import (
 type dataCmd struct {
 	List   dataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing."`
 	Info   dataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
-	Export dataExportCmd `cmd:"" help:"Write a dataset's graph as .npz (edge_index, num_nodes) or as an edge list (.txt)."`
+	Export dataExportCmd `cmd:"" help:"Write a dataset as .npz (edge_index, num_nodes, x, y, train_mask, val_mask, test_mask: all that training needs, readable by numpy/PyG and by 'ohm sweep --graph'), or its graph only as an edge list (.txt)."`
 	Synth  dataSynthCmd  `cmd:"" help:"Generate a graph of any size (sbm, rgg, ba, ring of cliques) as .npz, in time and memory linear in its size."`
 }
 
@@ -86,7 +86,7 @@ func (c *dataListCmd) Run(g *Globals) error {
 type dataInfoCmd struct {
 	DatasetFlags
 	Split int  `help:"Which split to count (WebKB has 10: 0..9)." default:"0"`
-	JSON  bool `name:"json" help:"Print one JSON object (fields documented in the README)."`
+	JSON  bool `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
 
 // DataInfo is the output of `ohm data info --json`; its fields are stable.
@@ -108,7 +108,7 @@ type DataInfo struct {
 	Split            int    `json:"split"`
 }
 
-// describeDataset computes the DataInfo of a dataset in one form and split: E0 as SPEC
+// describeDataset computes the DataInfo of a dataset in one form and split: E0 as definitions
 // §1 counts it, and components (undirected) or strongly connected components
 // (directed). O(n + m).
 func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
@@ -121,7 +121,10 @@ func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 	if g.Directed() {
 		form = "directed"
 	}
-	sp := d.Splits[split]
+	var sp dataset.Split // none for an archive without masks
+	if split < len(d.Splits) {
+		sp = d.Splits[split]
+	}
 	return DataInfo{
 		Dataset:          d.Name,
 		Form:             form,
@@ -147,7 +150,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if c.Split < 0 || c.Split >= len(d.Splits) {
+	if c.Split < 0 || c.Split >= len(d.Splits) && !(c.Split == 0 && len(d.Splits) == 0) {
 		return usagef("--split %d: %s has %d split(s), 0..%d", c.Split, d.Name, len(d.Splits), len(d.Splits)-1)
 	}
 	info := describeDataset(d, gr, c.Split)
@@ -165,18 +168,23 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	fmt.Fprintf(tw, "%s\t%d (largest %d)\n", comp, info.Components, info.LargestComponent)
 	fmt.Fprintf(tw, "features\t%d (non-zero %d)\n", info.Features, info.FeatureNNZ)
 	fmt.Fprintf(tw, "classes\t%d %v\n", info.Classes, info.ClassCounts)
-	fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d\n", info.Split, info.Train, info.Val, info.Test)
+	if len(d.Splits) == 0 {
+		fmt.Fprintf(tw, "splits\tnone (no split masks: ohm train and ohm sweep need --split-rule)\n")
+	} else {
+		fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d (of %d split(s))\n", info.Split, info.Train, info.Val, info.Test, len(d.Splits))
+	}
 	return tw.Flush()
 }
 
 // dataExportCmd is `ohm data export`.
 type dataExportCmd struct {
 	DatasetFlags
-	Out string `required:"" short:"o" help:"Output file: .npz (edge_index int64 2×E, num_nodes) or .txt (one 'u v' per line)." type:"path"`
+	Out string `required:"" short:"o" help:"Output file. .npz: edge_index (int64, 2×E), num_nodes (int64), x (the raw features training uses before row-normalising them: float32 when exact, as PyG's, else float64; n×d), y (labels, int64, n), train_mask, val_mask, test_mask (bool: n for one split, n×k for WebKB's k splits, PyG's layout). .txt: the graph only ('# num_nodes N', then one 'u v' per line; no features, labels or splits)." type:"path"`
 }
 
-// Run writes the graph. The undirected form is written as both arcs of every
-// edge (PyG's convention), self-loops once.
+// Run writes the dataset (.npz) or its graph (.txt). The undirected form is
+// written as both arcs of every edge (PyG's convention), self-loops once;
+// --directed writes the arcs as PyG's edge_index holds them.
 func (c *dataExportCmd) Run(g *Globals) error {
 	switch strings.ToLower(filepath.Ext(c.Out)) {
 	case ".npz", ".txt":
@@ -186,15 +194,23 @@ func (c *dataExportCmd) Run(g *Globals) error {
 	if err := checkOutput("--out", c.Out); err != nil {
 		return err
 	}
-	_, gr, err := c.Load(g)
+	d, gr, err := c.Load(g)
 	if err != nil {
 		return err
 	}
-	if err := graphio.Save(c.Out, gr); err != nil {
+	what := ""
+	if graphio.IsNPZ(c.Out) {
+		err = dataset.WriteArchive(c.Out, d, gr)
+		what = fmt.Sprintf(", %d features, %d classes, %d split(s)", d.NumFeatures(), d.NumClasses, len(d.Splits))
+	} else {
+		err = graphio.Save(c.Out, gr)
+		what = " (graph only: .npz holds the features, labels and splits too)"
+	}
+	if err != nil {
 		return fmt.Errorf("export %s: %w", c.Out, err)
 	}
 	if !g.Quiet {
-		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs (%s form)\n", c.Out, gr.N(), len(gr.Arcs()), c.form())
+		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs (%s form)%s\n", c.Out, gr.N(), len(gr.Arcs()), c.form(), what)
 	}
 	return nil
 }

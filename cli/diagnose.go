@@ -23,7 +23,7 @@ import (
 // methodNone names the original graph in --methods of `ohm diagnose`.
 const methodNone = diagnose.MethodNone
 
-// diagnoseCmd is `ohm diagnose`: representation diagnostics (SPEC §5) of
+// diagnoseCmd is `ohm diagnose`: representation diagnostics (definitions §5) of
 // models trained on the original and on rewired graphs.
 type diagnoseCmd struct {
 	Datasets []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
@@ -185,7 +185,7 @@ func (s diagnoseSpec) check() (diagnoseSpec, error) {
 	return out, nil
 }
 
-// runDiagnostics computes the diagnostics of SPEC §5 for spec: for each
+// runDiagnostics computes the diagnostics of definitions §5 for spec: for each
 // dataset (loaded by g's locator, built-in ones with their default options)
 // it takes the undirected form with GCN (directed: the arcs with DirGCN),
 // rewires it with each method (none: the original graph; rewire.Run with
@@ -199,7 +199,7 @@ func (s diagnoseSpec) check() (diagnoseSpec, error) {
 //
 // Entries come in the order dataset, method, depth, layer as given; the
 // result does not depend on g.Workers(). A progress bar counts the
-// trainings when g draws progress. Errors in spec are usage errors (exit
+// trainings (see progress). Errors in spec are usage errors (exit
 // status 2 from the CLI), as is a split the dataset does not have.
 func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error) {
 	spec, err := spec.check()
@@ -224,12 +224,12 @@ func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagno
 	for i := range seeds {
 		seeds[i] = spec.Seed + uint64(i)
 	}
-	b := newBar(g, len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "diagnose")
+	b := newProgress(g, "diagnose", len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "trainings")
 	defer b.finish()
 	plan := diagnose.Plan{
 		Methods: spec.Methods,
 		Rewire: func(d *dataset.Dataset, gr *linalg.Graph, m string) (*linalg.Graph, []linalg.Edge, error) {
-			b.describe(fmt.Sprintf("%s: rewiring %s", d.Name, m))
+			b.stage(fmt.Sprintf("%s: rewiring %s", d.Name, m))
 			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Engine: rewire.Incremental, Workers: g.Workers(),
 				Curvature: &rewire.CurvatureOptions{Alpha: spec.Alpha}, Context: ctx})
 			if err != nil {
@@ -237,7 +237,7 @@ func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagno
 			}
 			return res.Graph, res.AddedEdges(), nil
 		},
-		OnTraining: func(d *dataset.Dataset) { b.describe(fmt.Sprintf("%s: training", d.Name)) },
+		OnTraining: func(d *dataset.Dataset) { b.stage(fmt.Sprintf("%s: training", d.Name)) },
 	}
 	return diagnose.RunAll(ds, plan, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
 		Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
 
@@ -19,7 +20,10 @@ import (
 // byte: a change of code that moves no decision leaves them as they are.
 // Cora and CiteSeer take minutes (the directed ones an hour): they run with
 // OHM_LONG=1. A file is named FORM-DATASET-METHOD.jsonl.gz, or
-// sketch-sbm1e4-METHOD.jsonl.gz.
+// sketch-sbm1e4-METHOD.jsonl.gz. On another backend than gonum's pure Go
+// (the openblas build) the scores may differ in the last bits: there the
+// edits must be the same and the scores within backendScoreTol
+// (sameDecisions).
 func TestEditLogsUnchanged(t *testing.T) {
 	files, err := filepath.Glob("testdata/editlogs/*.jsonl.gz")
 	if err != nil || len(files) == 0 {
@@ -61,7 +65,14 @@ func TestEditLogsUnchanged(t *testing.T) {
 			}
 			want := gunzip(t, f)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("%v: the edit log differs from the recorded one (%d bytes vs %d); first difference in line %d", args, len(got), len(want), firstDiffLine(got, want))
+				if pureGoBackend() {
+					t.Fatalf("%v: the edit log differs from the recorded one (%d bytes vs %d); first difference in line %d", args, len(got), len(want), firstDiffLine(got, want))
+				}
+				// Another backend (the openblas build) rounds differently:
+				// the same decisions, the scores within backendScoreTol.
+				if err := sameDecisions(got, want); err != nil {
+					t.Fatalf("%v: backend %s: the edit log differs from the recorded one: %v", args, linalg.Backend(), err)
+				}
 			}
 		})
 	}

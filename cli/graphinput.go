@@ -13,7 +13,7 @@ import (
 
 // DatasetFlags choose a dataset and its form.
 type DatasetFlags struct {
-	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm."`
+	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm; or a dataset archive FILE.npz (edge_index, num_nodes, x, y and the split masks, as 'ohm data export' writes), named by its base name."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`
@@ -24,6 +24,16 @@ func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error)
 	// "sbm-heterophilic" is the name data info prints for --heterophilic.
 	if strings.EqualFold(f.Dataset, "sbm-heterophilic") {
 		f.Dataset, f.Heterophilic = "sbm", true
+	}
+	if graphio.IsNPZ(f.Dataset) {
+		a, err := dataset.ReadArchive(f.Dataset, strings.TrimSuffix(filepath.Base(f.Dataset), filepath.Ext(f.Dataset)))
+		if err != nil {
+			return nil, nil, fmt.Errorf("--dataset: %w", err)
+		}
+		if f.Directed {
+			return a.Dataset, a.Graph, nil
+		}
+		return a.Dataset, a.Graph.Undirected(), nil
 	}
 	// An unknown name is a usage error (status 2), in every command.
 	if !slices.ContainsFunc(dataset.Names(), func(n string) bool { return strings.EqualFold(n, f.Dataset) }) {

@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/report"
 	"github.com/ohmgnn/ohm/model/sweep"
@@ -14,7 +20,7 @@ import (
 // reportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a
 // sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
 type reportCmd struct {
-	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines)."`
+	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines); or the output of 'ohm train --json' (one or more, concatenated), reported as a table of its runs."`
 	Out         string   `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
 	Diagnostics string   `type:"existingfile" help:"diagnostics.json of ohm diagnose: adds the cosine, probe, CKA and overlap sections."`
 	Methods     []string `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
@@ -27,6 +33,9 @@ type reportCmd struct {
 func (c *reportCmd) Run(g *Globals) error {
 	if err := checkOutputIn("--out", c.Out, "report.md", true); err != nil {
 		return err
+	}
+	if outs := readTrainOutputs(c.Results); outs != nil {
+		return c.reportTraining(g, outs)
 	}
 	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
 	defer release()
@@ -89,4 +98,70 @@ func filterRecords(recs []sweep.Record, methods, forms []string) ([]sweep.Record
 	return slices.DeleteFunc(recs, func(r sweep.Record) bool {
 		return (len(methods) > 0 && !slices.Contains(methods, r.Method)) || (len(forms) > 0 && !slices.Contains(forms, r.Form))
 	}), nil
+}
+
+// readTrainOutputs returns the outputs of `ohm train --json` that path
+// holds (one JSON object, or several one after another, as `>>` appends
+// them), or nil when it holds anything else (sweep records among them).
+func readTrainOutputs(path string) []TrainOut {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var outs []TrainOut
+	for {
+		var o TrainOut
+		err := dec.Decode(&o)
+		if err == io.EOF {
+			return outs
+		}
+		if err != nil || o.Dataset == "" || o.Model == "" || len(o.Runs) == 0 {
+			return nil
+		}
+		outs = append(outs, o)
+	}
+}
+
+// reportTraining writes report.md for outputs of `ohm train --json`: one
+// row per training (mean ± std over its runs), then one per run. Sweep
+// reports (best layer, edits, figures) need sweep records.
+func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
+	if len(c.Methods) > 0 || len(c.Forms) > 0 || c.Diagnostics != "" {
+		return usagef("--methods, --forms and --diagnostics apply to sweep records; %s holds the output of 'ohm train --json'", c.Results)
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	var b strings.Builder
+	runs := 0
+	for _, o := range outs {
+		runs += len(o.Runs)
+	}
+	pn := map[bool]string{false: "no", true: "yes"}
+	fmt.Fprintf(&b, "# ohm report\n\n%d training(s) (%d runs) of `ohm train --json` from `%s`. Accuracies in %%: mean ± population std over each training's runs. "+
+		"For the sweep's tables and figures (best layer, realized edits, accuracy versus depth), run `ohm sweep --results FILE …` (or `ohm sweep --graph G.npz …`) and report its results file.\n\n",
+		len(outs), runs, c.Results)
+	b.WriteString("## Trainings\n\n| dataset | graph | model | layers | PairNorm | runs | test acc | val acc |\n|---|---|---|---:|---|---:|---:|---:|\n")
+	for _, o := range outs {
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %.1f ± %.1f | %.1f |\n", o.Dataset, o.Graph, o.Model, o.Layers, pn[o.PairNorm],
+			len(o.Runs), 100*o.TestAccMean, 100*o.TestAccStd, 100*o.ValAccMean)
+	}
+	b.WriteString("\n## Runs\n\n| dataset | graph | model | layers | PairNorm | seed | split | best epoch | val acc | test acc |\n|---|---|---|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, o := range outs {
+		for _, r := range o.Runs {
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %d | %d | %.1f | %.1f |\n", o.Dataset, o.Graph, o.Model, o.Layers, pn[o.PairNorm],
+				r.Seed, r.Split, r.BestEpoch, 100*r.ValAcc, 100*r.TestAcc)
+		}
+	}
+	md := filepath.Join(c.Out, "report.md")
+	if err := graphio.WriteFileAtomic(md, func(w io.Writer) error {
+		_, err := io.WriteString(w, b.String())
+		return err
+	}); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(g.Stdout, "wrote %s (%d training(s) of ohm train --json, %d runs; no figures: sweep records make those)\n", md, len(outs), runs)
+	return err
 }

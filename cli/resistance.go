@@ -20,7 +20,7 @@ type resistanceCmd struct {
 	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
 	Pairs            string `type:"existingfile" help:"File of 'u v' lines: print R for each pair."`
 	Engine           string `help:"auto (incremental when L⁺ fits in memory, else sketch), incremental, or sketch (undirected: the max pair and --top among the sketch's candidates, exact; the min edge among its kept edges; --pairs by one Laplacian solve each)." enum:"auto,incremental,sketch" default:"auto"`
-	JSON             bool   `name:"json" help:"Print one JSON object (fields in the README)."`
+	JSON             bool   `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
 
 // PairR is one pair and its resistance; R is null (nil) for a directed pair
@@ -90,15 +90,18 @@ func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*Res
 			return nil, fmt.Errorf("--pairs: %w", err)
 		}
 	}
-	if !g.Quiet && g.Progress() {
-		fmt.Fprintf(g.Stderr, "computing resistances of %s (%d nodes)…\n", name, gr.N())
-	}
 	t0 := time.Now()
 	spec, why := rewire.EngineSpec{Kind: rewire.EngineKind(c.Engine), Removes: true, WithinComponents: c.WithinComponents, Workers: g.Workers()}.Resolve(gr)
 	if why != "" && !g.Quiet {
 		fmt.Fprintln(g.Stderr, why)
 	}
 	collectForSketch(spec.Kind)
+	prog := newStages(g, "resistance "+name)
+	if spec.Kind == rewire.Sketch {
+		prog.stage(fmt.Sprintf("building the resistance sketch (%d nodes)", gr.N()))
+	} else {
+		prog.stage(fmt.Sprintf("computing L⁺ (%d nodes)", gr.N()))
+	}
 	eng, err := rewire.NewEngine(gr, spec)
 	if err != nil {
 		return nil, configUsage(err, map[rewire.Field]string{rewire.FieldEngine: "--engine"})
@@ -120,6 +123,7 @@ func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*Res
 		form = "directed"
 	}
 	out := ResistanceOut{Dataset: name, Form: form, Nodes: gr.N(), Components: count, Top: []PairR{}, Pairs: []PairR{}}
+	prog.stage("ranking pairs")
 	if p, ok := eng.MaxPair(); ok {
 		out.MaxPair = pairR(p)
 	}
@@ -135,6 +139,9 @@ func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*Res
 	for _, p := range top() {
 		out.Top = append(out.Top, *pairR(p))
 	}
+	if len(pairs) > 0 {
+		prog.stage(fmt.Sprintf("%d pairs of --pairs", len(pairs)))
+	}
 	for _, p := range pairs {
 		pr := PairR{U: p.U, V: p.V}
 		if v, ok := r(p.U, p.V); ok || p.U == p.V {
@@ -146,6 +153,7 @@ func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*Res
 		out.Pairs = append(out.Pairs, pr)
 	}
 	out.Seconds = time.Since(t0).Seconds()
+	prog.finish()
 	return &out, nil
 }
 

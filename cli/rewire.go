@@ -25,7 +25,7 @@ type rewireCmd struct {
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
 	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
 	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
-	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in the README)."`
+	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in docs/cli.md)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
 	FoSRX0           string  `name:"fosr-x0" type:"existingfile" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
@@ -110,7 +110,7 @@ func (c *rewireCmd) Run(g *Globals) error {
 			return err
 		}
 	}
-	bar := newBar(g, plan.Iterations, fmt.Sprintf("%s %s %v", name, plan.Config.Method, cfg.Budget))
+	bar := newProgress(g, fmt.Sprintf("rewire %s %s", name, plan.Config.Method), plan.Iterations, "iterations")
 	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
 		bar.add(1)
 		if jr != nil {

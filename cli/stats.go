@@ -134,7 +134,7 @@ func (c *statsCmd) Run(g *Globals) error {
 			total += rewire.Budget(p.cfgs[m].Budget, gr.E0())
 		}
 	}
-	bar := newBar(g, total, "rewiring")
+	bar := newProgress(g, "stats", total, "iterations")
 	defer bar.finish()
 	nruns, k := len(ds)*len(p.methods), 0
 	for _, d := range ds {
@@ -144,7 +144,7 @@ func (c *statsCmd) Run(g *Globals) error {
 				break // not started: its cells stay empty
 			}
 			k++
-			bar.describe(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
+			bar.stage(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
 			cfg := p.cfgs[m]
 			cfg.Context = ctx
 			sums, err := statsRun(d.name, d.graph, cfg, p.budgets, g.Workers(), bar)
@@ -191,7 +191,7 @@ func (c *statsCmd) writeTables(g *Globals, ds []*statsDataset, p *statsPlan) err
 // (rewire.RunBudgets), and returns the summary of the run with
 // each budget, as `ohm rewire` would report it; seconds is the time until
 // that run's last iteration.
-func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *bar) ([]RewireSummary, error) {
+func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *progress) ([]RewireSummary, error) {
 	cfg.Workers = workers
 	done := 0
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) {

@@ -4,16 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
-// sweepCmd is `ohm sweep`: an experiment grid (SPEC §6), resumable.
+// sweepCmd is `ohm sweep`: an experiment grid (definitions §6), resumable.
 type sweepCmd struct {
 	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
-	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see the README). Flags given too override its fields."`
-	Datasets     []string `help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
+	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
+	Datasets     []string `xor:"input" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Exclusive with --graph."`
+	Graph        string   `xor:"input" type:"existingfile" placeholder:"FILE.npz" help:"Sweep your own graph instead of --datasets: an .npz with edge_index (int, 2×E), num_nodes, x (float32/float64, n×d, raw features), y (int, n) and the masks train_mask, val_mask, test_mask (bool, n or n×k for k splits, PyG's layout), as 'ohm data export' writes; without masks give --split-rule. The same forms (undirected; --forms directed: the file's arcs), seeds and --splits as a built-in dataset; records carry the SHA-256 of the file's arrays (graph_sha256), so another file of the same name never reuses them."`
+	Name         string   `help:"--graph: the dataset name in records and reports (default: the file's base name without .npz). Training takes the hyperparameters of a dataset of that name (cora, citeseer: theirs; any other: Cornell's)."`
+	SplitRule    string   `name:"split-rule" placeholder:"RULE" help:"--graph: make the splits (the file's masks are then not used): random:TRAIN,VAL,TEST (fractions of the nodes, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (TRAIN nodes of each class, then VAL and TEST nodes, e.g. Planetoid's per-class:20,500,1000). Split k is drawn from (--split-seed, k); --splits then lists split numbers (e.g. 0,1,2), not all."`
+	SplitSeed    *uint64  `name:"split-seed" help:"--graph --split-rule: seed of the splits (default 0)."`
 	Forms        []string `help:"Comma-separated graph forms: undirected, directed (default undirected)."`
 	Methods      []string `help:"Comma-separated methods: none, curvature, res, res-hop, err, err-hop (default all)."`
 	Budgets      []string `help:"Comma-separated budgets r in (0, 1] (default 0.01,0.05,0.1,0.15). The baseline none runs once, whatever the budgets."`
@@ -38,8 +43,22 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 		}
 	}
 	var err error
+	// --datasets and --graph each replace the input of --config.
 	if len(c.Datasets) > 0 {
 		s.Datasets = sweep.SplitList(c.Datasets)
+		s.Graph, s.Name, s.SplitRule, s.SplitSeed = "", "", "", 0
+	}
+	if c.Graph != "" {
+		s.Graph, s.Datasets = c.Graph, nil
+	}
+	if c.Name != "" {
+		s.Name = c.Name
+	}
+	if c.SplitRule != "" {
+		s.SplitRule = c.SplitRule
+	}
+	if c.SplitSeed != nil {
+		s.SplitSeed = *c.SplitSeed
 	}
 	if len(c.Forms) > 0 {
 		s.Forms = sweep.SplitList(c.Forms)
@@ -89,11 +108,29 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	if c.Heterophilic {
 		s.Heterophilic = true
 	}
+	if s.Graph == "" && len(s.Datasets) == 0 {
+		return s, usagef("nothing to sweep: give --datasets NAMES or --graph FILE.npz")
+	}
 	if err := s.Normalize(); err != nil {
-		return s, specError(err)
+		return s, graphSpecError(err)
 	}
 	return s, nil
 }
+
+// graphSpecError is a usage error for a spec that Normalize refuses. The
+// errors of the graph file's fields (graph, name, split_rule, split_seed,
+// and splits with a split rule) name their flags ("--split-rule: …"); the
+// others are as specError makes them.
+func graphSpecError(err error) error {
+	var fe *sweep.FieldError
+	if errors.As(err, &fe) && fe.Remedy == nil && (graphFields[fe.Field] || fe.Field == "splits" && strings.Contains(fe.Msg, "split rule")) {
+		return usagef("--%s: %s", flagName(fe.Field), fe.Msg)
+	}
+	return specError(err)
+}
+
+// graphFields are the fields of sweep.Spec that describe a graph file.
+var graphFields = map[string]bool{"graph": true, "name": true, "split_rule": true, "split_seed": true}
 
 // Run runs the sweep until every run of the grid is in the results file.
 // Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
@@ -109,6 +146,10 @@ func (c *sweepCmd) Run(g *Globals) error {
 	ctx, stop := interruptible(g, runsInFlight)
 	defer stop()
 	sum, err := runSweep(ctx, g, spec, c.Results)
+	var fe *sweep.FieldError
+	if errors.As(err, &fe) && fe.Remedy == nil && fe.Field == "split_rule" {
+		err = usagef("--%s: %s", flagName(fe.Field), fe.Msg) // found on loading: no masks, or the rule does not fit the graph
+	}
 	if sum != nil {
 		fmt.Fprintf(g.Stdout, "%s: %d runs in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
 			c.Results, sum.Total, sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
@@ -122,10 +163,10 @@ func (c *sweepCmd) Run(g *Globals) error {
 // runsInFlight is what a sweep does when interrupted.
 const runsInFlight = "finishing the runs in flight"
 
-// runSweep runs spec into results with a progress bar (runs done / to do,
-// with ETA) and messages on standard error.
+// runSweep runs spec into results with progress (runs done / to do, time
+// per run, ETA) and messages on standard error.
 func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) (*sweep.Summary, error) {
-	b := &bar{}
+	var b *progress // made at OnPlan
 	defer func() { b.finish() }()
 	opt := sweep.Options{
 		Results: results,
@@ -137,15 +178,15 @@ func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) 
 			if !g.Quiet && done > 0 {
 				fmt.Fprintf(g.Stderr, "%s: %d of %d runs already done, resuming\n", results, done, total)
 			}
-			b = newBar(g, total-done, "sweep")
+			b = newProgress(g, "sweep", total-done, "runs")
 		},
 		OnRun: func(r sweep.Record) {
 			b.describe(fmt.Sprintf("%s %s %s L=%d", r.Dataset, r.Method, r.Model, r.Layers))
 			b.add(1)
 		},
 		OnNote: func(msg string) {
-			if b.pb != nil {
-				b.describe(msg)
+			if b != nil {
+				b.stage(msg)
 			} else if !g.Quiet {
 				fmt.Fprintln(g.Stderr, msg)
 			}

@@ -42,6 +42,12 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	}
 	ctx, release := interruptible(g, "stopping at once; nothing is written")
 	defer release()
+	prog := newStages(g, "data synth "+c.Model)
+	if c.Model == "ring" {
+		prog.stage(fmt.Sprintf("generating %d cliques of %d nodes", c.Cliques, c.CliqueSize))
+	} else {
+		prog.stage(fmt.Sprintf("generating %d nodes", c.Nodes))
+	}
 	var gr *graphgen.Graph
 	var genErr error
 	if err := untilInterrupted(ctx, func() error { gr, genErr = c.generate(); return nil }); err != nil {
@@ -50,6 +56,7 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	if genErr != nil {
 		return usagef("%v", genErr)
 	}
+	prog.stage(fmt.Sprintf("writing %s (%d edges)", c.Out, len(gr.Edges)))
 	arrays := []*graphio.Array{}
 	if gr.Labels != nil {
 		y := make([]int64, len(gr.Labels))
@@ -71,6 +78,7 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	if err := out.Commit(); err != nil {
 		return fmt.Errorf("--out %s: %w", c.Out, err)
 	}
+	prog.finish()
 	if !g.Quiet {
 		fmt.Fprintf(g.Stderr, "wrote %s: %s, %d nodes, %d edges\n", c.Out, c.Model, gr.N, len(gr.Edges))
 	}

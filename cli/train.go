@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 )
 
-// trainCmd is `ohm train`: train GCN or DirGCN (SPEC §4) on a dataset, on its
+// trainCmd is `ohm train`: train GCN or DirGCN (definitions §4) on a dataset, on its
 // own graph or on a rewired one, over seeds and splits.
 type trainCmd struct {
 	DatasetFlags
@@ -32,7 +33,9 @@ type trainCmd struct {
 	Dropout          *float64 `help:"Dropout probability in [0, 1) on the input features and after every hidden layer (default 0.5)."`
 	Seeds            int      `default:"1" help:"Train with seeds 0..N-1 on every split chosen."`
 	Split            string   `default:"0" help:"Split K (0-based), or all (WebKB has 10, the others 1)."`
-	JSON             bool     `name:"json" help:"Print one JSON object (fields in the README)."`
+	SplitRule        string   `name:"split-rule" placeholder:"RULE" help:"A dataset archive (--dataset FILE.npz): make the splits instead of reading its masks, as 'ohm sweep --split-rule': random:TRAIN,VAL,TEST (fractions) or per-class:TRAIN,VAL,TEST (counts). Split K is drawn from (--split-seed, K)."`
+	SplitSeed        uint64   `name:"split-seed" default:"0" help:"--split-rule: seed of the splits."`
+	JSON             bool     `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
 
 // TrainRun is one run in the output of `ohm train --json`.
@@ -149,6 +152,9 @@ func (c *trainCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	if err := c.applySplitRule(d, split); err != nil {
+		return err
+	}
 	var splits []int
 	switch {
 	case split < 0:
@@ -179,7 +185,7 @@ func (c *trainCmd) Run(g *Globals) error {
 		return fmt.Errorf("train %s: %w", d.Name, err)
 	}
 	runs := gnn.Runs(c.Seeds, splits)
-	b := newBar(g, len(runs), fmt.Sprintf("%s %v L=%d", d.Name, cfg.Kind, cfg.Layers))
+	b := newProgress(g, fmt.Sprintf("train %s %v L=%d", d.Name, cfg.Kind, cfg.Layers), len(runs), "runs")
 	t0 := time.Now()
 	res, err := gnn.TrainRunsContext(ctx, data, cfg, runs, g.Workers(), func(gnn.Result) { b.add(1) })
 	seconds := time.Since(t0).Seconds()
@@ -205,6 +211,31 @@ func (c *trainCmd) Run(g *Globals) error {
 		return fmt.Errorf("train %s: %w after %d of %d runs (the summary holds those)", d.Name, errInterrupted, len(res), len(runs))
 	}
 	return err
+}
+
+// applySplitRule makes the splits of a dataset archive by --split-rule
+// (0..split, or split 0 for all), or says that an archive without masks
+// needs one.
+func (c *trainCmd) applySplitRule(d *dataset.Dataset, split int) error {
+	isArchive := graphio.IsNPZ(c.Dataset)
+	switch {
+	case c.SplitRule == "" && isArchive && len(d.Splits) == 0:
+		return usagef("--dataset %s holds no split masks (train_mask, val_mask, test_mask): give --split-rule, e.g. random:0.6,0.2,0.2 or per-class:20,500,1000", c.Dataset)
+	case c.SplitRule == "":
+		return nil
+	case !isArchive:
+		return usagef("--split-rule: splits a dataset archive (--dataset FILE.npz); %s has its own splits", d.Name)
+	case split < 0:
+		return usagef("--split all: a split rule makes the splits asked by number; give --split K")
+	}
+	rule, err := dataset.ParseSplitRule(c.SplitRule)
+	if err != nil {
+		return usagef("--split-rule: %v", err)
+	}
+	if err := rule.Apply(d, c.SplitSeed, split+1); err != nil {
+		return usagef("--split-rule: %v", err)
+	}
+	return nil
 }
 
 // summarizeTraining assembles the output from the results.

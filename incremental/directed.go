@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -19,7 +20,7 @@ import (
 // Directed keeps the matrix X of Young, Scardovi & Leonard for every strongly
 // connected component (SCC) of a directed graph, the resistances
 // R_ij = X_ii + X_jj − 2X_ij it defines for ordered pairs inside one SCC, and,
-// after every edit, the most resistant admissible pair (SPEC §2.2, §3).
+// after every edit, the most resistant admissible pair (definitions §2.2, §3).
 //
 // For an SCC S with n_S ≥ 2 nodes, L_S is the out-Laplacian D_out − A of the
 // subgraph induced by S (D_out counts only the arcs inside S; self-loops are
@@ -67,10 +68,10 @@ type Directed struct {
 	has   bool
 
 	search *tarjan.Searcher
-	dist   *Distances // nil unless Options.PerHop
-	batch  bool       // between Begin and Commit
-	dirty  []int      // SCCs edited in the batch, to solve at Commit
-	fast   *dirFast   // nil unless Options.FastDirected (directed_fast.go)
+	dist   *hops.Distances // nil unless Options.PerHop
+	batch  bool            // between Begin and Commit
+	dirty  []int           // SCCs edited in the batch, to solve at Commit
+	fast   *dirFast        // nil unless Options.FastDirected (directed_fast.go)
 
 	skip    []Pair // pairs MaxPair leaves out (Skip)
 	rescan  []int  // SCCs whose skipped pairs changed, to scan again
@@ -126,7 +127,7 @@ func NewDirected(g *linalg.Graph, opt Options) (*Directed, error) {
 		}
 	}
 	if opt.PerHop {
-		e.dist = NewDistances(e.g)
+		e.dist = hops.New(e.g)
 	}
 	if opt.FastDirected {
 		e.fast = &dirFast{pend: map[int][]dirEdit{}}
@@ -173,7 +174,7 @@ func (e *Directed) R(i, j int) (float64, bool) {
 	return e.sccs[s].r(e.local[i], e.local[j]), true
 }
 
-// MaxPair returns the first pair of SPEC §3's descending ranking (package
+// MaxPair returns the first pair of definitions §3's descending ranking (package
 // rank) of the admissible ordered pairs (i, j) — i ≠ j, both in one SCC —
 // over the whole graph, the pairs of Skip left out: scored by R_ij, or by
 // R_ij/d(i→j) with R_ij as second key with Options.PerHop. Since R is
@@ -232,7 +233,7 @@ func (e *Directed) rescanSkipped() error {
 	return nil
 }
 
-// MinEdge returns the first arc u→v inside an SCC of SPEC §3's ascending
+// MinEdge returns the first arc u→v inside an SCC of definitions §3's ascending
 // ranking by resistance R_uv for which accept returns true (accept nil:
 // any). Arcs between SCCs have no score and are never returned. It returns
 // false when there is no such arc or accept rejects them all. O(m) per
@@ -253,11 +254,11 @@ func (e *Directed) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 // included, on a copy of its M: O(n_S³) time and O(n_S²) memory; in the fast
 // mode a low-rank solve gives it instead (fastRAfterAdd: no O(n_S²) work,
 // accurate to the certified bound that MinRAfterAdd uses). Unlike the
-// undirected case (SPEC §2.1) there is no O(1) formula: the arc changes M by
+// undirected case (definitions §2.1) there is no O(1) formula: the arc changes M by
 // the non-symmetric rank-one term u wᵀ, u = Π e_x, w = e_x − e_y, so the
 // Lyapunov operator Y ↦ M Y + Y Mᵀ changes by Y ↦ u wᵀY + Y w uᵀ, a correction
 // of rank up to 2n_S on the space of n_S×n_S matrices, not a rank-one one that
-// Sherman–Morrison could invert cheaply. This is the quantity SPEC §3, step 1,
+// Sherman–Morrison could invert cheaply. This is the quantity definitions §3, step 1,
 // second case, needs for each candidate arc. It panics if that solve fails, which for a strongly
 // connected component cannot happen short of non-finite arithmetic.
 func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {
@@ -320,7 +321,7 @@ func (e *Directed) Add(u, v int) error {
 // change, in this order: bad ids (ErrNodeRange), u = v (ErrSelfLoop: self-loops
 // are never rewired), an absent arc (ErrNoEdge), an arc between two SCCs
 // (ErrAcrossSCC: removing it would change no resistance and keep the
-// partition, but SPEC §3 never makes such an arc a candidate, so the engine
+// partition, but definitions §3 never makes such an arc a candidate, so the engine
 // refuses it rather than keep a graph the rewiring could not produce), and an
 // arc whose removal would leave its SCC not strongly connected (ErrSplitsSCC,
 // decided by tarjan.Searcher.SplitsSCC, O(n + m) worst case, never by a
@@ -396,7 +397,7 @@ func (e *Directed) markDirty(s int) {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Directed) edit(u, v int, add bool) { e.dist.edit(e.g, u, v, add) }
+func (e *Directed) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
 
 // Score returns the score MaxPair ranks by for the ordered pair (i, j):
 // R_ij, or R_ij/d(i→j) with PerHop; false across SCCs, for i = j, or
@@ -410,7 +411,7 @@ func (e *Directed) Score(i, j int) (float64, bool) {
 		return r, true
 	}
 	d := e.dist.At(i, j)
-	if d == Unreachable || d == 0 {
+	if d == hops.Unreachable || d == 0 {
 		return 0, false
 	}
 	return r / float64(d), true
@@ -574,7 +575,7 @@ func (c *dirSCC) r(a, b int) float64 {
 }
 
 // scan feeds the SCC's pairs to its tracker (scanInto).
-func (c *dirSCC) scan(dist *Distances) {
+func (c *dirSCC) scan(dist *hops.Distances) {
 	c.track.Keyed = dist != nil
 	c.scanInto(&c.track, dist)
 	c.scanMirrors(&c.mirror, c.track.Exclude, dist)
@@ -585,7 +586,7 @@ func (c *dirSCC) scan(dist *Distances) {
 // per-hop distances the scan scores only i < j, since R is symmetric and
 // (i, j) comes first in row-major order; (j, i) can only be ranked first
 // once (i, j) is skipped. Its score is that of (i, j). O(len(skip)·log).
-func (c *dirSCC) scanMirrors(t *rank.Max, skip []Pair, dist *Distances) {
+func (c *dirSCC) scanMirrors(t *rank.Max, skip []Pair, dist *hops.Distances) {
 	t.Reset()
 	if dist != nil {
 		return
@@ -626,7 +627,7 @@ func (e *Directed) skipExclude() {
 // order, with R_ij as the second key. Distances between two nodes of one SCC
 // only depend on the arcs inside it (a path leaving the SCC cannot come
 // back), so an edit elsewhere never changes this SCC's scores.
-func (c *dirSCC) scanInto(t *rank.Max, dist *Distances) {
+func (c *dirSCC) scanInto(t *rank.Max, dist *hops.Distances) {
 	t.Reset()
 	if dist != nil {
 		c.scanPerHop(t, dist)
@@ -650,7 +651,7 @@ func (c *dirSCC) scanInto(t *rank.Max, dist *Distances) {
 	}
 }
 
-func (c *dirSCC) scanPerHop(t *rank.Max, dist *Distances) {
+func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	for a := range n {
@@ -663,7 +664,7 @@ func (c *dirSCC) scanPerHop(t *rank.Max, dist *Distances) {
 			}
 			j := c.members[b]
 			h := drow[j]
-			if h == Unreachable || h == 0 {
+			if h == hops.Unreachable || h == 0 {
 				continue
 			}
 			// X is symmetric: X_jj is on row b, X_ij = row[b].

@@ -16,7 +16,7 @@ import (
 
 // The fast directed mode (Options.FastDirected) keeps X_S of every SCC up to
 // date through edits by low-rank corrections instead of solving
-// M Y + Y Mᵀ = Π again (SPEC §2.2).
+// M Y + Y Mᵀ = Π again (definitions §2.2).
 //
 // Update. A batch of edits of one SCC (arcs u_k→v_k added, s_k = +1, or
 // removed, s_k = −1) changes M = Π L + J/n into M' = M + Σ_k s_k a_k c_kᵀ with
@@ -58,7 +58,7 @@ import (
 //     the tie threshold th = best − tieTol(best), or the greatest score before
 //     it in row-major order, lies within the error bounds of th (the bound of
 //     th itself included);
-//   - the removal order is not certain: in the order of SPEC §3 (ascending
+//   - the removal order is not certain: in the order of definitions §3 (ascending
 //     resistance, ties by row-major order), simulated up to the first arc
 //     whose removal keeps its SCC strongly connected in the current graph
 //     (the operator removes that arc or an earlier one), some arc lies within

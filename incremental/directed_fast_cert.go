@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"slices"
@@ -260,7 +261,7 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 // pairsAbove calls f, in the scan's order (row-major; ordered pairs with
 // per-hop scores, R as Key), for every pair of the SCC scoring at least lo.
 // O(n_S²).
-func (c *dirSCC) pairsAbove(dist *Distances, lo float64, f func(Pair)) {
+func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	for a := range n {
@@ -282,7 +283,7 @@ func (c *dirSCC) pairsAbove(dist *Distances, lo float64, f func(Pair)) {
 			}
 			j := c.members[b]
 			h := drow[j]
-			if h == Unreachable || h == 0 {
+			if h == hops.Unreachable || h == 0 {
 				continue
 			}
 			r := row[a] + raw.Data[b*st+b] - 2*row[b]
@@ -294,7 +295,7 @@ func (c *dirSCC) pairsAbove(dist *Distances, lo float64, f func(Pair)) {
 }
 
 // uncertainRemove returns the SCCs whose scores could change the removal
-// decision of SPEC §3 within their error bounds: it simulates the tie order
+// decision of definitions §3 within their error bounds: it simulates the tie order
 // of the arcs inside SCCs (ascending resistance; the least remaining score m
 // sets th = m + rank.Tol(m); the first arc in row-major order among those at
 // or below th is next) up to the first arc whose removal keeps its SCC
@@ -408,11 +409,11 @@ func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 }
 
 // MinRAfterAdd returns, among the arcs x→y for y in ys, the one whose
-// addition alone leaves R_ab least, with SPEC §3's tie rule for a minimum
+// addition alone leaves R_ab least, with definitions §3's tie rule for a minimum
 // (rank.First, ascending: scores within rank.Tol of the least are equal; the
 // smallest y wins), as Pair{x, y, R_ab after adding it}, and true; false
 // when ys is empty. Every y must make x→y a candidate: x ≠ y, no arc x→y, x
-// and y in one SCC; a and b must be in one SCC. It is SPEC §3's step 1,
+// and y in one SCC; a and b must be in one SCC. It is definitions §3's step 1,
 // second case, for one side.
 //
 // Without the fast mode it calls RAfterAdd for each candidate. In the fast

@@ -92,7 +92,7 @@ func dirMatrix(e *Directed) *mat.Dense {
 	return X
 }
 
-// dirBruteMax applies SPEC §3's tie rule to every ordered pair i ≠ j in one
+// dirBruteMax applies definitions §3's tie rule to every ordered pair i ≠ j in one
 // SCC, with the scores R of the engine.
 func dirBruteMax(e *Directed) (Pair, bool) {
 	best := math.Inf(-1)
@@ -139,7 +139,7 @@ func dirBruteMinEdge(e *Directed, accept func(u, v int) bool) (Pair, bool) {
 }
 
 // qFormX computes X for a strongly connected digraph by the paper's
-// definition (SPEC §2.2), independently of the engine and of
+// definition (definitions §2.2), independently of the engine and of
 // linalg.SolveLyapunov: Q the Helmert matrix (orthonormal rows spanning 1⊥),
 // L̄ = Q L Qᵀ, Σ from the Kronecker system (L̄⊗I + I⊗L̄) vec Σ = vec I,
 // X = 2QᵀΣQ.
@@ -189,7 +189,7 @@ func qFormX(t *testing.T, g *linalg.Graph) *mat.Dense {
 }
 
 // TestDirectedSymmetricIsPinv: for a symmetric digraph X = L⁺ of the
-// underlying undirected graph, and the resistances agree (SPEC §2.2).
+// underlying undirected graph, and the resistances agree (definitions §2.2).
 func TestDirectedSymmetricIsPinv(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 1))
 	for _, tc := range []struct{ n, extra, parts int }{

@@ -2,14 +2,15 @@ package incremental
 
 import "github.com/ohmgnn/ohm/linalg"
 
-// Engine is the resistance state a rewiring operator reads and edits (SPEC
-// §3): Undirected and Directed implement it here, the exact from-scratch
-// oracle in package rewire. Decisions are read from the graph G(t) between
+// Engine is the resistance state a rewiring operator reads and edits (definitions
+// §3): Undirected and Directed implement it here, sketch.Engine in package
+// incremental/sketch, the exact from-scratch oracle exact.Engine in package
+// incremental/exact. Decisions are read from the graph G(t) between
 // iterations; Begin and Commit bracket one iteration's edits.
 type Engine interface {
 	// Graph is the current graph; callers read it, never edit it.
 	Graph() *linalg.Graph
-	// MaxPair is the first admissible pair of SPEC §3's descending ranking
+	// MaxPair is the first admissible pair of definitions §3's descending ranking
 	// by the engine's score (R, or R per hop with R as second key), the
 	// pairs of the last Skip left out ("the next pair after these"); false
 	// when none is left.

@@ -25,7 +25,7 @@ func totalResistance(t *testing.T, g *linalg.Graph) float64 {
 
 // TestGTRBruteForce: in GTR mode the engine's pair is the non-edge inside a
 // component whose addition lowers the total effective resistance most, by a
-// brute-force search over all of them with fresh pseudoinverses (SPEC §3's
+// brute-force search over all of them with fresh pseudoinverses (definitions §3's
 // ranking), step after step.
 func TestGTRBruteForce(t *testing.T) {
 	for seed := range uint64(4) {

@@ -29,7 +29,7 @@ func DenseBytes(n int, directed, perHop bool) uint64 {
 // DenseBytes exceed the available memory (linalg.CheckMemory).
 func checkDense(n int, directed, perHop bool) error {
 	return linalg.CheckMemory(fmt.Sprintf("the dense resistance engine on %d nodes", n), DenseBytes(n, directed, perHop),
-		"the dense engines keep n² numbers; use --engine sketch (undirected err, res), a smaller graph (or a component of it) or a machine with more memory")
+		"the dense engines keep n² numbers; use the sketch engine (undirected err and res), a smaller graph (or a component of it) or a machine with more memory")
 }
 
 // CheckDense is the check the dense engines make before they allocate:

@@ -54,7 +54,7 @@ func (e *Undirected) mergedDiag(a, x, y int) float64 {
 	return e.p.at(a, a)
 }
 
-// merge rebuilds L⁺ on C = A ∪ B for the edge {u,v}, u ∈ A, v ∈ B (SPEC
+// merge rebuilds L⁺ on C = A ∪ B for the edge {u,v}, u ∈ A, v ∈ B (definitions
 // §2.1): resistances inside A and inside B are unchanged, R'_ij = R_iu + 1 +
 // R_vj across, and L_C⁺ = −½ Π_C R'_C Π_C, i.e.
 // L⁺'_ij = −½ (R'_ij − r̄_i − r̄_j + r̿) with r̄ the row means of R' and r̿ their

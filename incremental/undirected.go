@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -23,9 +24,9 @@ type Options struct {
 	// connected component. By default every pair i<j is admissible and a
 	// pair across components scores L⁺_ii + L⁺_jj, as in the paper.
 	WithinComponents bool
-	// PerHop scores a pair by its resistance per hop, R_ij / d(i,j) (SPEC
+	// PerHop scores a pair by its resistance per hop, R_ij / d(i,j) (definitions
 	// §2.3), with d the shortest-path distance of the current graph (directed:
-	// i→j), kept up to date by Distances; pairs without a path score
+	// i→j), kept up to date by hops.Distances; pairs without a path score
 	// nothing.
 	PerHop bool
 	// DriftTolerance triggers an exact recomputation when the sampled
@@ -47,7 +48,7 @@ type Options struct {
 }
 
 // Undirected keeps the Laplacian pseudoinverse L⁺ of an undirected graph exact
-// under edge additions and removals (SPEC §2.1) and, after every edit, the
+// under edge additions and removals (definitions §2.1) and, after every edit, the
 // most resistant admissible pair.
 //
 // Storage is the upper triangle of L⁺, n(n+1)/2 float64s. An edit inside a
@@ -85,8 +86,8 @@ type Undirected struct {
 	skipStale bool
 	search    *tarjan.Searcher
 	edits     int
-	dist      *Distances // nil unless Options.PerHop
-	gtr       *gtrState  // nil unless Options.GTR (gtr.go)
+	dist      *hops.Distances // nil unless Options.PerHop
+	gtr       *gtrState       // nil unless Options.GTR (gtr.go)
 }
 
 // NewUndirected builds the engine for a copy of g (undirected) with an exact
@@ -119,7 +120,7 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 	}
 	e.x = e.xs[0]
 	if opt.PerHop {
-		e.dist = NewDistances(e.g)
+		e.dist = hops.New(e.g)
 	}
 	e.split()
 	if err := e.Refresh(); err != nil {
@@ -189,7 +190,7 @@ func (e *Undirected) R(i, j int) float64 {
 // Pinv returns entry (i, j) of L⁺. O(1).
 func (e *Undirected) Pinv(i, j int) float64 { return e.p.at(i, j) }
 
-// MaxPair returns the first pair of SPEC §3's descending ranking (package
+// MaxPair returns the first pair of definitions §3's descending ranking (package
 // rank) of the admissible pairs i<j, the pairs of Skip left out: scored by
 // R_ij, or by R_ij/d(i,j) with R_ij as second key with Options.PerHop; false
 // when no admissible pair is left. Existing edges are admissible. O(1): the
@@ -216,7 +217,7 @@ func (e *Undirected) Skip(pairs []Pair) {
 	e.scan()
 }
 
-// MinEdge returns the first existing edge of SPEC §3's ascending ranking by
+// MinEdge returns the first existing edge of definitions §3's ascending ranking by
 // resistance for which accept returns true (accept nil: any), and false when
 // accept rejects them all. O(m) per rejected candidate (rank.Each).
 func (e *Undirected) MinEdge(accept func(u, v int) bool) (Pair, bool) {
@@ -396,7 +397,7 @@ func (e *Undirected) flush() error {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Undirected) edit(u, v int, add bool) { e.dist.edit(e.g, u, v, add) }
+func (e *Undirected) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
 
 // Score returns the score MaxPair ranks by: R_ij, or R_ij/d(i,j) with
 // PerHop (false when there is no path). O(1).
@@ -406,7 +407,7 @@ func (e *Undirected) Score(i, j int) (float64, bool) {
 		return r, true
 	}
 	d := e.dist.At(i, j)
-	if d == Unreachable || d == 0 {
+	if d == hops.Unreachable || d == 0 {
 		return 0, false
 	}
 	return r / float64(d), true
@@ -557,14 +558,14 @@ var invHop = func() (t [1024]float64) {
 }()
 
 // scanRowHop scores the pairs (i, i+k) of an updated row per hop:
-// (ds[0] + ds[k] − 2·row[k]) / hs[k], skipping Unreachable, with the
+// (ds[0] + ds[k] − 2·row[k]) / hs[k], skipping hops.Unreachable, with the
 // resistance as the ranking's second key.
 func scanRowHop(tr *rank.Max, i int, row, ds []float64, hs []uint16) {
 	ds, hs = ds[:len(row)], hs[:len(row)]
 	di, floor := ds[0], tr.Floor()
 	for k := 1; k < len(row); k++ {
 		h := hs[k]
-		if h == Unreachable {
+		if h == hops.Unreachable {
 			continue
 		}
 		r := di + ds[k] - 2*row[k]
@@ -584,7 +585,7 @@ func updateScanRowHop(tr *rank.Max, i int, row, ds []float64, hs []uint16, xs []
 		v := row[k] - a*xs[k]
 		row[k] = v
 		h := hs[k]
-		if h == Unreachable {
+		if h == hops.Unreachable {
 			continue
 		}
 		r := di + ds[k] - 2*v

@@ -185,7 +185,7 @@ func (g *Graph) NumSelfLoops() int { return g.nloops }
 // arcs), self-loops excluded.
 func (g *Graph) NumEdges() int { return g.m }
 
-// E0 is the edge count of SPEC §1 that budgets are taken from: arcs including
+// E0 is the edge count of definitions §1 that budgets are taken from: arcs including
 // self-loops for a directed graph; unordered pairs plus each self-loop once for
 // an undirected one (as networkx counts them).
 func (g *Graph) E0() int { return g.m + g.nloops }
@@ -319,7 +319,7 @@ func cloneLists(l [][]int) [][]int {
 }
 
 // Undirected returns the symmetrization of g: every arc becomes the unordered
-// pair {u,v}, duplicates dropped, self-loops kept (SPEC §1). For an undirected
+// pair {u,v}, duplicates dropped, self-loops kept (definitions §1). For an undirected
 // g it returns a copy. O(n + m).
 func (g *Graph) Undirected() *Graph {
 	if !g.directed {

@@ -35,12 +35,12 @@ func TestCheckMemory(t *testing.T) {
 	if err := CheckMemory("small", 1<<20, ""); err != nil {
 		t.Fatalf("1 MiB refused under 1 GiB: %v", err)
 	}
-	err := CheckMemory("dense L⁺ of 100000 nodes", 80<<30, "use --engine sketch")
+	err := CheckMemory("dense L⁺ of 100000 nodes", 80<<30, "use the sketch engine")
 	var me *MemoryError
 	if !errors.As(err, &me) || me.Need != 80<<30 || me.Have != 1<<30 {
 		t.Fatalf("80 GiB under 1 GiB: %v", err)
 	}
-	if want := "dense L⁺ of 100000 nodes needs 80.0 GiB of memory, only 1.0 GiB is available: use --engine sketch"; err.Error() != want {
+	if want := "dense L⁺ of 100000 nodes needs 80.0 GiB of memory, only 1.0 GiB is available: use the sketch engine"; err.Error() != want {
 		t.Fatalf("message %q, want %q", err.Error(), want)
 	}
 }

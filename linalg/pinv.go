@@ -12,7 +12,7 @@ import (
 //
 // L⁺ is block diagonal over the components. For a component C with n_C > 1
 // nodes, L_C⁺ = (L_C + J/n_C)⁻¹ − J/n_C: L_C + J/n_C is positive definite, so
-// the inverse is taken through its Cholesky factor (SPEC §2.1), not an SVD. An
+// the inverse is taken through its Cholesky factor (definitions §2.1), not an SVD. An
 // isolated node's block is 0. Cost O(Σ n_C³) time and O(n²) memory; entries
 // between components are 0.
 func Pinv(g *Graph, comp []int) (*mat.SymDense, error) {
@@ -104,13 +104,13 @@ func Groups(labels []int) [][]int {
 }
 
 // Resistance returns R_ij = P_ii + P_jj − 2 P_ij for a pseudoinverse-like
-// matrix P (L⁺, or the directed X of SPEC §2.2). O(1).
+// matrix P (L⁺, or the directed X of definitions §2.2). O(1).
 func Resistance(P mat.Matrix, i, j int) float64 {
 	return P.At(i, i) + P.At(j, j) - 2*P.At(i, j)
 }
 
 // Resistances returns the all-pairs matrix R_ij = P_ii + P_jj − 2P_ij of a
-// symmetric P (L⁺, or the directed X of SPEC §2.2). O(n²).
+// symmetric P (L⁺, or the directed X of definitions §2.2). O(n²).
 func Resistances(P mat.Symmetric) *mat.SymDense {
 	n := P.SymmetricDim()
 	R := mat.NewSymDense(max(n, 1), nil)

@@ -5,6 +5,8 @@ import (
 	"runtime"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/exact"
+	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -39,7 +41,7 @@ type EngineSpec struct {
 	Workers int
 	// Sketch configures the sketch engine; its Removes, WithinComponents
 	// and (when zero) Workers are taken from the fields above.
-	Sketch incremental.SketchOptions
+	Sketch sketch.Options
 }
 
 // sketchable reports whether the sketch engine scores pairs as s asks
@@ -108,7 +110,7 @@ func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 	s, _ = s.Resolve(g)
 	switch s.Kind {
 	case Exact:
-		return newExactEngine(g, s.PerHop, s.WithinComponents)
+		return exact.New(g, s.PerHop, s.WithinComponents)
 	case Sketch:
 		opt := s.Sketch
 		opt.Removes = s.Removes
@@ -119,7 +121,7 @@ func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 		if opt.Workers == 0 {
 			opt.Workers = runtime.GOMAXPROCS(0)
 		}
-		return incremental.NewSketch(g, opt)
+		return sketch.New(g, opt)
 	}
 	// Directed graphs use the fast (low-rank, residual-certified) mode; the
 	// exact engine is its oracle.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -21,7 +21,7 @@ type Config struct {
 	Engine EngineKind
 	// Sketch configures the sketch engine (Engine Sketch, or Auto when it
 	// chooses it).
-	Sketch incremental.SketchOptions
+	Sketch sketch.Options
 	// Curvature and FoSR are those methods' own options; nil means their
 	// defaults. Given, they are validated whatever the method (and used
 	// only by theirs).

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -181,7 +182,7 @@ func TestHandBuilt(t *testing.T) {
 			for k, s := range tc.scores {
 				if math.IsNaN(s) {
 					// The case-2 score is R_01 once 0→2 is added alone.
-					e, _ := newExactEngine(tc.g, false, false)
+					e, _ := exact.New(tc.g, false, false)
 					s, _ = e.ResistanceAfterAdd(0, 1, 0, 2)
 				}
 				if got := res.Log[k].Score; math.Abs(got-s) > 1e-9 {
@@ -192,7 +193,7 @@ func TestHandBuilt(t *testing.T) {
 	}
 }
 
-// checkInvariants returns an OnIteration hook asserting SPEC §3's invariants
+// checkInvariants returns an OnIteration hook asserting definitions §3's invariants
 // after every iteration against a mirror of the graph: undirected, the
 // component partition is unchanged; directed, SCCs never split (each SCC of
 // the previous iteration lies inside one SCC: they only merge, through arcs
@@ -278,7 +279,7 @@ func sameLog(t *testing.T, name string, a, b []Edit) {
 
 // TestTieOrder: the linear-scan phase and the sorted phase agree with the
 
-// TestPassedOverAndMerges: one hand-built graph per rule of SPEC §3's
+// TestPassedOverAndMerges: one hand-built graph per rule of definitions §3's
 // addition step, on both engines.
 func TestPassedOverAndMerges(t *testing.T) {
 	// An isolated edge {0,1} (R/d = 1) beside a 4-cycle 2-3-4-5 (edges 3/4):

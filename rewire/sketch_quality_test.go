@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
@@ -45,7 +46,7 @@ func kirchhoff(e *incremental.Undirected) float64 {
 // and gives, before each iteration, the exact maximum resistance of G(t),
 // the exact R of the pair the sketch chose and whether a removal is a
 // bridge; at the end both Kirchhoff indices.
-func measureSketch(t testing.TB, g *linalg.Graph, budget float64, opt incremental.SketchOptions) sketchQuality {
+func measureSketch(t testing.TB, g *linalg.Graph, budget float64, opt sketch.Options) sketchQuality {
 	var q sketchQuality
 	ex, err := Run(g, Config{Method: ERR, Budget: budget, Engine: Incremental})
 	if err != nil {
@@ -155,7 +156,7 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 	}
 	for _, name := range names {
 		g := load(t, name, false)
-		measureSketch(t, g, 0.1, incremental.SketchOptions{Seed: 1}).check(t, name, 0.98, 0.995)
+		measureSketch(t, g, 0.1, sketch.Options{Seed: 1}).check(t, name, 0.98, 0.995)
 	}
 }
 
@@ -179,7 +180,7 @@ func BenchmarkSketchQualitySBM(b *testing.B) {
 		b.Fatal(err)
 	}
 	for range b.N {
-		q := measureSketch(b, g, 0.01, incremental.SketchOptions{Seed: 1})
+		q := measureSketch(b, g, 0.01, sketch.Options{Seed: 1})
 		q.check(b, fmt.Sprintf("sbm-%d", n), 0.98, 0.995)
 		b.ReportMetric(q.Worst, "worst")
 		b.ReportMetric(q.Mean, "mean")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
@@ -55,7 +56,7 @@ func TestSketchEngineExactWhenAllKept(t *testing.T) {
 					t.Fatal(err)
 				}
 				cfg.Engine, cfg.OnIteration = Sketch, nil
-				cfg.Sketch = incremental.SketchOptions{Round: 10, Candidates: g.N(), Tol: 1e-13, Seed: 3}
+				cfg.Sketch = sketch.Options{Round: 10, Candidates: g.N(), Tol: 1e-13, Seed: 3}
 				sk, err := Run(g, cfg)
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)
@@ -112,7 +113,7 @@ func TestSketchEngineQuality(t *testing.T) {
 				check = checkInvariants(t, g, false)
 			}
 			cfg := Config{Method: m, Budget: 0.1, Engine: Sketch,
-				Sketch: incremental.SketchOptions{Round: 4, Seed: 5},
+				Sketch: sketch.Options{Round: 4, Seed: 5},
 				OnIteration: func(it int, cur *linalg.Graph, edits []Edit) {
 					check(it, cur, edits)
 					want := exactMax(t, prev)

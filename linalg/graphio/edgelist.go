@@ -36,7 +36,7 @@ func ReadEdgeList(path string, numNodes int) (n int, arcs []linalg.Edge, err err
 }
 
 // DecodeEdgeList reads an edge list from r; path only names it in errors.
-// The format (SPEC §1), as EncodeEdgeList writes it:
+// The format (definitions §1), as EncodeEdgeList writes it:
 //
 //	# num_nodes 5
 //	0 1

@@ -1,4 +1,4 @@
-// Package graphio reads and writes graphs in the two exchange formats of SPEC §1
+// Package graphio reads and writes graphs in the two exchange formats of definitions §1
 // (.npz with edge_index and num_nodes, and plain "u v" edge lists), and defines
 // the FormatError that every ohm reader returns for malformed input.
 package graphio

@@ -17,7 +17,7 @@ import (
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// Member keys of a graph archive (SPEC §1).
+// Member keys of a graph archive (definitions §1).
 const (
 	KeyEdgeIndex = "edge_index"
 	KeyNumNodes  = "num_nodes"

@@ -2,7 +2,7 @@
 // (Cora, CiteSeer) from PyTorch Geometric's raw Python-2 pickles, the WebKB
 // graphs (Cornell, Texas) from the Geom-GCN text files and split archives, and
 // the built-in synthetic graphs that need no files. Each is assembled exactly as
-// PyTorch Geometric assembles it (SPEC §1), so that node ids, arcs, features,
+// PyTorch Geometric assembles it (definitions §1), so that node ids, arcs, features,
 // labels and splits agree with PyG's.
 package dataset
 
@@ -17,7 +17,7 @@ type Dataset struct {
 	// Name is the canonical lower-case name ("cora", "citeseer", "cornell",
 	// "texas", "bottleneck", "ring", "sbm").
 	Name string
-	// Graph is the directed form of SPEC §1: the arcs exactly as PyG's
+	// Graph is the directed form of definitions §1: the arcs exactly as PyG's
 	// edge_index holds them, duplicates coalesced, self-loops kept. For
 	// Planetoid graphs the arc set is symmetric. The undirected form is
 	// Graph.Undirected().

@@ -94,7 +94,7 @@ func RelFiles(name string) ([]string, error) {
 	return rel, nil
 }
 
-// Locator finds dataset files. Folders are searched in the order of SPEC §1:
+// Locator finds dataset files. Folders are searched in the order of definitions §1:
 // DataDir (--data-dir), then Env ($OHM_DATA), then Cache (the per-user cache
 // folder). Each is a PyTorch Geometric root: <root>/Cora/raw/ind.cora.x, ….
 type Locator struct {

@@ -30,7 +30,7 @@ type Plan struct {
 	OnTraining func(d *dataset.Dataset)
 }
 
-// RunAll computes the diagnostics of SPEC §5 on every dataset of ds: it takes
+// RunAll computes the diagnostics of definitions §5 on every dataset of ds: it takes
 // the graph of d in the form spec.Kind reads (the undirected form for GCN,
 // the arcs for DirGCN), makes one graph per method of plan (the original
 // graph for MethodNone, plan.Rewire's for the others) and hands them to Run

@@ -8,7 +8,7 @@ import (
 )
 
 // LinearCKA returns the linear centered kernel alignment of Kornblith et al.
-// between the representations x (n×p) and y (n×q) of the same n nodes (SPEC
+// between the representations x (n×p) and y (n×q) of the same n nodes (definitions
 // §5): with X and Y the column-centered x and y,
 //
 //	CKA = ‖YᵀX‖²_F / (‖XᵀX‖_F · ‖YᵀY‖_F),

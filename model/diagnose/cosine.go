@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultMaxPairs is the number of node pairs above which MeanAbsCosine
-// samples instead of enumerating (SPEC §5: 10⁶).
+// samples instead of enumerating (definitions §5: 10⁶).
 const DefaultMaxPairs = 1_000_000
 
 // pairStream is the second PCG word of MeanAbsCosine's sampler ("ohm-cos").

@@ -14,7 +14,7 @@ const MaxOverlapMethods = 16
 // EdgeOverlap compares the added-edge sets added[m] of the methods (in the
 // order given; names must be distinct; a method missing from added has the
 // empty set, entries of added not in methods are ignored) on one dataset and
-// budget (SPEC §5, as an UpSet plot shows them):
+// budget (definitions §5, as an UpSet plot shows them):
 //
 //   - Sizes[i] is the number of distinct edges of methods[i];
 //   - Exclusive lists every non-empty combination of methods — 2^k − 1

@@ -53,7 +53,7 @@ type job struct {
 	last         *mat.Dense
 }
 
-// Run computes the diagnostics of SPEC §5 on d for every graph, depth and
+// Run computes the diagnostics of definitions §5 on d for every graph, depth and
 // seed: a model of spec.Kind with gnn.Defaults of d and the depth, trained on
 // spec.Split from the seed, with the weights of its best validation epoch
 // (gnn.TrainBest). Of each model it measures, from its Embeddings (each

@@ -1,4 +1,4 @@
-// Package diagnose measures what a trained GNN's representations look like (SPEC §5):
+// Package diagnose measures what a trained GNN's representations look like (definitions §5):
 // mean absolute cosine similarity of node embeddings per layer (oversmoothing), linear
 // probes on inner layers (how much class information survives), linear CKA between the
 // representations of models trained on differently rewired graphs, and the overlap of the

@@ -12,7 +12,7 @@ type DecayScope int
 const (
 	// DecayFirst decays the first layer's parameters only — its weight
 	// matrix (for DirGCN all three blocks) and its bias — as PyG's GCN
-	// example does (Adam param group conv1.parameters(), SPEC §4).
+	// example does (Adam param group conv1.parameters(), definitions §4).
 	DecayFirst DecayScope = iota
 	// DecayAll decays every parameter.
 	DecayAll
@@ -37,7 +37,7 @@ func ParseDecayScope(s string) (DecayScope, error) {
 	return 0, fmt.Errorf("unknown weight-decay scope %q (want first or all)", s)
 }
 
-// Config is one training setup (SPEC §4).
+// Config is one training setup (definitions §4).
 type Config struct {
 	Kind          Kind       // GCN or DirGCN
 	Layers        int        // depth L ≥ 1
@@ -52,7 +52,7 @@ type Config struct {
 }
 
 // Defaults returns the paper's untuned hyperparameters for the named
-// dataset (SPEC §4), with 2 layers, no PairNorm (scale 1 when switched on),
+// dataset (definitions §4), with 2 layers, no PairNorm (scale 1 when switched on),
 // weight decay on the first layer and 200 epochs: cora and citeseer hidden
 // 16, dropout 0.5, lr 0.01, weight decay 5e-3; cornell and texas hidden 64,
 // dropout 0.5, lr 0.01, weight decay 5e-4. Every other dataset (the built-in

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// DirGCNLayer is the DirGCN layer of SPEC §4:
+// DirGCNLayer is the DirGCN layer of definitions §4:
 //
 //	H' = D_in⁻¹A_in·H·W_in + D_out⁻¹A_out·H·W_out + H·W_self + b
 //

@@ -1,4 +1,4 @@
-// Package gnn holds the graph neural networks of SPEC §4 and their training:
+// Package gnn holds the graph neural networks of definitions §4 and their training:
 // the GCN and DirGCN layers, PairNorm, ReLU and dropout, the softmax
 // cross-entropy loss and the Adam optimiser, all with hand-written backward
 // passes checked against finite differences in the tests.
@@ -26,7 +26,7 @@
 // depth L is conv → [PairNorm] → ReLU → dropout → … → conv, with dropout on
 // the input features as well (Kipf & Welling; PyG's example).
 //
-// Decisions where the SPEC is silent are documented on the names they
+// Decisions where docs/definitions.md is silent are documented on the names they
 // concern: self-loops in GCN normalisation (GCNOperator), PairNorm when all
 // rows are equal (PairNorm), weight-decay scope (DecayScope), seeding and the
 // dropout draw (NewTrainer, Model), epoch numbering and ties (Result), the

@@ -5,7 +5,7 @@ import "gonum.org/v1/gonum/mat"
 // Embeddings returns the representation of every node after each layer of
 // the model, in eval mode (no dropout): element ℓ−1 (ℓ = 1..L) is the n×width
 // output of convolution ℓ itself — Â·H·W + b for GCN, the DirGCN sum for
-// DirGCN — before the PairNorm and ReLU that follow it (SPEC §5: "after each
+// DirGCN — before the PairNorm and ReLU that follow it (definitions §5: "after each
 // layer ℓ"). The last element is therefore the logits Forward(x, false)
 // returns. The matrices are fresh copies owned by the caller.
 //

@@ -25,7 +25,7 @@ type Conv interface {
 	Dims() (in, out int)
 }
 
-// GCNLayer is the GCN layer of SPEC §4: H' = Â·H·W + b, computed as Â·(H·W)
+// GCNLayer is the GCN layer of definitions §4: H' = Â·H·W + b, computed as Â·(H·W)
 // (PyG's order: the product is taken at the narrower width when out ≤ in).
 // W is in×out (Glorot-uniform), b is 1×out (zero).
 //

@@ -61,7 +61,7 @@ func NewOperators(g *linalg.Graph, k Kind) *Operators {
 }
 
 // GCNOperator returns Â = D̃^{-1/2}(A+I)D̃^{-1/2} of the undirected form of g
-// (a directed g is symmetrized first, SPEC §4) as an n×n CSR matrix with
+// (a directed g is symmetrized first, definitions §4) as an n×n CSR matrix with
 // sorted, unique column indices.
 //
 // Self-loops follow PyG's gcn_norm, which calls add_remaining_self_loops:

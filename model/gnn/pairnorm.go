@@ -7,7 +7,7 @@ import (
 )
 
 // PairNorm is the normalisation of Zhao & Akoglu in the paper's form
-// (SPEC §4):
+// (definitions §4):
 //
 //	H' = s·(H − H̄) / σ,   σ = √((1/n²) Σ_ij ‖h_i − h_j‖²) = √((2/n) Σ_i ‖h_i − h̄‖²)
 //
@@ -18,7 +18,7 @@ import (
 // cost O(n·m) for an n×m input; the matrices returned belong to the PairNorm
 // and are overwritten by its next call.
 type PairNorm struct {
-	// Scale is s (1 by default in SPEC §4).
+	// Scale is s (1 by default in definitions §4).
 	Scale float64
 
 	y, dx *mat.Dense

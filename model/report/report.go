@@ -1,5 +1,5 @@
 // Package report turns sweep results (and optionally the diagnostics of
-// `ohm diagnose`) into the paper's layouts (SPEC §6): a Markdown file with
+// `ohm diagnose`) into the paper's layouts (definitions §6): a Markdown file with
 // the "best layer / max accuracy" tables per budget and dataset pair (mean
 // ± std at the best depth, marked where an exact Wilcoxon signed-rank test
 // against none gives p < 0.05, beside the paper's own one-run statistic)
@@ -115,6 +115,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		return nil, err
 	}
 	out = &Output{Markdown: filepath.Join(opt.Out, "report.md")}
+	recs, files := labelGraphFiles(recs)
 	t := aggregate(recs)
 	var b strings.Builder
 	b.WriteString("# ohm report\n\n")
@@ -123,6 +124,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
 	}
 	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
+	writeGraphFiles(&b, files)
 	fig := func(name string) string {
 		out.Figures = append(out.Figures, filepath.Join(figs.dir, name))
 		return fmt.Sprintf("![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)
@@ -207,7 +209,7 @@ func writeBestTables(b *strings.Builder, t *tables) {
 	}
 	for _, fm := range t.forms {
 		for _, r := range budgets {
-			for _, pair := range datasetPairs {
+			for _, pair := range t.groups {
 				var ds []string
 				for _, d := range pair {
 					if t.has(d, fm.form, fm.model) {

@@ -332,3 +332,42 @@ func TestCellRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestReportGraphFiles: a graph file's dataset gets a table of its own and
+// is listed with its hash; two inputs of one name (the built-in cornell
+// and a graph file named cornell; two files named g) are never mixed.
+func TestReportGraphFiles(t *testing.T) {
+	rec := func(d, sha string, acc float64) sweep.Record {
+		return sweep.Record{Dataset: d, GraphSHA256: sha, Form: "undirected", Method: "none", Model: "gcn", Layers: 2, TestAcc: acc, E0: 10}
+	}
+	shaA, shaB := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	dir := t.TempDir()
+	out, err := Write([]sweep.Record{rec("mine", shaA, 0.9)}, Options{Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(out.Markdown)
+	for _, want := range []string{"### mine, undirected form, GCN", "| none | 2 | 90.0 ± 0.0 | 90.0 (2) |", "| mine | `" + shaA + "` | the file's masks |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	r := rec("g", shaB, 0.4)
+	r.SplitRule, r.SplitSeed = "random:0.6,0.2,0.2", 3
+	recs := []sweep.Record{rec("cornell", "", 0.5), rec("cornell", shaA, 0.7), rec("g", shaA, 0.6), r}
+	out, err = Write(recs, Options{Out: filepath.Join(dir, "mixed")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ = os.ReadFile(out.Markdown)
+	s := string(md)
+	for _, want := range []string{"| none | 2 | 50.0 ± 0.0 |", "### cornell@aaaaaaaa, undirected form, GCN", "| none | 2 | 70.0 ± 0.0 |",
+		"### g@aaaaaaaa,", "| none | 2 | 60.0 ± 0.0 |", "| none | 2 | 40.0 ± 0.0 |", "| random:0.6,0.2,0.2, seed 3 |"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	if recs[1].Dataset != "cornell" {
+		t.Error("Write modified the records")
+	}
+}

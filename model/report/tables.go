@@ -52,6 +52,7 @@ type tables struct {
 	// What exists, in report order.
 	forms    []formModel
 	datasets []string
+	groups   [][]string // datasets shown side by side in a table
 	methods  []string
 	budgets  []float64 // without 0 (the baseline's)
 	runs     int
@@ -150,6 +151,17 @@ func aggregate(recs []sweep.Record) *tables {
 		dsOrder = append(dsOrder, p...)
 	}
 	slices.SortFunc(t.datasets, order(dsOrder))
+	// Datasets of the paper's layout side by side, every other one (graph
+	// files) in a table of its own.
+	t.groups = nil
+	for _, p := range datasetPairs {
+		t.groups = append(t.groups, p)
+	}
+	for _, d := range t.datasets {
+		if !slices.Contains(dsOrder, d) {
+			t.groups = append(t.groups, []string{d})
+		}
+	}
 	slices.Sort(t.budgets)
 	fmOrder := []string{"undirected/gcn", "directed/gcn", "directed/dirgcn", "undirected/dirgcn"}
 	slices.SortFunc(t.forms, func(a, b formModel) int {

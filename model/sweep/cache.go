@@ -35,14 +35,19 @@ type GraphKey struct {
 	SynthSeed    uint64  `json:"synth_seed"`
 	Heterophilic bool    `json:"heterophilic"`
 	Version      string  `json:"version"`
+	GraphSHA256  string  `json:"graph_sha256,omitempty"` // graph files only: the hash of their arrays
 }
 
 // Hash returns the cache file's base name: the first 20 hex digits of the
-// SHA-256 of the key's fields.
+// SHA-256 of the key's fields (GraphSHA256 only when set, so that the
+// built-in datasets' cached graphs keep their names).
 func (k GraphKey) Hash() string {
 	s := fmt.Sprintf("%s|%s|%s|%s|%s|%d|%t|%s", k.Dataset, k.Form, k.Method,
 		strconv.FormatFloat(k.Budget, 'g', -1, 64), strconv.FormatFloat(k.Alpha, 'g', -1, 64),
 		k.SynthSeed, k.Heterophilic, k.Version)
+	if k.GraphSHA256 != "" {
+		s += "|" + k.GraphSHA256
+	}
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:10])
 }
@@ -90,7 +95,8 @@ func (c cache) paths(k GraphKey) (npz, meta string) {
 // load returns the cached graph, or nil when it is not cached, when the files
 // are unreadable, or when their checksum does not match (a valid but
 // different .npz, an edited .json): the graph is then made again. n is the
-// dataset's node count.
+// dataset's node count. (A graph cached under the key of another input —
+// same name, another graph file — has another key: GraphSHA256.)
 func (c cache) load(k GraphKey, n int) *Rewired {
 	npz, meta := c.paths(k)
 	b, err := os.ReadFile(meta)

@@ -23,7 +23,7 @@ import (
 // [0, 1]; the rewiring fields describe the graph the model was trained on
 // (for method none: added = removed = iterations = 0).
 type Record struct {
-	Dataset      string  `json:"dataset"`                 // canonical name: cora, citeseer, cornell, texas, bottleneck, ring, sbm
+	Dataset      string  `json:"dataset"`                 // canonical name: cora, citeseer, cornell, texas, bottleneck, ring, sbm; or a graph file's name
 	Form         string  `json:"form"`                    // undirected or directed (the form rewired)
 	Method       string  `json:"method"`                  // none, curvature, res, res-hop, err, err-hop
 	Budget       float64 `json:"budget"`                  // r; 0 for none
@@ -37,10 +37,13 @@ type Record struct {
 	Split        int     `json:"split"`                   //
 	SynthSeed    uint64  `json:"synth_seed"`              // built-in datasets' seed (0 for real data)
 	Heterophilic bool    `json:"heterophilic"`            // built-in sbm's variant
+	GraphSHA256  string  `json:"graph_sha256,omitempty"`  // graph files only (Spec.Graph): SHA-256 of their arrays (dataset.Archive)
+	SplitRule    string  `json:"split_rule,omitempty"`    // graph files split by a rule: its canonical form
+	SplitSeed    uint64  `json:"split_seed,omitempty"`    // and its seed
 	TestAcc      float64 `json:"test_acc"`                // at BestEpoch
 	ValAcc       float64 `json:"val_acc"`                 // best validation accuracy
 	BestEpoch    int     `json:"best_epoch"`              // 1-based
-	E0           int     `json:"e0"`                      // edges of the input graph in its form (SPEC §1)
+	E0           int     `json:"e0"`                      // edges of the input graph in its form (definitions §1)
 	Iterations   int     `json:"iterations"`              // rewiring iterations made
 	Added        int     `json:"added"`                   // edges added by the rewiring
 	Removed      int     `json:"removed"`                 // edges removed by the rewiring
@@ -56,7 +59,9 @@ type Record struct {
 // Key identifies a run: the inputs that make two runs the same. Epochs and
 // the synthetic datasets' options are part of it; α only for curvature; the
 // rewiring code version too, so that a run of older rewiring code is never
-// counted as done.
+// counted as done; for a graph file, the hash of its arrays and its split
+// rule and seed (empty for the built-in datasets, so that records written
+// before these fields existed keep their keys).
 type Key struct {
 	Dataset, Form, Method string
 	Budget, Alpha         float64
@@ -68,13 +73,17 @@ type Key struct {
 	SynthSeed             uint64
 	Heterophilic          bool
 	Version               string // rewiring code version (CodeVersion)
+	GraphSHA256           string // graph files only
+	SplitRule             string
+	SplitSeed             uint64
 }
 
 // Key returns the record's key.
 func (r *Record) Key() Key {
 	k := Key{Dataset: r.Dataset, Form: r.Form, Method: r.Method, Budget: r.Budget, Model: r.Model,
 		PairNorm: r.PairNorm, Layers: r.Layers, Epochs: r.Epochs, Seed: r.Seed, Split: r.Split,
-		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic, Version: r.Version}
+		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic, Version: r.Version,
+		GraphSHA256: r.GraphSHA256, SplitRule: r.SplitRule, SplitSeed: r.SplitSeed}
 	if r.Method == "curvature" {
 		k.Alpha = r.Alpha
 	}
@@ -90,8 +99,15 @@ func (k Key) String() string {
 	if k.PairNorm {
 		pn = "yes"
 	}
-	return fmt.Sprintf("%s/%s/%s/%s/%s/pairnorm=%s/L=%d/seed=%d/split=%d", k.Dataset, k.Form, k.Method,
+	s := fmt.Sprintf("%s/%s/%s/%s/%s/pairnorm=%s/L=%d/seed=%d/split=%d", k.Dataset, k.Form, k.Method,
 		strconv.FormatFloat(k.Budget, 'g', -1, 64), k.Model, pn, k.Layers, k.Seed, k.Split)
+	if k.GraphSHA256 != "" {
+		s += "/graph=" + k.GraphSHA256[:min(12, len(k.GraphSHA256))]
+	}
+	if k.SplitRule != "" {
+		s += fmt.Sprintf("/splits=%s,seed %d", k.SplitRule, k.SplitSeed)
+	}
+	return s
 }
 
 // ReadResults reads every complete record of a results file. A last line
@@ -303,7 +319,7 @@ func (r *Results) Close() error {
 // code (Version equal to CodeVersion of their method and form) and the
 // others, counted by method, form and version for the message that names
 // them (sorted by method, form, version): reports never mix versions
-// (SPEC §6). O(len(recs)).
+// (definitions §6). O(len(recs)).
 func CurrentRecords(recs []Record) (current []Record, stale []Stale) {
 	at := map[Stale]int{}
 	for _, r := range recs {

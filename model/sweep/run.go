@@ -22,7 +22,8 @@ type Options struct {
 	// Workers is the number of training runs in parallel (and the workers
 	// of each rewiring); ≤ 0 means 1.
 	Workers int
-	// Load returns a dataset by canonical name (required).
+	// Load returns a dataset by canonical name (required for Spec.Datasets;
+	// Spec.Graph is read by dataset.ReadArchive).
 	Load func(name string, synth dataset.SynthOptions) (*dataset.Dataset, error)
 	// OnPlan, if set, is called once before any work with the number of
 	// runs in the grid and of those already in the results file.
@@ -59,7 +60,8 @@ type run struct {
 // budget except to stop, so the run with budget B is the first B iterations
 // of a longer one.
 type group struct {
-	d       *dataset.Dataset
+	in      *input
+	d       *dataset.Dataset // in.d
 	form    string
 	method  string
 	budgets []float64
@@ -81,14 +83,14 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if err := spec.Normalize(); err != nil {
 		return nil, err
 	}
-	if opt.Load == nil {
+	if opt.Load == nil && spec.Graph == "" {
 		return nil, errors.New("sweep: no dataset loader")
 	}
 	if err := CheckResults(opt.Results); err != nil {
 		return nil, err
 	}
 	s := &sweeper{spec: &spec, opt: opt, workers: max(1, opt.Workers)}
-	ds, err := loadDatasets(&spec, opt.Load)
+	ds, err := loadInputs(&spec, opt.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -143,19 +145,63 @@ func (s *sweeper) note(format string, a ...any) {
 	}
 }
 
-// loadDatasets loads every dataset of spec first: a missing file fails
-// before hours of work.
-func loadDatasets(spec *Spec, load func(string, dataset.SynthOptions) (*dataset.Dataset, error)) ([]*dataset.Dataset, error) {
+// input is one dataset of a sweep and what identifies it in records and
+// keys beside its name.
+type input struct {
+	d         *dataset.Dataset
+	builtin   bool   // a built-in synthetic dataset: SynthSeed and Heterophilic apply
+	graph     string // a graph file's Archive.SHA256, else ""
+	splitRule string // a graph file's split rule (canonical), else ""
+	splitSeed uint64
+}
+
+// loadInputs loads every dataset of spec first (or the graph file, its
+// splits made by the split rule when one is given): a missing or malformed
+// file fails before hours of work.
+func loadInputs(spec *Spec, load func(string, dataset.SynthOptions) (*dataset.Dataset, error)) ([]*input, error) {
+	if spec.Graph != "" {
+		in, err := loadGraph(spec)
+		if err != nil {
+			return nil, err
+		}
+		return []*input{in}, nil
+	}
 	synth := dataset.SynthOptions{Seed: spec.SynthSeed, Heterophilic: spec.Heterophilic}
-	var ds []*dataset.Dataset
+	var ins []*input
 	for _, name := range spec.Datasets {
 		d, err := load(name, synth)
 		if err != nil {
 			return nil, err
 		}
-		ds = append(ds, d)
+		ins = append(ins, &input{d: d, builtin: dataset.IsBuiltin(d.Name)})
 	}
-	return ds, nil
+	return ins, nil
+}
+
+// loadGraph reads spec.Graph as the dataset spec.Name; with a split rule,
+// makes splits 0..max asked.
+func loadGraph(spec *Spec) (*input, error) {
+	a, err := dataset.ReadArchive(spec.Graph, spec.Name)
+	if err != nil {
+		return nil, err
+	}
+	in := &input{d: a.Dataset, graph: a.SHA256}
+	if spec.SplitRule == "" {
+		if !a.HasSplits {
+			return nil, fieldErrorf("split_rule", "%s holds no split masks (train_mask, val_mask, test_mask): state a split rule, e.g. random:0.6,0.2,0.2 or per-class:20,500,1000", spec.Graph)
+		}
+		return in, nil
+	}
+	rule, err := dataset.ParseSplitRule(spec.SplitRule)
+	if err != nil {
+		return nil, fieldErrorf("split_rule", "%v", err)
+	}
+	ks, _ := parseSplits(spec.Splits) // a list: Normalize refuses all with a rule
+	if err := rule.Apply(in.d, spec.SplitSeed, slices.Max(ks)+1); err != nil {
+		return nil, fieldErrorf("split_rule", "%v", err)
+	}
+	in.splitRule, in.splitSeed = rule.String(), spec.SplitSeed
+	return in, nil
 }
 
 // runAll trains the pending runs of groups on s.workers goroutines and
@@ -220,12 +266,13 @@ func (s *sweeper) newJob(gr *group, b float64, r run, rw *Rewired, data *gnn.Dat
 	rec := Record{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b,
 		Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: s.spec.Epochs,
 		Seed: r.seed, Split: r.split, SynthSeed: s.spec.SynthSeed, Heterophilic: s.spec.Heterophilic,
+		GraphSHA256: gr.in.graph, SplitRule: gr.in.splitRule, SplitSeed: gr.in.splitSeed,
 		E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed, AddedNet: rw.AddedNet, RemovedNet: rw.RemovedNet,
 		StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
 	if gr.method == string(rewire.Curvature) {
 		rec.Alpha = alpha
 	}
-	if !dataset.IsBuiltin(gr.d.Name) {
+	if !gr.in.builtin {
 		rec.SynthSeed, rec.Heterophilic = 0, false
 	}
 	return job{data: data, cfg: cfg, rec: rec}
@@ -259,11 +306,12 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 // plan enumerates the grid in a fixed order (dataset, form, method, budget,
 // model, PairNorm, depth, split, seed), counts it in sum and returns the
 // pending runs grouped by rewired graph.
-func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([]*group, error) {
+func plan(spec *Spec, ins []*input, done map[Key]bool, sum *Summary) ([]*group, error) {
 	want, _ := parseSplits(spec.Splits)
 	alpha := spec.AlphaValue()
 	var groups []*group
-	for _, d := range ds {
+	for _, in := range ins {
+		d := in.d
 		splits := want
 		if splits == nil {
 			for k := range d.Splits {
@@ -276,7 +324,7 @@ func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([
 			}
 		}
 		synthSeed, hetero := spec.SynthSeed, spec.Heterophilic
-		if !dataset.IsBuiltin(d.Name) {
+		if !in.builtin {
 			synthSeed, hetero = 0, false
 		}
 		for _, form := range spec.Forms {
@@ -286,7 +334,7 @@ func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([
 				if m == None {
 					budgets = []float64{0}
 				}
-				g := &group{d: d, form: form, method: m, runs: map[float64][]run{}}
+				g := &group{in: in, d: d, form: form, method: m, runs: map[float64][]run{}}
 				for _, b := range budgets {
 					for _, model := range models {
 						for _, pn := range spec.PairNorm {
@@ -295,7 +343,8 @@ func plan(spec *Spec, ds []*dataset.Dataset, done map[Key]bool, sum *Summary) ([
 									for s := range spec.Seeds {
 										key := Key{Dataset: d.Name, Form: form, Method: m, Budget: b, Model: model,
 											PairNorm: pn, Layers: l, Epochs: spec.Epochs, Seed: uint64(s), Split: k,
-											SynthSeed: synthSeed, Heterophilic: hetero, Version: CodeVersion(m, form)}
+											SynthSeed: synthSeed, Heterophilic: hetero, Version: CodeVersion(m, form),
+											GraphSHA256: in.graph, SplitRule: in.splitRule, SplitSeed: in.splitSeed}
 										if m == string(rewire.Curvature) {
 											key.Alpha = alpha
 										}
@@ -338,8 +387,9 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 		return out, nil
 	}
 	key := func(b float64) GraphKey {
-		k := GraphKey{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b, Version: CodeVersion(gr.method, gr.form)}
-		if dataset.IsBuiltin(gr.d.Name) {
+		k := GraphKey{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b, Version: CodeVersion(gr.method, gr.form),
+			GraphSHA256: gr.in.graph}
+		if gr.in.builtin {
 			k.SynthSeed, k.Heterophilic = spec.SynthSeed, spec.Heterophilic
 		}
 		if gr.method == string(rewire.Curvature) {

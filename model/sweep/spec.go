@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,15 +35,36 @@ var PaperMethods = []string{None, string(rewire.Curvature), string(rewire.Res), 
 // paper's, then the baselines beyond it (GTR, FoSR; undirected only).
 var AllMethods = append(slices.Clone(PaperMethods), string(rewire.GTR), string(rewire.FoSR))
 
-// PaperBudgets are the budgets of the paper (SPEC §6).
+// PaperBudgets are the budgets of the paper (definitions §6).
 var PaperBudgets = []float64{0.01, 0.05, 0.1, 0.15}
 
 // Spec is a sweep: the grid of runs. The zero value of a field means its
 // default (see Normalize). It is also the format of `ohm sweep --config`
 // (JSON, these field names; unknown fields are an error).
 type Spec struct {
-	// Datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Required.
-	Datasets []string `json:"datasets"`
+	// Datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm.
+	// Required unless Graph is given; exclusive with it.
+	Datasets []string `json:"datasets,omitempty"`
+	// Graph is a dataset archive (.npz: edge_index, num_nodes, x, y and
+	// the split masks, see dataset.ReadArchive) swept as one more dataset,
+	// named Name, in place of Datasets. Its directed form is the file's
+	// arcs, its undirected form their pairs, as for every dataset; its
+	// records carry the SHA-256 of its arrays (Record.GraphSHA256), so that
+	// two different files of the same name never share a run or a cached
+	// graph.
+	Graph string `json:"graph,omitempty"`
+	// Name names Graph's dataset in records and reports (default: the
+	// file's base name without its extension). Letters, digits, '.', '_'
+	// and '-'. Training takes the hyperparameters of a dataset of that
+	// name (gnn.Defaults: cora's for "cora", …, Cornell's for any other).
+	Name string `json:"name,omitempty"`
+	// SplitRule makes Graph's splits when the file holds no masks (or
+	// replaces them): random:TRAIN,VAL,TEST (fractions) or
+	// per-class:TRAIN,VAL,TEST (counts), see dataset.ParseSplitRule. Split
+	// k is drawn from (SplitSeed, k); Splits must then list split numbers
+	// (not all).
+	SplitRule string `json:"split_rule,omitempty"`
+	SplitSeed uint64 `json:"split_seed,omitempty"`
 	// Forms: undirected and/or directed (default undirected).
 	Forms []string `json:"forms,omitempty"`
 	// Methods: none, curvature, res, res-hop, err, err-hop (default all six).
@@ -50,7 +73,7 @@ type Spec struct {
 	Budgets []float64 `json:"budgets,omitempty"`
 	// Models: gcn, dirgcn. Default: gcn on the undirected form, dirgcn on
 	// the directed form. When given, gcn runs on every form (a directed
-	// graph is symmetrized, SPEC §4) and dirgcn on the directed form only.
+	// graph is symmetrized, definitions §4) and dirgcn on the directed form only.
 	Models []string `json:"models,omitempty"`
 	// PairNorm settings to run (default both: false, true).
 	PairNorm []bool `json:"pairnorm,omitempty"`
@@ -125,10 +148,7 @@ func (s *Spec) Normalize() error {
 // and models.
 func (s *Spec) normalizeNames() error {
 	var err error
-	if len(s.Datasets) == 0 {
-		return fieldErrorf("datasets", "none given")
-	}
-	if s.Datasets, err = names("datasets", s.Datasets, dataset.Names(), nil); err != nil {
+	if err := s.normalizeInput(); err != nil {
 		return err
 	}
 	if s.Forms, err = names("forms", s.Forms, []string{Undirected, Directed}, []string{Undirected}); err != nil {
@@ -148,6 +168,49 @@ func (s *Spec) normalizeNames() error {
 	if len(s.Models) > 0 && !slices.Contains(s.Models, "gcn") && !slices.Contains(s.Forms, Directed) {
 		return fieldErrorf("models", "dirgcn runs on the directed form only; add directed to forms")
 	}
+	return nil
+}
+
+// nameRE is what a graph file's dataset may be named: a word that is safe
+// in file names (report figures are named after it).
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// normalizeInput checks what is swept: datasets, or a graph file with its
+// name and split rule.
+func (s *Spec) normalizeInput() error {
+	if s.Graph == "" {
+		switch {
+		case len(s.Datasets) == 0:
+			return fieldErrorf("datasets", "none given (name datasets or a graph file)")
+		case s.Name != "":
+			return fieldErrorf("name", "%q names a graph file's dataset, and no graph file is given", s.Name)
+		case s.SplitRule != "" || s.SplitSeed != 0:
+			return fieldErrorf("split_rule", "splits a graph file's nodes, and no graph file is given (the datasets have their own splits)")
+		}
+		var err error
+		s.Datasets, err = names("datasets", s.Datasets, dataset.Names(), nil)
+		return err
+	}
+	if len(s.Datasets) > 0 {
+		return fieldErrorf("graph", "a graph file is swept instead of datasets, not with them (%s given too)", strings.Join(s.Datasets, ", "))
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(s.Graph), filepath.Ext(s.Graph))
+	}
+	if !nameRE.MatchString(s.Name) {
+		return fieldErrorf("name", "%q: a graph file's dataset name holds letters, digits, '.', '_' and '-' only, and starts with a letter or digit", s.Name)
+	}
+	if s.SplitRule == "" {
+		if s.SplitSeed != 0 {
+			return fieldErrorf("split_seed", "seeds a split rule, and none is given")
+		}
+		return nil
+	}
+	r, err := dataset.ParseSplitRule(s.SplitRule)
+	if err != nil {
+		return fieldErrorf("split_rule", "%v", err)
+	}
+	s.SplitRule = r.String()
 	return nil
 }
 
@@ -221,8 +284,10 @@ func (s *Spec) normalizeRuns() error {
 	if s.Splits == "" {
 		s.Splits = "0"
 	}
-	if _, err := parseSplits(s.Splits); err != nil {
+	if ks, err := parseSplits(s.Splits); err != nil {
 		return err
+	} else if ks == nil && s.SplitRule != "" {
+		return fieldErrorf("splits", "all: a split rule makes the splits asked by number (e.g. 0,1,2), as many as asked")
 	}
 	switch {
 	case s.Epochs == 0:

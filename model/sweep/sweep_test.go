@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -46,7 +47,27 @@ func TestFieldErrors(t *testing.T) {
 		field string
 		text  string
 	}{
-		{func() error { s := Spec{}; return s.Normalize() }, "datasets", "datasets: none given"},
+		{func() error { s := Spec{}; return s.Normalize() }, "datasets", "datasets: none given (name datasets or a graph file)"},
+		{func() error { s := Spec{Datasets: []string{"cora"}, Graph: "g.npz"}; return s.Normalize() },
+			"graph", "graph: a graph file is swept instead of datasets, not with them (cora given too)"},
+		{func() error { s := Spec{Graph: "my graph.npz"}; return s.Normalize() },
+			"name", `name: "my graph": a graph file's dataset name holds letters, digits, '.', '_' and '-' only, and starts with a letter or digit`},
+		{func() error { s := Spec{Datasets: []string{"cora"}, Name: "g"}; return s.Normalize() },
+			"name", `name: "g" names a graph file's dataset, and no graph file is given`},
+		{func() error {
+			s := Spec{Datasets: []string{"cora"}, SplitRule: "random:0.6,0.2,0.2"}
+			return s.Normalize()
+		},
+			"split_rule", "split_rule: splits a graph file's nodes, and no graph file is given (the datasets have their own splits)"},
+		{func() error { s := Spec{Graph: "g.npz", SplitRule: "thirds"}; return s.Normalize() },
+			"split_rule", `split_rule: "thirds": want random:TRAIN,VAL,TEST (fractions, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (counts, e.g. per-class:20,500,1000)`},
+		{func() error { s := Spec{Graph: "g.npz", SplitSeed: 3}; return s.Normalize() },
+			"split_seed", "split_seed: seeds a split rule, and none is given"},
+		{func() error {
+			s := Spec{Graph: "g.npz", SplitRule: "random:0.6,0.2,0.2", Splits: "all"}
+			return s.Normalize()
+		},
+			"splits", "splits: all: a split rule makes the splits asked by number (e.g. 0,1,2), as many as asked"},
 		{func() error { s := Spec{Datasets: []string{"cora"}, Budgets: []float64{2}}; return s.Normalize() },
 			"budgets", "budgets: 2 outside (0, 1] (a fraction of E0, e.g. 0.05)"},
 		{func() error {
@@ -146,5 +167,55 @@ func TestCacheChecksum(t *testing.T) {
 	os.WriteFile(meta, bytes.Replace(b, []byte(`"added": 1`), []byte(`"added": 7`), 1), 0o644)
 	if c.load(k, 4) != nil {
 		t.Fatal("edited numbers were used")
+	}
+}
+
+// TestGraphSpec: a graph file is named by its base name, its split rule
+// canonical.
+func TestGraphSpec(t *testing.T) {
+	s := Spec{Graph: filepath.Join("data", "My-Graph.v2.npz"), SplitRule: " Random:0.60,0.2,0.2", Splits: "0,1"}
+	if err := s.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "My-Graph.v2" || s.SplitRule != "random:0.6,0.2,0.2" || len(s.Datasets) != 0 {
+		t.Errorf("%+v", s)
+	}
+}
+
+// TestRecordsOfBuiltinsUnchanged: a record of a built-in dataset written
+// before graph files existed reads, keeps its key (so it still counts as
+// done) and is written back byte for byte; the cache names of the built-in
+// datasets' graphs are unchanged; a graph file's hash, split rule or seed
+// changes both keys.
+func TestRecordsOfBuiltinsUnchanged(t *testing.T) {
+	line := `{"dataset":"cornell","form":"undirected","method":"none","budget":0,"alpha":0,"model":"gcn","pairnorm":false,"layers":1,"hidden":64,"epochs":20,"seed":0,"split":0,"synth_seed":0,"heterophilic":false,"test_acc":0.5405405405405406,"val_acc":0.5423728813559322,"best_epoch":1,"e0":280,"iterations":0,"added":0,"removed":0,"added_net":0,"removed_net":0,"rewire_seconds":0,"train_seconds":0.014372758000000001,"version":"rewire-1","finished":"2026-11-26T03:44:22Z"}`
+	recs, _, err := parseResults("r.jsonl", []byte(line+"\n"))
+	if err != nil || len(recs) != 1 {
+		t.Fatal(recs, err)
+	}
+	b, _ := json.Marshal(recs[0])
+	if string(b) != line {
+		t.Errorf("written back as\n%s\nwant\n%s", b, line)
+	}
+	want := Key{Dataset: "cornell", Form: Undirected, Method: None, Model: "gcn", Layers: 1, Epochs: 20, Version: "rewire-1"}
+	if recs[0].Key() != want {
+		t.Errorf("key %+v, want %+v", recs[0].Key(), want)
+	}
+	for _, r := range []Record{{GraphSHA256: "ab"}, {SplitRule: "random:0.6,0.2,0.2"}, {SplitSeed: 1}} {
+		r2 := recs[0]
+		r2.GraphSHA256, r2.SplitRule, r2.SplitSeed = r.GraphSHA256, r.SplitRule, r.SplitSeed
+		if r2.Key() == want {
+			t.Errorf("%+v: same key as the built-in record", r)
+		}
+	}
+	// The name of the cached graph of cornell/undirected/err/0.05 made
+	// before graph files existed.
+	k := GraphKey{Dataset: "cornell", Form: Undirected, Method: "err", Budget: 0.05, Version: "rewire-1"}
+	if h := k.Hash(); h != "7397d086ccb8fde274b9" {
+		t.Errorf("cache name %s changed", h)
+	}
+	k.GraphSHA256 = "ab"
+	if k.Hash() == "7397d086ccb8fde274b9" {
+		t.Error("a graph file's cached graph has the built-in dataset's name")
 	}
 }

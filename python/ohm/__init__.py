@@ -1,13 +1,39 @@
 """ohm from Python: effective resistance rewiring (ERR) of graphs for GNNs.
 
-Every function runs the ohm command on a graph written to a temporary .npz
-(edge_index in PyTorch Geometric's convention, num_nodes) and reads back what
-it wrote, so the results are exactly the command's: see docs/python.md.
+Every function runs the ohm command (the binary bundled with this package's
+platform wheel, see ohm.binary) on a graph written to a temporary .npz
+(edge_index in PyTorch Geometric's convention, num_nodes) and reads back
+what it wrote, so the results are exactly the command's. numpy arrays in
+give numpy arrays out; torch tensors in give torch tensors out (same
+device). ohm.pyg holds the PyTorch Geometric transforms.
 """
 
 from ._binary import OhmError, binary
-from .core import RewireResult, curvature, resistance, rewire
+from .core import METHODS, RewireResult, curvature, resistance, rewire
 from . import pyg
 
-__all__ = ["OhmError", "RewireResult", "binary", "curvature", "pyg", "resistance", "rewire"]
-__version__ = "0.1.0"
+
+def _version():
+    """The version in pyproject.toml beside this package (a source tree),
+    else the installed distribution's (which the wheel took from it)."""
+    from pathlib import Path
+    import re
+
+    src = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if src.is_file():
+        text = src.read_text(encoding="utf-8")
+        m = re.search(r'(?m)^version\s*=\s*"([^"]+)"', text)
+        if m and re.search(r'(?m)^name\s*=\s*"ohm-rewire"', text):
+            return m.group(1)
+    try:
+        from importlib.metadata import version
+
+        return version("ohm-rewire")
+    except Exception:  # not installed (a copy of the sources)
+        return "0+unknown"
+
+
+__version__ = _version()
+
+__all__ = ["METHODS", "OhmError", "RewireResult", "binary", "curvature", "pyg", "resistance",
+           "rewire", "__version__"]

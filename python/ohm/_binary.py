@@ -1,8 +1,21 @@
-"""Finding (or building) the ohm binary and running it."""
+"""Finding the ohm binary, running it, and the `ohm` console script.
+
+The binary is looked for, in this order:
+
+1. the one bundled with this package (``ohm/bin/ohm``: every platform wheel
+   of ohm-rewire carries the binary built for its platform);
+2. ``$OHM_BIN``;
+3. ``ohm`` on the PATH (a binary, not this package's own console script);
+4. when the package sits in a clone of the ohm repository (``python/ohm``),
+   the repository's ``bin/ohm``, built with ``go build`` when missing or
+   older than the Go sources.
+"""
 
 import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 
@@ -11,6 +24,28 @@ class OhmError(RuntimeError):
 
 
 _cached = None
+
+_NOT_FOUND = (
+    "ohm binary not found. This copy of the ohm-rewire package carries none (it was not "
+    "installed from a platform wheel). Either install the wheel for your platform, "
+    "`pip install ohm_rewire-<version>-py3-none-<platform>.whl` (built by `make wheel` in "
+    "the ohm repository), or build the binary from a clone of the repository "
+    "(`make build`, Go 1.26) and set OHM_BIN to its bin/ohm or put it on the PATH."
+)
+
+
+def bundled():
+    """Path of the binary bundled with this package (``ohm/bin/ohm``), or
+    None when this installation has none."""
+    p = Path(__file__).resolve().parent / "bin" / ("ohm.exe" if os.name == "nt" else "ohm")
+    if not p.is_file():
+        return None
+    if not os.access(p, os.X_OK):  # an unzip that dropped the mode bits
+        try:
+            p.chmod(p.stat().st_mode | 0o111)
+        except OSError:
+            return None
+    return str(p)
 
 
 def _repo_root():
@@ -21,20 +56,47 @@ def _repo_root():
     return None
 
 
+def _is_console_script(path):
+    """Whether path is a Python console script that runs this module (the
+    `ohm` that pip installs beside the package), which must not be taken
+    for the binary: it would run itself."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return head.startswith(b"#!") and b"ohm._binary" in head
+
+
+def _on_path():
+    """`ohm` on the PATH that is a binary (not a console script of this
+    package), or None."""
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which("ohm", path=d or ".")
+        if found and not _is_console_script(found):
+            return found
+    return None
+
+
 def binary():
-    """Path of the ohm binary: $OHM_BIN, else `ohm` on the PATH, else (when
-    this package sits in the ohm repository) bin/ohm, built with `go build`
-    when missing or older than the Go sources."""
+    """Path of the ohm binary: the one bundled with this package, else
+    $OHM_BIN, else `ohm` on the PATH, else (when this package sits in the ohm
+    repository) bin/ohm, built with `go build` when missing or older than
+    the Go sources. Raises OhmError saying how to get one when none is found."""
     global _cached
     if _cached:
         return _cached
+    found = bundled()
+    if found:
+        _cached = found
+        return found
     env = os.environ.get("OHM_BIN")
     if env:
-        if not os.access(env, os.X_OK):
+        if not (os.path.isfile(env) and os.access(env, os.X_OK)):
             raise OhmError(f"OHM_BIN={env} is not an executable file")
         _cached = env
         return env
-    found = shutil.which("ohm")
+    found = _on_path()
     if found:
         _cached = found
         return found
@@ -45,15 +107,15 @@ def binary():
             go = shutil.which("go")
             if go is None:
                 raise OhmError("the ohm binary is not built and Go is not on the PATH: "
-                               "set OHM_BIN, or install Go and retry")
+                               "run `make build` in the repository with Go 1.26 installed, "
+                               "or set OHM_BIN to an ohm binary")
             res = subprocess.run([go, "build", "-o", str(out), "./cli/ohm"], cwd=root,
                                  capture_output=True, text=True)
             if res.returncode != 0:
                 raise OhmError("go build ./cli/ohm failed:\n" + res.stderr.strip())
         _cached = str(out)
         return _cached
-    raise OhmError("ohm binary not found: set OHM_BIN or put ohm on the PATH "
-                   "(go install github.com/ohmgnn/ohm/cli/ohm@latest)")
+    raise OhmError(_NOT_FOUND)
 
 
 def _stale(root, out):
@@ -66,10 +128,34 @@ def _stale(root, out):
     return (root / "go.mod").stat().st_mtime > t
 
 
-def run(args):
+# A usage error of the binary names a flag first: "--budget 2: must lie in
+# (0, 1] ...", "--directed: gtr rewires undirected graphs only ...".
+_FLAG_ERROR = re.compile(r"^(--[a-z0-9][a-z0-9-]*)(?: ([^:\n]*))?: (.*)$", re.S)
+
+_UNSET = object()
+
+
+def python_error(msg, names):
+    """msg with its leading flag replaced by the Python argument that set
+    it: names maps a flag ("--budget") to (argument, value) — the value the
+    caller gave, shown with repr, or _UNSET to keep the command's own text.
+    A message naming no flag of names is returned as it is."""
+    m = _FLAG_ERROR.match(msg)
+    if not m or m.group(1) not in names:
+        return msg
+    arg, value = names[m.group(1)]
+    if value is _UNSET:
+        head = arg if m.group(2) is None else f"{arg} {m.group(2)}"
+    else:
+        head = f"{arg}={value!r}"
+    return f"{head}: {m.group(3)}"
+
+
+def run(args, names=None):
     """Run ohm with args; return its standard output. Exit status 2 (a usage
     error: a bad budget, method, flag) raises ValueError, any other failure
-    OhmError, each with the command's message."""
+    OhmError, each with the command's message; a usage error naming a flag
+    of names (see python_error) names the Python argument instead."""
     res = subprocess.run([binary(), "--quiet", *args], capture_output=True, text=True)
     if res.returncode == 0:
         return res.stdout
@@ -77,5 +163,25 @@ def run(args):
     if msg.startswith("ohm: "):
         msg = msg[len("ohm: "):]
     if res.returncode == 2:
-        raise ValueError(msg)
+        raise ValueError(python_error(msg, names or {}))
     raise OhmError(msg)
+
+
+def main(argv=None):
+    """The `ohm` console script: runs the binary with the arguments given
+    (replacing this process where the platform allows)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        exe = binary()
+    except OhmError as e:
+        print(f"ohm: {e}", file=sys.stderr)
+        return 1
+    if os.name == "nt":  # no exec that keeps the console's process
+        return subprocess.call([exe, *args])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(exe, ["ohm", *args])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,5 @@
-"""Shared helpers of the Python tests: the binary, the datasets, graphs."""
+"""Shared helpers of the Python tests: the package under test, the binary,
+the datasets, graphs, and skips that fail under CI=true."""
 
 import os
 import subprocess
@@ -9,13 +10,40 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+PYTHON_DIR = Path(__file__).resolve().parent.parent  # python/ of the repository
+REPO = PYTHON_DIR.parent
+
+# The tests run on the package in python/ unless run.py --installed asked
+# for the installed one (make test-python: the wheel in a fresh venv).
+INSTALLED = os.environ.get("OHM_TEST_INSTALLED") == "1"
+if not INSTALLED and str(PYTHON_DIR) not in sys.path:
+    sys.path.insert(0, str(PYTHON_DIR))
 import ohm  # noqa: E402
+
+CI = os.environ.get("CI") == "true"
 
 
 def cli(*args):
     """Run the ohm binary directly; return its standard output."""
     return subprocess.run([ohm.binary(), "--quiet", *args], check=True, capture_output=True, text=True).stdout
+
+
+def skip_or_fail(case, msg, ci_installs=None):
+    """Skip the test with msg, or fail it under CI=true when CI is meant to
+    provide what is missing (ci_installs says what .ci/run installs)."""
+    if CI and ci_installs:
+        case.fail(f"{msg} (CI=true: .ci/run installs {ci_installs})")
+    raise unittest.SkipTest(msg)
+
+
+def need_torch(case):
+    """torch, else skip (fail under CI=true, where .ci/run installs python3-torch)."""
+    try:
+        import torch
+    except ImportError:
+        skip_or_fail(case, "torch is not importable: apt-get install python3-torch to include this test",
+                     "python3-torch")
+    return torch
 
 
 def data_dir(case, needed):
@@ -24,7 +52,7 @@ def data_dir(case, needed):
     if root and (Path(root) / needed).exists():
         return root
     msg = f"dataset file {needed} not found: set OHM_DATA to the data root to include this test"
-    if os.environ.get("CI") == "true":
+    if CI:
         case.fail(msg + " (CI=true: missing data is a failure)")
     raise unittest.SkipTest(msg)
 

@@ -6,7 +6,7 @@ import unittest
 
 import numpy as np
 
-from .helpers import cli, data_dir, ohm, sample_graph, tmpdir
+from helpers import cli, data_dir, ohm, sample_graph, tmpdir
 
 METHODS = ["err", "err-hop", "res", "res-hop", "curvature", "gtr", "fosr"]
 
@@ -85,6 +85,19 @@ class TestRoundTrip(unittest.TestCase):
         rr = ohm.resistance(r.edge_index, n, pairs=[[13, 14]])
         self.assertEqual(rr.shape, (1,))
 
+    def test_numpy_in_numpy_out(self):
+        ei, n = sample_graph()
+        r = ohm.rewire(ei.astype(np.int32), n, method="err", budget=0.2)
+        for name in ("edge_index", "edge_type", "added", "removed"):
+            a = getattr(r, name)
+            self.assertIsInstance(a, np.ndarray, name)
+            self.assertEqual(a.dtype, np.int64, name)
+        self.assertEqual(r.edge_index.shape[0], 2)
+        self.assertIn("edge_index=<2×", repr(r))
+        u, v, k = ohm.curvature(ei, n)
+        self.assertIsInstance(k, np.ndarray)
+        self.assertIsInstance(ohm.resistance(ei, n, pairs=[[0, 7]]), np.ndarray)
+
     def test_torch_like_input(self):
         class Tensor:  # what a torch tensor offers ohm: detach().cpu().numpy()
             def __init__(self, a):
@@ -106,31 +119,118 @@ class TestRoundTrip(unittest.TestCase):
 
 
 class TestErrors(unittest.TestCase):
-    def test_bad_budget_is_value_error(self):
-        ei, n = sample_graph()
-        with self.assertRaisesRegex(ValueError, r"--budget 2: must lie in \(0, 1\]"):
-            ohm.rewire(ei, n, budget=2)
+    """A bad argument is a ValueError naming the Python argument (never a
+    flag of the command), raised before the command runs where Python can
+    tell; what only the command can tell keeps its reason under the
+    argument's name."""
 
-    def test_bad_method_is_value_error(self):
+    def assertArgError(self, pattern, **kwargs):
         ei, n = sample_graph()
-        with self.assertRaisesRegex(ValueError, 'unknown method "nope"'):
-            ohm.rewire(ei, n, method="nope")
+        with self.assertRaises(ValueError) as cm:
+            ohm.rewire(ei, n, **kwargs)
+        msg = str(cm.exception)
+        self.assertRegex(msg, pattern)
+        self.assertNotIn("--", msg, "a flag of the command leaked into the message")
+        return msg
+
+    def test_checked_before_the_command(self):
+        # Python's checks come first: the command never runs on them.
+        from unittest import mock
+
+        ei, n = sample_graph()
+        with mock.patch("ohm.core.run", side_effect=AssertionError("the command ran")):
+            for kw in (dict(budget=2.0), dict(method="erx"), dict(engine="fast"), dict(alpha=-1),
+                       dict(max_iterations=-1), dict(method="fosr", directed=True)):
+                with self.subTest(**kw), self.assertRaises(ValueError):
+                    ohm.rewire(ei, n, **kw)
+
+    def test_bad_budget(self):
+        self.assertArgError(r"^budget=2\.0: must lie in \(0, 1\]", budget=2.0)
+        self.assertArgError(r"^budget=2: must lie in \(0, 1\]", budget=2)
+        self.assertArgError(r"^budget=0: must lie in \(0, 1\]", budget=0)
+        self.assertArgError(r"^budget=nan: must lie in \(0, 1\]", budget=float("nan"))
+        self.assertArgError(r"^budget='0\.1': must be a number", budget="0.1")
+
+    def test_bad_method(self):
+        self.assertArgError(r"^method='erx': unknown \(known: err, err-hop, res, res-hop, curvature, gtr, fosr\)",
+                            method="erx")
+
+    def test_method_case_does_not_matter(self):
+        ei, n = sample_graph()
+        self.assertEqual(ohm.rewire(ei, n, method="ERR", budget=0.1).summary["method"], "err")
+
+    def test_bad_engine(self):
+        self.assertArgError(r"^engine='fast': unknown \(known: auto, incremental, exact, sketch", engine="fast")
+
+    def test_bad_numbers(self):
+        self.assertArgError(r"^alpha=2: must lie in \[0, 1\]", alpha=2)
+        self.assertArgError(r"^max_iterations=-1: must be ≥ 0", max_iterations=-1)
+        self.assertArgError(r"^max_iterations=1\.5: must be an integer", max_iterations=1.5)
+        self.assertArgError(r"^seed=-1: must be in \[0, 2\*\*64\)", seed=-1)
+        with self.assertRaisesRegex(ValueError, r"^num_nodes=-1: must be ≥ 0"):
+            ohm.rewire(np.zeros((2, 0), dtype=np.int64), -1)
 
     def test_directed_gtr_refused(self):
-        ei, n = sample_graph()
-        with self.assertRaisesRegex(ValueError, "gtr rewires undirected graphs"):
-            ohm.rewire(ei, n, method="gtr", directed=True)
+        self.assertArgError(r"^directed=True: method='gtr' rewires undirected graphs only", method="gtr", directed=True)
+        self.assertArgError(r"^within_components=True: applies to undirected graphs", directed=True,
+                            within_components=True)
+
+    def test_command_errors_name_the_argument(self):
+        # Only the command knows which engines a method has: its usage
+        # error comes back with the argument's name in place of the flag.
+        msg = self.assertArgError(r"^engine='exact': this method has no exact engine", method="gtr", engine="exact")
+        self.assertNotIn("--engine", msg)
+        self.assertArgError(r"^engine='sketch': runs err and res on undirected graphs only", method="err-hop",
+                            engine="sketch")
+
+    def test_flag_to_argument_mapping(self):
+        # The mapping itself, on the command's own wordings (exit status 2).
+        from ohm._binary import _UNSET, python_error
+
+        names = {"--budget": ("budget", 2.0), "--method": ("method", "erx"), "--engine": ("engine", "fast"),
+                 "--alpha": ("alpha", 2), "--directed": ("directed", True), "--fosr-x0": ("fosr_x0", _UNSET)}
+        cases = [
+            ("--budget 2: must lie in (0, 1] (a fraction of E0, e.g. 0.05)",
+             "budget=2.0: must lie in (0, 1] (a fraction of E0, e.g. 0.05)"),
+            ("--method erx: unknown (known: res, err)", "method='erx': unknown (known: res, err)"),
+            ("--engine fast: unknown (known: auto, incremental, exact, sketch)",
+             "engine='fast': unknown (known: auto, incremental, exact, sketch)"),
+            ("--alpha 2: must lie in [0, 1]", "alpha=2: must lie in [0, 1]"),
+            ("--directed: gtr rewires undirected graphs only", "directed=True: gtr rewires undirected graphs only"),
+            ("--fosr-x0 of 5 entries: the graph has 15 nodes", "fosr_x0 of 5 entries: the graph has 15 nodes"),
+            ("--top 3: not a flag of this call", "--top 3: not a flag of this call"),
+            ("reading the graph: bad file", "reading the graph: bad file"),
+        ]
+        for got, want in cases:
+            with self.subTest(got=got):
+                self.assertEqual(python_error(got, names), want)
 
     def test_bad_edge_index(self):
-        with self.assertRaisesRegex(ValueError, "shape"):
+        with self.assertRaisesRegex(ValueError, r"^edge_index: must have shape \(2, E\)"):
             ohm.rewire(np.zeros((3, 2), dtype=np.int64), 4)
-        with self.assertRaisesRegex(ValueError, "outside"):
+        with self.assertRaisesRegex(ValueError, r"^edge_index: holds a node id outside \[0, num_nodes=4\)"):
             ohm.rewire(np.array([[0], [7]]), 4)
+        with self.assertRaisesRegex(ValueError, r"^edge_index: must hold integers"):
+            ohm.rewire(np.array([[0.0], [1.0]]), 4)
+
+    def test_fosr_x0_shape(self):
+        ei, n = sample_graph()
+        with self.assertRaisesRegex(ValueError, r"^fosr_x0: must have shape \(num_nodes,\) = \(15,\)"):
+            ohm.rewire(ei, n, method="fosr", fosr_x0=np.zeros(3))
 
     def test_failure_is_ohm_error(self):
         ei, n = sample_graph()
         with self.assertRaises(ohm.OhmError):
             ohm.rewire(ei, n, method="fosr", fosr_x0=np.zeros(n))  # x = 0: no direction
+
+    def test_help_documents_every_argument(self):
+        import inspect
+
+        doc = inspect.getdoc(ohm.rewire)
+        for name in inspect.signature(ohm.rewire).parameters:
+            self.assertRegex(doc, rf"(?m)^    {name}: ", f"help(ohm.rewire) does not document {name}")
+        for fld in ("edge_index", "edge_type", "added", "removed", "log", "summary"):
+            self.assertIn(fld, doc.split("Returns:")[1])
 
 
 class TestCornell(unittest.TestCase):

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -220,7 +221,7 @@ func TestCurvatureAgainstOracle(t *testing.T) {
 		n := 6 + r.IntN(9)
 		p := []float64{0.15, 0.3, 0.6}[trial%3]
 		g := randomGraph(r, n, p, false)
-		dist := allPairsBFS(g)
+		dist := exact.AllPairsBFS(g)
 		for _, alpha := range []float64{0, 0.5, 0.3, 0.9} {
 			ks, err := Curvatures(g, alpha, 1+2*(trial%2))
 			if err != nil {
@@ -277,7 +278,7 @@ func TestValidateAlpha(t *testing.T) {
 // TestCurvatureAgainstOracle cover dense neighbourhoods).
 func TestCurvatureOracleCornell(t *testing.T) {
 	g := load(t, "cornell", false)
-	dist := allPairsBFS(g)
+	dist := exact.AllPairsBFS(g)
 	checked := 0
 	for _, alpha := range []float64{0.5, 0} {
 		for _, e := range must(Curvatures(g, alpha, 2)) {

@@ -1,5 +1,5 @@
 // Package curvature computes Ollivier–Ricci curvature and keeps it up to
-// date under edge edits, for the curvature rewiring baseline of SPEC §3.
+// date under edge edits, for the curvature rewiring baseline of definitions §3.
 //
 // κ(x,y) = 1 − W1(μx, μy) of an edge, with the lazy measures
 // μx = α·δx + (1−α)/deg(x)·Σ_{z∈N(x)} δz and W1 the exact earth-mover

@@ -1,4 +1,4 @@
-package linalg
+package axpy
 
 import "golang.org/x/sys/cpu"
 

@@ -1,5 +1,5 @@
 //go:build !amd64
 
-package linalg
+package axpy
 
 func setAVXRows(bool) {}

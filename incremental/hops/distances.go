@@ -1,4 +1,7 @@
-package incremental
+// Package hops keeps the all-pairs unweighted shortest-path distances
+// (hops) of a graph exact under edge additions and removals (definitions §2.3):
+// the per-hop scores of the dense resistance engines divide R by them.
+package hops
 
 import (
 	"fmt"
@@ -11,7 +14,7 @@ import (
 const Unreachable = math.MaxUint16
 
 // Distances keeps the all-pairs unweighted shortest-path distances d(i,j) of a
-// graph exact under edge additions and removals (SPEC §2.3). For a directed
+// graph exact under edge additions and removals (definitions §2.3). For a directed
 // graph d(i,j) is the length of a shortest directed path i→j along arcs; for
 // an undirected graph it is symmetric. Self-loops are ignored.
 //
@@ -39,13 +42,13 @@ type Distances struct {
 	repaired   int // entries (undirected: pairs) rewritten by Removed
 }
 
-// NewDistances returns the distances of g, computed by a BFS from every node,
+// New returns the distances of g, computed by a BFS from every node,
 // O(n(n+m)). It panics if g has 65535 nodes or more (a distance could then
 // collide with Unreachable).
-func NewDistances(g *linalg.Graph) *Distances {
+func New(g *linalg.Graph) *Distances {
 	n := g.N()
 	if n >= Unreachable {
-		panic(fmt.Sprintf("incremental: NewDistances of a graph with %d nodes: uint16 distances need n < %d", n, Unreachable))
+		panic(fmt.Sprintf("hops: New of a graph with %d nodes: uint16 distances need n < %d", n, Unreachable))
 	}
 	d := &Distances{
 		n:        n,
@@ -85,14 +88,14 @@ func (d *Distances) Row(i int) []uint16 {
 	return d.d[i*d.n : (i+1)*d.n : (i+1)*d.n]
 }
 
-// Recomputed returns how many sources Removed has repaired since NewDistances:
+// Recomputed returns how many sources Removed has repaired since New:
 // the sources whose row changed, except that for an undirected graph only the
 // sources on u's side of a removed edge {u,v} (d(s,v) = d(s,u)+1) count; the
 // rows on v's side are rewritten through symmetry by those repairs.
 func (d *Distances) Recomputed() int { return d.recomputed }
 
 // Repaired returns how many distances Removed has rewritten since
-// NewDistances, summed over the repaired sources: the size of each affected
+// New, summed over the repaired sources: the size of each affected
 // set, which is exactly the set of entries of the row that change. For an
 // undirected graph each changed pair {s,w} counts once (d(s,w) and its mirror
 // d(w,s) are written together). Repaired/Recomputed is the mean work per
@@ -383,10 +386,10 @@ func (d *Distances) bfs(g *linalg.Graph, s int) {
 	}
 }
 
-// edit adds or removes the edge {u,v} (arc u→v) of g and, when d is not nil,
-// updates the distances to match: the one place the engines change their
-// graph.
-func (d *Distances) edit(g *linalg.Graph, u, v int, add bool) {
+// Edit adds or removes the edge {u,v} (arc u→v) of g and, when d is not nil,
+// updates the distances to match (Added or Removed, whose cost it has): the
+// one place the engines change their graph.
+func (d *Distances) Edit(g *linalg.Graph, u, v int, add bool) {
 	if add {
 		g.AddEdge(u, v)
 	} else {

@@ -1,4 +1,6 @@
-package rewire
+// Package exact holds the exact from-scratch resistance engine, the oracle
+// of the incremental engines' tests and the benchmarks' naive baseline.
+package exact
 
 import (
 	"fmt"
@@ -8,17 +10,16 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
-	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// exactEngine recomputes every score from scratch whenever the graph has
+// Engine recomputes every score from scratch whenever the graph has
 // changed: L⁺ by linalg.Pinv (undirected) or X by one Lyapunov solve per SCC
 // (directed), all-pairs distances by a BFS from every node, and the maximum
 // by a plain two-pass scan. It shares no state or kernel with the incremental
 // engines, so it is the tests' oracle and the benchmarks' naive baseline.
 // Each recomputation costs O(Σ n_C³ + n(n+m)).
-type exactEngine struct {
+type Engine struct {
 	g      *linalg.Graph
 	hop    bool
 	within bool
@@ -30,7 +31,12 @@ type exactEngine struct {
 	dist  [][]int       // -1: unreachable
 }
 
-func newExactEngine(g *linalg.Graph, hop, within bool) (*exactEngine, error) {
+// New starts the exact engine on a copy of g: hop scores a pair by R per
+// hop (R its second key), within restricts undirected pairs to one
+// component. It refuses, before allocating, a graph whose n² state exceeds
+// the available memory (linalg.CheckMemory). Its cost is one
+// recomputation.
+func New(g *linalg.Graph, hop, within bool) (*Engine, error) {
 	n := uint64(g.N())
 	// L⁺ or X (n² floats), the Pinv work, and per hop n² int distances.
 	need := 3 * n * n * 8
@@ -40,118 +46,34 @@ func newExactEngine(g *linalg.Graph, hop, within bool) (*exactEngine, error) {
 	if err := linalg.CheckMemory(fmt.Sprintf("the exact engine on %d nodes", n), need, "it recomputes n² numbers every iteration; use the incremental engine"); err != nil {
 		return nil, err
 	}
-	e := &exactEngine{g: g.Clone(), hop: hop, within: within}
+	e := &Engine{g: g.Clone(), hop: hop, within: within}
 	return e, e.refresh()
 }
 
-func (e *exactEngine) Graph() *linalg.Graph { return e.g }
+var _ incremental.Engine = (*Engine)(nil)
 
-func (e *exactEngine) refresh() error {
+// Graph is the current graph.
+func (e *Engine) Graph() *linalg.Graph { return e.g }
+
+func (e *Engine) refresh() error {
 	if e.fresh {
 		return nil
 	}
-	block, X, err := exactMatrix(e.g)
+	block, X, err := matrix(e.g)
 	if err != nil {
 		return err
 	}
 	e.block, e.X = block, X
 	if e.hop {
-		e.dist = allPairsBFS(e.g)
+		e.dist = AllPairsBFS(e.g)
 	}
 	e.fresh = true
 	return nil
 }
 
-// exactMatrix computes the blocks and L⁺ (undirected) or X (directed) of g
-// from scratch.
-func exactMatrix(g *linalg.Graph) ([]int, *mat.SymDense, error) {
-	if !g.Directed() {
-		comp, _ := tarjan.Components(g)
-		P, err := linalg.Pinv(g, comp)
-		return comp, P, err
-	}
-	scc, _ := tarjan.SCC(g)
-	n := g.N()
-	X := mat.NewSymDense(max(n, 1), nil)
-	for _, nodes := range linalg.Groups(scc) {
-		ns := len(nodes)
-		if ns < 2 {
-			continue
-		}
-		local := make(map[int]int, ns)
-		for a, i := range nodes {
-			local[i] = a
-		}
-		// M = ΠL + J/n on the induced subgraph: (ΠL)_ab = L_ab − colsum_b/n.
-		L := mat.NewDense(ns, ns, nil)
-		for a, i := range nodes {
-			for _, j := range g.Out(i) {
-				if b, ok := local[j]; ok {
-					L.Set(a, b, L.At(a, b)-1)
-					L.Set(a, a, L.At(a, a)+1)
-				}
-			}
-		}
-		inv := 1 / float64(ns)
-		M := mat.NewDense(ns, ns, nil)
-		Pi := mat.NewSymDense(ns, nil)
-		for b := range ns {
-			col := 0.0
-			for a := range ns {
-				col += L.At(a, b)
-			}
-			for a := range ns {
-				M.Set(a, b, L.At(a, b)-col*inv+inv)
-			}
-			for a := b; a < ns; a++ {
-				v := -inv
-				if a == b {
-					v++
-				}
-				Pi.SetSym(b, a, v)
-			}
-		}
-		Y, err := linalg.SolveLyapunov(M, Pi)
-		if err != nil {
-			return nil, nil, fmt.Errorf("exact directed solve of an SCC of %d nodes: %w", ns, err)
-		}
-		for a, i := range nodes {
-			for b := a; b < ns; b++ {
-				X.SetSym(i, nodes[b], 2*Y.At(a, b))
-			}
-		}
-	}
-	return scc, X, nil
-}
-
-// allPairsBFS returns d[i][j], the number of arcs on a shortest path i→j
-// (undirected: edges), or -1.
-func allPairsBFS(g *linalg.Graph) [][]int {
-	n := g.N()
-	d := make([][]int, n)
-	q := make([]int, 0, n)
-	for s := range n {
-		row := make([]int, n)
-		for j := range row {
-			row[j] = -1
-		}
-		row[s] = 0
-		q = append(q[:0], s)
-		for h := 0; h < len(q); h++ {
-			u := q[h]
-			for _, v := range g.Out(u) {
-				if row[v] < 0 {
-					row[v] = row[u] + 1
-					q = append(q, v)
-				}
-			}
-		}
-		d[s] = row
-	}
-	return d
-}
-
-func (e *exactEngine) SameBlock(i, j int) bool {
+// SameBlock reports whether i and j share a component (undirected) or an
+// SCC (directed).
+func (e *Engine) SameBlock(i, j int) bool {
 	if err := e.refresh(); err != nil {
 		panic(err)
 	}
@@ -159,7 +81,7 @@ func (e *exactEngine) SameBlock(i, j int) bool {
 }
 
 // score returns the method's score of the pair and whether it is admissible.
-func (e *exactEngine) score(i, j int) (float64, bool) {
+func (e *Engine) score(i, j int) (float64, bool) {
 	if e.g.Directed() || e.within {
 		if e.block[i] != e.block[j] {
 			return 0, false
@@ -176,11 +98,11 @@ func (e *exactEngine) score(i, j int) (float64, bool) {
 }
 
 // Skip sets the pairs MaxPair leaves out.
-func (e *exactEngine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
+func (e *Engine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
 
 // MaxPair ranks every admissible pair (rank.Each over the full list, the
 // pairs of Skip left out): O(n²) per call after the recomputation.
-func (e *exactEngine) MaxPair() (incremental.Pair, bool) {
+func (e *Engine) MaxPair() (incremental.Pair, bool) {
 	skip := e.skip
 	if err := e.refresh(); err != nil {
 		panic(err)
@@ -207,7 +129,7 @@ func (e *exactEngine) MaxPair() (incremental.Pair, bool) {
 }
 
 // MinEdge ranks the edges (arcs inside SCCs) by resistance, ascending.
-func (e *exactEngine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
+func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 	var es []incremental.Pair
 	for _, ed := range e.g.Edges() {
 		if r, ok := e.Resistance(ed.U, ed.V); ok {
@@ -227,7 +149,7 @@ func (e *exactEngine) MinEdge(accept func(u, v int) bool) (incremental.Pair, boo
 }
 
 // Resistance is R_ij from the fresh matrix; false across SCCs (directed).
-func (e *exactEngine) Resistance(i, j int) (float64, bool) {
+func (e *Engine) Resistance(i, j int) (float64, bool) {
 	if err := e.refresh(); err != nil {
 		panic(err)
 	}
@@ -238,10 +160,10 @@ func (e *exactEngine) Resistance(i, j int) (float64, bool) {
 }
 
 // ResistanceAfterAdd recomputes everything with the edge (arc) added.
-func (e *exactEngine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
+func (e *Engine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 	h := e.g.Clone()
 	h.AddEdge(x, y)
-	block, X, err := exactMatrix(h)
+	block, X, err := matrix(h)
 	if err != nil {
 		panic(err)
 	}
@@ -252,10 +174,11 @@ func (e *exactEngine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 }
 
 // Begin and Commit do nothing: the exact engine recomputes lazily anyway.
-func (e *exactEngine) Begin()        {}
-func (e *exactEngine) Commit() error { return nil }
+func (e *Engine) Begin()        {}
+func (e *Engine) Commit() error { return nil }
 
-func (e *exactEngine) Add(u, v int) error {
+// Add adds the edge (arc) {u, v}; the scores are recomputed when next read.
+func (e *Engine) Add(u, v int) error {
 	if !e.g.AddEdge(u, v) {
 		return &incremental.EditError{Op: "add", U: u, V: v, Reason: incremental.ErrEdgeExists}
 	}
@@ -263,7 +186,9 @@ func (e *exactEngine) Add(u, v int) error {
 	return nil
 }
 
-func (e *exactEngine) Remove(u, v int) error {
+// Remove removes the edge (arc) {u, v}; the scores are recomputed when next
+// read.
+func (e *Engine) Remove(u, v int) error {
 	if !e.g.RemoveEdge(u, v) {
 		return &incremental.EditError{Op: "remove", U: u, V: v, Reason: incremental.ErrNoEdge}
 	}

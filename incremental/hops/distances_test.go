@@ -1,4 +1,4 @@
-package incremental
+package hops
 
 import (
 	"fmt"
@@ -94,7 +94,7 @@ func TestDistancesNew(t *testing.T) {
 				for _, dens := range []float64{0.5, 1, 2, 5} {
 					m := int(dens * float64(n))
 					g := distRandomGraph(r, n, m, parts, directed)
-					d := NewDistances(g)
+					d := New(g)
 					distCompare(t, d, distRef(g),
 						fmt.Sprintf("directed=%v n=%d parts=%d m=%d", directed, n, parts, m))
 					if d.N() != n || d.Directed() != directed || d.Recomputed() != 0 {
@@ -109,7 +109,7 @@ func TestDistancesNew(t *testing.T) {
 func TestDistancesSmall(t *testing.T) {
 	// Path 0–1–2–3 plus isolated 4.
 	g := distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3})
-	d := NewDistances(g)
+	d := New(g)
 	for _, c := range []struct{ i, j, want int }{
 		{0, 0, 0}, {0, 3, 3}, {3, 0, 3}, {1, 3, 2}, {0, 4, Unreachable}, {4, 4, 0},
 	} {
@@ -118,7 +118,7 @@ func TestDistancesSmall(t *testing.T) {
 		}
 	}
 	h := distGraph(3, true, [2]int{0, 1}, [2]int{1, 2})
-	e := NewDistances(h)
+	e := New(h)
 	if e.At(0, 2) != 2 || e.At(2, 0) != Unreachable || e.At(1, 0) != Unreachable {
 		t.Errorf("directed path: d(0,2)=%d d(2,0)=%d d(1,0)=%d", e.At(0, 2), e.At(2, 0), e.At(1, 0))
 	}
@@ -133,7 +133,7 @@ func TestDistancesRandomEdits(t *testing.T) {
 					t.Run(name, func(t *testing.T) {
 						r := rand.New(rand.NewPCG(uint64(n), uint64(parts*10+dens)))
 						g := distRandomGraph(r, n, dens*n/2, parts, directed)
-						d := NewDistances(g)
+						d := New(g)
 						for step := range 300 {
 							es := g.Edges()
 							var op string
@@ -166,9 +166,9 @@ func TestDistancesRandomEdits(t *testing.T) {
 								op = "add"
 							}
 							distCompare(t, d, distRef(g), fmt.Sprintf("step %d %s (%d,%d)", step, op, u, v))
-							fresh := NewDistances(g)
+							fresh := New(g)
 							if !slices.Equal(fresh.d, d.d) {
-								t.Fatalf("step %d %s (%d,%d): differs from NewDistances", step, op, u, v)
+								t.Fatalf("step %d %s (%d,%d): differs from New", step, op, u, v)
 							}
 						}
 					})
@@ -184,14 +184,14 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// only repairs those on u's side (d(s,v) = d(s,u)+1) and writes each
 	// changed d(s,w) into d(w,s) too, so the v-side rows are fixed without a
 	// repair of their own: the undirected counts below are about half of the
-	// "rows that change" they were when every such row was re-run by a BFS.
+	// rows that change.
 	// Repaired counts the changed entries of the repaired rows (undirected:
 	// the changed pairs).
 
 	// Path 0–1–2–3–4: removing {1,2} changes every source's distances; the
 	// u side is {0, 1}, each with A = {2, 3, 4}.
 	path := distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4})
-	d := NewDistances(path)
+	d := New(path)
 	path.RemoveEdge(1, 2)
 	d.Removed(path, 1, 2)
 	if d.Recomputed() != 2 || d.Repaired() != 6 {
@@ -202,7 +202,7 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// The same removal named the other way round: the u side is now
 	// {2, 3, 4}, each with A = {0, 1}.
 	path = distGraph(5, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4})
-	d = NewDistances(path)
+	d = New(path)
 	path.RemoveEdge(2, 1)
 	d.Removed(path, 2, 1)
 	if d.Recomputed() != 3 || d.Repaired() != 6 {
@@ -219,7 +219,7 @@ func TestDistancesRecomputeCount(t *testing.T) {
 		}
 	}
 	g, _ := linalg.FromEdges(4, false, k4)
-	d = NewDistances(g)
+	d = New(g)
 	g.RemoveEdge(0, 1)
 	d.Removed(g, 0, 1)
 	if d.Recomputed() != 1 || d.Repaired() != 1 {
@@ -231,7 +231,7 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// sources 1 and 3 keep their distances (two parents each); source 2 is
 	// repaired, source 0 fixed by symmetry.
 	c := distGraph(4, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{0, 3}, [2]int{0, 2})
-	d = NewDistances(c)
+	d = New(c)
 	c.RemoveEdge(2, 0)
 	d.Removed(c, 2, 0)
 	if d.Recomputed() != 1 || d.Repaired() != 1 {
@@ -242,7 +242,7 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// Directed: arcs 0→1, 0→2, 1→3, 2→3. Removing 1→3 leaves 3 reachable
 	// from 0 through 2 at the same distance and changes only source 1.
 	dg := distGraph(4, true, [2]int{0, 1}, [2]int{0, 2}, [2]int{1, 3}, [2]int{2, 3})
-	d = NewDistances(dg)
+	d = New(dg)
 	dg.RemoveEdge(1, 3)
 	d.Removed(dg, 1, 3)
 	if d.Recomputed() != 1 || d.Repaired() != 1 {
@@ -253,7 +253,7 @@ func TestDistancesRecomputeCount(t *testing.T) {
 	// Any removal of a real edge changes d(u,v) and so repairs at least
 	// source u; a self-loop removal costs nothing.
 	g.AddEdge(1, 1)
-	d = NewDistances(g)
+	d = New(g)
 	before := d.Recomputed()
 	g.RemoveEdge(1, 1)
 	d.Removed(g, 1, 1)
@@ -276,7 +276,7 @@ func distEdits(t *testing.T, r *rand.Rand, g *linalg.Graph, steps int, pRemove f
 		steps /= 4
 	}
 	n, directed := g.N(), g.Directed()
-	d := NewDistances(g)
+	d := New(g)
 	old := distRef(g)
 	for step := range steps {
 		var op string
@@ -464,7 +464,7 @@ func TestDistancesRemovalOrderIndependent(t *testing.T) {
 				for k := range edges {
 					for _, flip := range []bool{false, true} {
 						g := distGraph(base.n, directed, edges...)
-						d := NewDistances(g)
+						d := New(g)
 						u, v := edges[k][0], edges[k][1]
 						if flip {
 							if directed {
@@ -488,7 +488,7 @@ func TestDistancesMarkWrap(t *testing.T) {
 	for _, directed := range []bool{false, true} {
 		r := rand.New(rand.NewPCG(5, 6))
 		g := distRandomGraph(r, 50, 120, 1, directed)
-		d := NewDistances(g)
+		d := New(g)
 		d.gen = math.MaxUint32 - 9
 		for k := range 20 {
 			es := g.Edges()
@@ -508,7 +508,7 @@ func TestDistancesNoAllocation(t *testing.T) {
 		r := rand.New(rand.NewPCG(7, 8))
 		g := distRandomGraph(r, 120, 180, 1, directed)
 		g.RemoveEdge(0, 0)
-		d := NewDistances(g)
+		d := New(g)
 		es := g.Edges()
 		k := 0
 		allocs := testing.AllocsPerRun(200, func() {
@@ -532,10 +532,10 @@ func TestDistancesNoAllocation(t *testing.T) {
 func TestDistancesPanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
-			t.Error("NewDistances with n = 65535 did not panic")
+			t.Error("New with n = 65535 did not panic")
 		}
 	}()
-	NewDistances(linalg.NewGraph(Unreachable, false))
+	New(linalg.NewGraph(Unreachable, false))
 }
 
 // distCora returns a connected Cora-size graph: a random spanning tree on
@@ -561,7 +561,7 @@ func BenchmarkDistancesAdded(b *testing.B) {
 	for _, directed := range []bool{false, true} {
 		b.Run(fmt.Sprintf("directed=%v", directed), func(b *testing.B) {
 			g := distCora(directed)
-			d := NewDistances(g)
+			d := New(g)
 			snap := slices.Clone(d.d)
 			r := rand.New(rand.NewPCG(1, 1))
 			n := g.N()
@@ -586,7 +586,7 @@ func BenchmarkDistancesRemoved(b *testing.B) {
 	for _, directed := range []bool{false, true} {
 		b.Run(fmt.Sprintf("directed=%v", directed), func(b *testing.B) {
 			g := distCora(directed)
-			d := NewDistances(g)
+			d := New(g)
 			es := g.Edges()
 			r := rand.New(rand.NewPCG(1, 1))
 			b.ResetTimer()

@@ -1,13 +1,13 @@
-package incremental
+package sketch
 
 import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -33,14 +33,14 @@ func TestSketchKeptBlockExact(t *testing.T) {
 	}
 }
 
-func keptBlockRun(t *testing.T, workers int) *Sketch {
+func keptBlockRun(t *testing.T, workers int) *Engine {
 	t.Helper()
 	gg, _ := graphgen.SBM(400, 2, 0.05, 0, 3)
 	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewSketch(g, SketchOptions{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers})
+	e, err := New(g, Options{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func keptBlockRun(t *testing.T, workers int) *Sketch {
 // pairs (the first three of the ranking, one by one) and with and without
 // WithinComponents, and the bounds on the rows' minima that the edits
 // keep are below M's.
-func checkBestPair(t *testing.T, e *Sketch, label string) {
+func checkBestPair(t *testing.T, e *Engine, label string) {
 	t.Helper()
 	K := len(e.kept)
 	for p := range K {
@@ -145,7 +145,7 @@ func checkBestPair(t *testing.T, e *Sketch, label string) {
 			t.Fatalf("%s: row %d: kept bound on the minimum %.15g above M's %.15g", label, p, e.rowMin[p], low)
 		}
 	}
-	plain := func() (Pair, bool) {
+	plain := func() (incremental.Pair, bool) {
 		var tr rank.Max
 		tr.Exclude = e.skip
 		tr.Reset()
@@ -153,7 +153,7 @@ func checkBestPair(t *testing.T, e *Sketch, label string) {
 			for _, b := range e.cand[x+1:] {
 				u, v := e.kept[a], e.kept[b]
 				if !e.opt.WithinComponents || e.comp[u] == e.comp[v] {
-					tr.Offer(Pair{U: u, V: v, Score: e.r(a, b)})
+					tr.Offer(incremental.Pair{U: u, V: v, Score: e.r(a, b)})
 				}
 			}
 		}
@@ -182,7 +182,7 @@ func checkBestPair(t *testing.T, e *Sketch, label string) {
 // never below the full ones (bounds), and the cover and the growBatch
 // nodes not kept of largest bound, all that MaxPair reads, are the same;
 // δ kept by the edits is the scan of the anchors' columns.
-func checkLiveBounds(t *testing.T, e *Sketch, label string) {
+func checkLiveBounds(t *testing.T, e *Engine, label string) {
 	t.Helper()
 	n := e.g.N()
 	delta := 0.0
@@ -221,62 +221,4 @@ func checkLiveBounds(t *testing.T, e *Sketch, label string) {
 		}
 	}
 	t.Logf("%s: %d nodes outside K, live bounds agree on the top %d", label, len(out), len(ft))
-}
-
-// TestLightest: the removal candidates are the prefix of a stable sort by
-// score, ties (many here: scores from a small set) taken in edge order,
-// and every edge when there are fewer than asked.
-func TestLightest(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for trial := range 20 {
-		es := make([]Pair, 50+trial*7)
-		for j := range es {
-			es[j] = Pair{U: j, V: j + 1, Score: float64(r.IntN(6))}
-		}
-		sorted := slices.Clone(es)
-		slices.SortStableFunc(sorted, func(a, b Pair) int { return cmp.Compare(a.Score, b.Score) })
-		for _, k := range []int{0, 1, 13, len(es) / 2, len(es), len(es) + 5} {
-			want := slices.Clone(sorted[:min(k, len(es))])
-			slices.SortFunc(want, func(a, b Pair) int { return a.U - b.U })
-			got := slices.Clone(lightest(es, k))
-			slices.SortFunc(got, func(a, b Pair) int { return a.U - b.U })
-			if !slices.Equal(got, want) {
-				t.Fatalf("trial %d, %d of %d: got %v, want %v", trial, k, len(es), got, want)
-			}
-		}
-	}
-}
-
-// TestCarryBatch: carryBatch gives carry's numbers bit for bit, edit after
-// edit on the whole vectors, with ends shared between edits, a batch of
-// one, rows past a tile, and on one worker or three.
-func TestCarryBatch(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, tc := range []struct{ n, B, workers int }{{10, 1, 1}, {9000, 32, 3}, {50, 16, 1}, {5000, 7, 2}} {
-		X := make([]float64, tc.B*tc.n)
-		for i := range X {
-			X[i] = r.NormFloat64()
-		}
-		ws := make([]waitingEdit, tc.B)
-		for j := range ws {
-			u := r.IntN(min(tc.n, 12)) // few ends: shared between edits
-			v := (u + 1 + r.IntN(tc.n-1)) % tc.n
-			ws[j] = waitingEdit{u: u, v: v, c: r.NormFloat64()}
-		}
-		want := slices.Clone(X)
-		wcs := make([]float64, tc.B)
-		for j, ed := range ws {
-			carry(want[j*tc.n:(j+1)*tc.n], want, wcs[:j], ed.u, ed.v)
-			wcs[j] = ed.c
-		}
-		cs := carryBatch(X, tc.n, ws, tc.workers)
-		if !slices.Equal(cs, wcs) {
-			t.Fatalf("%+v: coefficients %v, want %v", tc, cs, wcs)
-		}
-		for i := range X {
-			if math.Float64bits(X[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("%+v: entry %d = %v, carry gives %v", tc, i, X[i], want[i])
-			}
-		}
-	}
 }

@@ -1,0 +1,187 @@
+package sketch
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/linalg"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Begin opens a batch of edits.
+func (e *Engine) Begin() {
+	e.pending = e.pending[:0]
+	clear(e.added)
+}
+
+// Add adds {u, v} to the graph; both ends must be kept.
+func (e *Engine) Add(u, v int) error {
+	if err := e.check("add", u, v); err != nil {
+		return err
+	}
+	if e.g.HasEdge(u, v) {
+		return &incremental.EditError{Op: "add", U: u, V: v, Reason: incremental.ErrEdgeExists}
+	}
+	e.g.AddEdge(u, v)
+	if e.added == nil {
+		e.added = map[[2]int]bool{}
+	}
+	e.added[[2]int{min(u, v), max(u, v)}] = true
+	e.pending = append(e.pending, pendingEdit{add: true, u: u, v: v})
+	return nil
+}
+
+// Remove removes {u, v} from the graph; both ends must be kept and the
+// edge must not be a bridge of the current graph (its resistance below 1).
+func (e *Engine) Remove(u, v int) error {
+	if err := e.check("remove", u, v); err != nil {
+		return err
+	}
+	if !e.g.HasEdge(u, v) {
+		return &incremental.EditError{Op: "remove", U: u, V: v, Reason: incremental.ErrNoEdge}
+	}
+	e.g.RemoveEdge(u, v)
+	e.pending = append(e.pending, pendingEdit{u: u, v: v})
+	return nil
+}
+
+func (e *Engine) check(op string, u, v int) error {
+	n := e.g.N()
+	if u < 0 || v < 0 || u >= n || v >= n {
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: incremental.ErrNodeRange}
+	}
+	if u == v {
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: incremental.ErrSelfLoop}
+	}
+	if e.index[u] < 0 || e.index[v] < 0 {
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)}
+	}
+	return nil
+}
+
+// Commit applies the batch's Sherman–Morrison updates to M, each edit's
+// vector read from M's columns and brought past the edits before it, all
+// of them in one pass over M (updateM, O(|K|²)), and hands each edit to
+// the round's solver (laplace.Solver.Update). The
+// bounds follow the edits in batches (flushBounds): each edit waits, with
+// its coefficient, until boundBatch edits wait or the engine needs
+// bounds of the current graph, and their full vectors x = L⁺(e_u − e_v)
+// are then solved side by side, on the graph before the first of them.
+// An addition across components makes the round stale (the next MaxPair
+// starts a new one).
+func (e *Engine) Commit() error {
+	K := len(e.kept)
+	// The iteration's vectors u_j = L⁺(e_a − e_b) on K, of the graph just
+	// before edit j, one after another (us), and their coefficients: M
+	// takes them all in one pass (updateM).
+	us := make([]float64, 0, len(e.pending)*K)
+	var cs []float64
+	for _, ed := range e.pending {
+		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
+			e.stale = true
+			continue
+		}
+		a, b := int(e.index[ed.u]), int(e.index[ed.v])
+		j := len(cs)
+		us = us[:(j+1)*K]
+		u := us[j*K:]
+		for p := range K {
+			u[p] = e.m[a*K+p] - e.m[b*K+p]
+		}
+		// M is still that of the graph before the iteration.
+		carry(u, us, cs, a, b)
+		rho := u[a] - u[b]
+		var c float64
+		if ed.add {
+			c = -1 / (1 + rho)
+			e.edges = append(e.edges, incremental.Pair{U: min(ed.u, ed.v), V: max(ed.u, ed.v)})
+		} else {
+			e.edges = slices.DeleteFunc(e.edges, func(p incremental.Pair) bool { return p.U == min(ed.u, ed.v) && p.V == max(ed.u, ed.v) })
+			if !(rho < 1-1e-9) {
+				return fmt.Errorf("remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, incremental.ErrBridge)
+			}
+			c = 1 / (1 - rho)
+		}
+		cs = append(cs, c)
+		if len(e.waiting) == 0 {
+			e.waitFrom = e.solver.Updates()
+		}
+		e.waiting = append(e.waiting, waitingEdit{u: ed.u, v: ed.v, c: c})
+		w := 1.0
+		if !ed.add {
+			w = -1
+		}
+		e.solver.Update(ed.u, ed.v, w)
+		if c := e.small[ed.u]; c >= 0 {
+			e.smallDirty[c] = true
+		}
+	}
+	e.updateM(cs, us)
+	e.pending = e.pending[:0]
+	e.left--
+	if math.IsNaN(e.m[0]) {
+		return fmt.Errorf("sketch engine: the kept block became NaN")
+	}
+	if len(e.waiting) >= boundBatch && !e.stale {
+		return e.flushBounds()
+	}
+	return nil
+}
+
+// updateM adds Σ_j c_j u_j u_jᵀ to M (the iteration's Sherman–Morrison
+// updates, u_j = us[j·K:(j+1)·K], each of the graph after the ones before
+// it) in one pass over M, each entry taking the terms in the order of j
+// (linalg.AddScaledRows), the rows split among up to Workers goroutines
+// (each entry's arithmetic the same whatever the split), and lowers each
+// row's rowMin by the most the updates can lower an entry of the row
+// (rounding is monotone): rowMin stays a lower bound on the row's minimum
+// (flushBounds makes it exact again every boundBatch edits). O(|K|²), one
+// pass over M however many edits.
+func (e *Engine) updateM(cs, us []float64) {
+	if len(cs) == 0 {
+		return
+	}
+	K := len(e.kept)
+	lows, highs := make([]float64, len(cs)), make([]float64, len(cs))
+	for j := range cs {
+		lows[j], highs[j] = floats.Min(us[j*K:(j+1)*K]), floats.Max(us[j*K:(j+1)*K])
+	}
+	parallelRows(e.rowWorkers(), K, func(_, lo, hi int) {
+		fs := make([]float64, len(cs))
+		for p := lo; p < hi; p++ {
+			zero := true
+			for j, c := range cs {
+				fs[j] = c * us[j*K+p]
+				zero = zero && fs[j] == 0
+			}
+			if zero {
+				continue
+			}
+			linalg.AddScaledRows(e.m[p*K:(p+1)*K], fs, us, K)
+			// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p +
+			// d), d the least of fl(f·u_q), term after term.
+			for j, f := range fs {
+				e.rowMin[p] += min(0, f*lows[j], f*highs[j])
+			}
+		}
+	})
+}
+
+// carry brings x = L⁺(e_a − e_b) of a graph to the graph after edits
+// with Sherman–Morrison coefficients cs and vectors prev (one after
+// another, len(x) numbers each, each of the graph after the ones before
+// it): x += c_i x_i (x_i[a] − x_i[b]) in the order of i. Commit carries
+// M's columns past an iteration's edits (flushBounds carries the full
+// vectors past a batch's with carryBatch, the same numbers).
+// O(len(cs)·len(x)).
+func carry(x, prev, cs []float64, a, b int) {
+	n := len(x)
+	for i, c := range cs {
+		xi := prev[i*n : (i+1)*n]
+		if f := c * (xi[a] - xi[b]); f != 0 {
+			floats.AddScaled(x, f, xi)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package sketch
+
+import (
+	"fmt"
+
+	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/laplace"
+)
+
+// Engine is the sketch engine on one graph (the package comment says how
+// it works); it implements incremental.Engine. Memory O((n + m)·k + n·|X|
+// + |K|²), never n²; time per round O(k + |K|) solves of O(m) per CG
+// iteration each, per edit one solve and O(|K|² + n·|X|).
+type Engine struct {
+	g   *linalg.Graph
+	opt Options
+
+	solver *laplace.Solver // of the graph the round started on
+	comp   []int32         // component per node, at the round's start
+	kept   []int           // K, in the order the nodes were kept
+	index  []int32         // node → position in kept, or −1
+	cand   []int32         // positions (in kept) of the addition candidates, ascending ids
+	m      []float64
+	edges  []incremental.Pair // edges of the graph with both ends kept (row-major U < V)
+
+	// The bounds on the eccentricities, ecc per node, and scale the factor
+	// the calibration puts on them.
+	ecc   []float64
+	scale float64
+	// Live bounds. The anchors' full columns of L⁺ of the current graph
+	// (anchor q's is acol[q·n:(q+1)·n]), aidx node → anchor or −1, dhat the
+	// current estimate of L⁺_ii (exact for anchors and kept nodes) and sd
+	// its standard error; every edit updates them by Sherman–Morrison with
+	// its full x = L⁺(e_u − e_v) (one solve), so the bounds follow the
+	// edits. dirty: the bounds need computing again.
+	anchors []int
+	acol    []float64
+	delta   float64 // the most negative entry of acol, negated (0 at least)
+	aidx    []int32
+	dhat    []float64
+	sd      []float64
+	dirty   bool
+
+	// Small components (at most smallComponent nodes): their L⁺ is
+	// computed densely, so their nodes' L⁺_ii and eccentricities inside
+	// the component are exact (smallEcc), again after an edit inside one
+	// (smallDirty). small is the node's small component or −1.
+	small      []int32
+	smallNodes [][]int
+	smallEcc   []float64
+	smallDirty []bool
+
+	left    int     // iterations left in the round
+	cover   float64 // the largest estimated eccentricity outside the candidates
+	stale   bool
+	round   int
+	solves  int
+	skip    []incremental.Pair
+	pending []pendingEdit
+	// The edits whose effect on the bounds waits (flushBounds), and the
+	// solver's update count before the first of them.
+	waiting  []waitingEdit
+	waitFrom int
+	added    map[[2]int]bool // edges added in the open batch
+	err      error
+	tracker  rank.Max
+	// rowMin is a lower bound on each row's minimum of M (exact after
+	// setRowMin), eligible the bestCandidatePair's work list.
+	rowMin   []float64
+	eligible []int32
+	// batch holds flushBounds' full vectors between batches (32·n
+	// numbers: 256 MB at 10⁶ nodes, every 16 iterations).
+	batch []float64
+}
+
+type pendingEdit struct {
+	add  bool
+	u, v int
+}
+
+var _ incremental.Engine = (*Engine)(nil)
+
+// New starts the sketch engine on a copy of g (undirected) with its
+// first round. Its cost is that of a round.
+func New(g *linalg.Graph, opt Options) (*Engine, error) {
+	if g.Directed() {
+		return nil, fmt.Errorf("the sketch engine takes undirected graphs")
+	}
+	if opt.Rows <= 0 {
+		opt.Rows = 192
+	}
+	if opt.Round <= 0 {
+		opt.Round = 1024
+	}
+	if opt.Candidates <= 0 {
+		opt.Candidates = 64
+	}
+	if opt.Tol <= 0 {
+		opt.Tol = 1e-8
+	}
+	if opt.BoundTol <= 0 {
+		opt.BoundTol = 1e-2
+	}
+	if opt.Probes < 2 {
+		opt.Probes = 128
+	}
+	if opt.MaxKept <= 0 {
+		opt.MaxKept = 8192
+	}
+	e := &Engine{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
+	if err := e.refresh(nil); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Rounds is the number of sketches made so far, Solves the Laplacian
+// solves (sketch rows and re-scoring columns).
+func (e *Engine) Rounds() int { return e.round }
+
+// Solves is the number of Laplacian systems solved so far.
+func (e *Engine) Solves() int { return e.solves }
+
+// Kept is the number of nodes whose L⁺ entries the round keeps exactly.
+func (e *Engine) Kept() int { return len(e.kept) }
+
+// Err is the error of a round started by MaxPair, if any (MaxPair then
+// reports no pair).
+func (e *Engine) Err() error { return e.err }
+
+// Graph is the current graph.
+func (e *Engine) Graph() *linalg.Graph { return e.g }

@@ -1,0 +1,43 @@
+package sketch
+
+// Options configures the sketch engine.
+type Options struct {
+	// Rows is k, the rows of the resistance sketch (default 192: a pair's
+	// relative error has standard deviation about √(2/k) = 10 %).
+	Rows int
+	// Round is the number of iterations decided from one sketch before
+	// the next (default 1024).
+	Round int
+	// Candidates is the number of nodes of largest bound kept as addition
+	// candidates at a round's start (default 64; the cover test keeps more
+	// when they are needed).
+	Candidates int
+	// Removes says the operator removes edges (err), so the engine keeps
+	// removal candidates too.
+	Removes bool
+	// WithinComponents restricts pairs to one component (as in
+	// incremental.Options).
+	WithinComponents bool
+	// Seed draws the sketches' random signs (round r uses Seed + r).
+	Seed uint64
+	// Workers for the Laplacian solves; 0 means 1.
+	Workers int
+	// MaxKept caps the kept nodes the cover and the removals' bound may
+	// add inside a round (default 8192: M then takes 512 MB); beyond it
+	// the round decides among what it keeps.
+	MaxKept int
+	// Probes is the number of Hutchinson probes of the diagonal estimate
+	// (default 128).
+	Probes int
+	// Tol is the relative residual of the exact re-scoring solves (default
+	// 1e-8: definitions §3's ties are within 1e-9 of the best score, and the
+	// re-scored R of tied pairs must stay close enough to their exact
+	// values for no tie to break the wrong way); sketches are solved to
+	// 1e-4, far below their own error.
+	Tol float64
+	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
+	// e_v), which updates the bounds only (default 1e-2: the bounds carry
+	// three standard errors of the diagonal estimate, far more than x's
+	// error; M follows the edits from its own columns, to Tol).
+	BoundTol float64
+}
