@@ -259,7 +259,7 @@ func runScenario(t *testing.T, sc scenario, real bool) string {
 	for _, o := range sc.outputs {
 		before[o] = stateOf(e.path(o))
 	}
-	code, stdout, stderr, took := runChild(t, e, sc)
+	code, signaled, stdout, stderr, took := runChild(t, e, sc)
 	var changes []string
 	same := true
 	for _, o := range sc.outputs {
@@ -291,7 +291,7 @@ func runScenario(t *testing.T, sc scenario, real bool) string {
 	}
 	msg := lastLines(withoutProgress(strings.ReplaceAll(stderr, e.dir+"/", "")), 2)
 	exit := fmt.Sprint(code)
-	if code > 128 {
+	if signaled {
 		exit = fmt.Sprintf("%d (killed by signal %d)", code, code-128)
 	}
 	if len(problems) > 0 {
@@ -339,8 +339,9 @@ func lastLines(s string, n int) string {
 }
 
 // runChild runs sc's command in a child process and returns its exit
-// status (128 + n when killed by signal n), output and duration.
-func runChild(t *testing.T, e *scenEnv, sc scenario) (int, string, string, time.Duration) {
+// status (128 + n when killed by signal n, and signaled), output and
+// duration.
+func runChild(t *testing.T, e *scenEnv, sc scenario) (code int, signaled bool, stdout_, stderr_ string, took time.Duration) {
 	args := sc.args(e)
 	rules, _ := json.Marshal(e.rules())
 	var cmd *exec.Cmd
@@ -367,18 +368,17 @@ func runChild(t *testing.T, e *scenEnv, sc scenario) (int, string, string, time.
 		}
 	}
 	err := cmd.Wait()
-	took := time.Since(t0)
-	code := 0
+	took = time.Since(t0)
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		code = exit.ExitCode()
 		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			code = 128 + int(ws.Signal())
+			code, signaled = 128+int(ws.Signal()), true
 		}
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return code, stdout.String(), stderr.String(), took
+	return code, signaled, stdout.String(), stderr.String(), took
 }
 
 // rewireCora is the rewire of issue 38: Cora, err, 1 % (52 iterations).
