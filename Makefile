@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python wheel wheel-native bench benchmarks docs fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -149,6 +149,21 @@ test-python:
 	mkdir "$$tmp/work"; cd "$$tmp/work"; \
 	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" \
 		"$$venv/bin/python" $(CURDIR)/python/tests/run.py --installed
+
+# The fault scenarios of issues 38 and 36.4 (cli/faults_scenarios_test.go):
+# disk full while --log is written, a full disk for --out with --log beside
+# it, signals in every long command (also SIGINT inherited as ignored),
+# duplicate and newer records, memory sizes, '+1' in an edge list, an
+# unwritable --out, and every output kind on a full disk — on real tmpfs
+# mounts when mount works (as root), else with the fault writer. Needs
+# OHM_DATA (Cora, CiteSeer, Cornell, Texas). Prints the table (fault,
+# outputs before → after, exit status, message); a few minutes.
+FAULTS_TABLE := $(CURDIR)/out/faults.md
+
+faults:
+	@mkdir -p out
+	OHM_FAULTS=1 OHM_FAULTS_TABLE=$(FAULTS_TABLE) $(GO) test -count=1 -timeout 10m -run '^TestFaultScenarios$$' ./cli
+	@cat $(FAULTS_TABLE)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

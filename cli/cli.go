@@ -131,7 +131,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	err = runRecovered(ctx)
-	if perr := stop(); err == nil {
+	if perr := stop(keepProfiles(err)); err == nil {
 		err = perr
 	}
 	if err != nil {

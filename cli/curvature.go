@@ -59,7 +59,8 @@ const (
 )
 
 // Run computes κ of every edge and reports the statistics; with --out it
-// also writes the CSV (atomically).
+// also writes the CSV (atomically). Ctrl-C (SIGINT or SIGTERM) while κ is
+// computed stops it at once, writing and printing nothing.
 func (c *curvatureCmd) Run(g *Globals) error {
 	if err := curvature.ValidateAlpha(c.Alpha); err != nil {
 		return usagef("--alpha %v: must lie in [0, 1]", c.Alpha)
@@ -67,12 +68,22 @@ func (c *curvatureCmd) Run(g *Globals) error {
 	if err := checkOutput("--out", c.Out); err != nil {
 		return err
 	}
+	ctx, release := interruptible(g, "stopping at once; nothing is written")
+	defer release()
 	gr, name, err := c.LoadGraph(g)
 	if err != nil {
 		return err
 	}
 	t0 := time.Now()
-	ks, err := curvature.Curvatures(gr, c.Alpha, g.Workers())
+	var ks []curvature.EdgeKappa
+	err = untilInterrupted(ctx, func() error {
+		var err error
+		ks, err = curvature.Curvatures(gr, c.Alpha, g.Workers())
+		return err
+	})
+	if ctx.Err() != nil {
+		return interruptedf("nothing written")
+	}
 	if err != nil {
 		return fmt.Errorf("curvature of %s: %w", name, err)
 	}

@@ -191,6 +191,9 @@ func (c *dataExportCmd) Run(g *Globals) error {
 	default:
 		return usagef("--out %s: unknown extension %q (use .npz or .txt)", c.Out, filepath.Ext(c.Out))
 	}
+	if err := checkOutput("--out", c.Out); err != nil {
+		return err
+	}
 	d, gr, err := c.Load(g)
 	if err != nil {
 		return err

@@ -75,13 +75,16 @@ func (c *demoCmd) Run(g *Globals) error {
 	defer stop()
 	sum, err := runSweep(ctx, g, spec, results)
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted; rerun with --resume to continue")
+		return interruptedf("rerun with --resume to continue")
 	}
 	if err != nil {
 		return err
 	}
 	say("sweep: %d runs (%d new) in %s, %.1f s", sum.Total, sum.Ran, results, time.Since(t0).Seconds())
-	diag, err := c.diagnostics(g, name, spec, say)
+	diag, err := c.diagnostics(ctx, g, name, spec, say)
+	if errors.Is(err, context.Canceled) {
+		return interruptedf("the sweep is recorded, the diagnostics not made; rerun with --resume to continue")
+	}
 	if err != nil {
 		return err
 	}
@@ -89,7 +92,10 @@ func (c *demoCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	out, err := report.Write(recs, report.Options{Out: c.Out, Source: results, Diagnostics: diag})
+	out, err := report.Write(recs, report.Options{Out: c.Out, Source: results, Diagnostics: diag, Context: ctx})
+	if errors.Is(err, context.Canceled) {
+		return interruptedf("the sweep and the diagnostics are written, the report not; rerun with --resume to make it")
+	}
 	if err != nil {
 		return err
 	}
@@ -146,7 +152,7 @@ func (c *demoCmd) prepareOut() (unlock func(), err error) {
 // diagnostics returns the diagnostics of the demo's methods and depths:
 // with --resume those a previous demo wrote, else computed and written to
 // --out.
-func (c *demoCmd) diagnostics(g *Globals, name string, spec sweep.Spec, say func(string, ...any)) (*diagnose.Diagnostics, error) {
+func (c *demoCmd) diagnostics(ctx context.Context, g *Globals, name string, spec sweep.Spec, say func(string, ...any)) (*diagnose.Diagnostics, error) {
 	t1 := time.Now()
 	diagPath := c.diagPath()
 	if c.Resume {
@@ -155,10 +161,13 @@ func (c *demoCmd) diagnostics(g *Globals, name string, spec sweep.Spec, say func
 		}
 	}
 	methods := slices.Clone(spec.Methods) // the sweep's: the paper's methods
-	diag, err := runDiagnostics(g, diagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
+	diag, err := runDiagnostics(ctx, g, diagnoseSpec{Datasets: []string{name}, Methods: methods, Budget: demoBudget,
 		Depths: spec.Depths, Seeds: c.Seeds, Alpha: curvature.DefaultAlpha})
 	if err != nil {
 		return nil, fmt.Errorf("diagnostics: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a rewiring stopped short: its diagnostics are not the demo's
 	}
 	if err := graphio.WriteFileAtomic(diagPath, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
 		return nil, err

@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -86,6 +87,9 @@ func (c *diagnoseCmd) spec() (diagnoseSpec, error) {
 
 // Run checks the flags and --out, computes the diagnostics, writes
 // DIR/diagnostics.json atomically and prints the summary (or the JSON).
+// Ctrl-C (SIGINT or SIGTERM) lets the trainings in flight finish and writes
+// nothing: every diagnostic averages all the seeds of its models, and a
+// diagnostics.json of part of them would pass for the whole.
 func (c *diagnoseCmd) Run(g *Globals) error {
 	spec, err := c.spec()
 	if err != nil {
@@ -94,14 +98,15 @@ func (c *diagnoseCmd) Run(g *Globals) error {
 	if _, err := spec.check(); err != nil {
 		return err
 	}
-	st, err := os.Stat(c.Out)
-	if err != nil {
-		return fmt.Errorf("--out %s: %w", c.Out, err)
+	if err := checkOutputIn("--out", c.Out, diagnosticsFile, false); err != nil {
+		return err
 	}
-	if !st.IsDir() {
-		return fmt.Errorf("--out %s: not a directory", c.Out)
+	ctx, release := interruptible(g, "finishing the trainings in flight; nothing is written")
+	defer release()
+	diag, err := runDiagnostics(ctx, g, spec)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return interruptedf("nothing written to %s", filepath.Join(c.Out, diagnosticsFile))
 	}
-	diag, err := runDiagnostics(g, spec)
 	if err != nil {
 		return err
 	}
@@ -196,7 +201,7 @@ func (s diagnoseSpec) check() (diagnoseSpec, error) {
 // result does not depend on g.Workers(). A progress bar counts the
 // trainings (see progress). Errors in spec are usage errors (exit
 // status 2 from the CLI), as is a split the dataset does not have.
-func runDiagnostics(g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error) {
+func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error) {
 	spec, err := spec.check()
 	if err != nil {
 		return nil, err
@@ -225,7 +230,8 @@ func runDiagnostics(g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error
 		Methods: spec.Methods,
 		Rewire: func(d *dataset.Dataset, gr *linalg.Graph, m string) (*linalg.Graph, []linalg.Edge, error) {
 			b.stage(fmt.Sprintf("%s: rewiring %s", d.Name, m))
-			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Engine: rewire.Incremental, Workers: g.Workers(), Curvature: &rewire.CurvatureOptions{Alpha: spec.Alpha}})
+			res, err := rewire.Run(gr, rewire.Config{Method: rewire.Method(m), Budget: spec.Budget, Engine: rewire.Incremental, Workers: g.Workers(),
+				Curvature: &rewire.CurvatureOptions{Alpha: spec.Alpha}, Context: ctx})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -235,7 +241,7 @@ func runDiagnostics(g *Globals, spec diagnoseSpec) (*diagnose.Diagnostics, error
 	}
 	return diagnose.RunAll(ds, plan, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
 		Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),
-		OnTrained: func() { b.add(1) }})
+		OnTrained: func() { b.add(1) }, Context: ctx})
 }
 
 // printDiagnostics writes the text summary: per dataset, one line per

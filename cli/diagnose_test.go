@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -129,13 +130,13 @@ func TestDiagnoseBadInput(t *testing.T) {
 // errors) and computes without writing anything.
 func TestRunDiagnosticsAPI(t *testing.T) {
 	g := &Globals{Quiet: true}
-	if _, err := runDiagnostics(g, diagnoseSpec{Datasets: []string{"bottleneck"}, Methods: []string{"none"},
+	if _, err := runDiagnostics(context.Background(), g, diagnoseSpec{Datasets: []string{"bottleneck"}, Methods: []string{"none"},
 		Budget: 0.1, Depths: []int{0}}); err == nil {
 		t.Fatal("depth 0 accepted")
 	} else if _, ok := err.(usageError); !ok {
 		t.Fatalf("depth 0: %T, want a usage error", err)
 	}
-	d, err := runDiagnostics(g, diagnoseSpec{Datasets: []string{"Bottleneck"}, Methods: []string{"none", "res"},
+	d, err := runDiagnostics(context.Background(), g, diagnoseSpec{Datasets: []string{"Bottleneck"}, Methods: []string{"none", "res"},
 		Budget: 0.05, Depths: []int{2}, Alpha: 0.5})
 	if err != nil {
 		t.Fatal(err)

@@ -1,44 +1,58 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
-// startProfiles starts the CPU profile and returns a function that stops it
-// and writes the heap profile.
-func (g *Globals) startProfiles() (stop func() error, err error) {
-	var cpu *os.File
+// startProfiles checks that the profiles can be written, starts the CPU
+// profile and returns a function that stops it and writes the heap
+// profile. Each is written whole or not at all: the CPU profile streams to
+// a temporary file beside its target, renamed into place at the end. A
+// command that fails (not one interrupted: profiling a long run and
+// stopping it is what the flags are for) writes neither: stop(false)
+// discards them.
+func (g *Globals) startProfiles() (stop func(keep bool) error, err error) {
+	if err := checkOutput("--cpuprofile", g.CPUProfile); err != nil {
+		return nil, err
+	}
+	if err := checkOutput("--memprofile", g.MemProfile); err != nil {
+		return nil, err
+	}
+	var cpu *graphio.PendingFile
 	if g.CPUProfile != "" {
-		if cpu, err = os.Create(g.CPUProfile); err != nil {
+		if cpu, err = graphio.CreatePending(g.CPUProfile); err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 		if err = pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
+			cpu.Discard()
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 	}
-	return func() error {
+	return func(keep bool) error {
 		if cpu != nil {
 			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
+			if !keep {
+				cpu.Discard()
+			} else if err := cpu.Commit(); err != nil {
 				return fmt.Errorf("--cpuprofile: %w", err)
 			}
 		}
-		if g.MemProfile != "" {
-			f, err := os.Create(g.MemProfile)
-			if err != nil {
-				return fmt.Errorf("--memprofile: %w", err)
-			}
+		if g.MemProfile != "" && keep {
 			runtime.GC()
-			if err := pprof.WriteHeapProfile(f); err != nil {
-				f.Close()
+			if err := graphio.WriteFileAtomic(g.MemProfile, func(w io.Writer) error { return pprof.WriteHeapProfile(w) }); err != nil {
 				return fmt.Errorf("--memprofile: %w", err)
 			}
-			return f.Close()
 		}
 		return nil
 	}, nil
 }
+
+// keepProfiles says whether a command that returned err writes its
+// profiles: when it succeeded or was interrupted.
+func keepProfiles(err error) bool { return err == nil || errors.Is(err, errInterrupted) }

@@ -3,9 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,23 +27,30 @@ type reportCmd struct {
 	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`
 }
 
-// Run reads the results (a truncated last line is ignored) and writes the report.
+// Run checks that --out can be written, reads the results (a truncated
+// last line is ignored) and writes the report, whole or not at all. Ctrl-C
+// (SIGINT or SIGTERM) stops it between two figures, writing nothing.
 func (c *reportCmd) Run(g *Globals) error {
+	if err := checkOutputIn("--out", c.Out, "report.md", true); err != nil {
+		return err
+	}
 	if outs := readTrainOutputs(c.Results); outs != nil {
 		return c.reportTraining(g, outs)
 	}
+	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
+	defer release()
 	all, err := sweep.ReadResults(c.Results)
 	if err != nil {
 		return err
 	}
-	// Results of older rewiring code never mix into a report: they are left
-	// out, and the message names their versions.
+	// Results of other rewiring code versions never mix into a report: they
+	// are left out, and the message names their versions.
 	recs, stale := sweep.CurrentRecords(all)
 	if recs, err = filterRecords(recs, c.Methods, c.Forms); err != nil {
 		return err
 	}
-	for _, k := range slices.Sorted(maps.Keys(stale)) {
-		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of older rewiring code: %s (rerun ohm sweep on the same results file to redo them)\n", stale[k], k)
+	for _, st := range stale {
+		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of %s rewiring code: %s (%s)\n", st.Count, st.Relation, st, staleRemedy[st.Relation])
 	}
 	var diag *diagnose.Diagnostics
 	if c.Diagnostics != "" {
@@ -53,19 +60,26 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	if len(recs) == 0 && diag == nil {
 		if len(all) > 0 {
-			return fmt.Errorf("%s holds no results of the current rewiring code (%d runs of older code)", c.Results, len(all))
+			return fmt.Errorf("%s holds no results of the current rewiring code (%d runs of other code versions)", c.Results, len(all))
 		}
 		return fmt.Errorf("%s holds no results", c.Results)
 	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
+	out, err := report.Write(recs, report.Options{Out: c.Out, Source: c.Results, Diagnostics: diag, Context: ctx})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return interruptedf("nothing written to %s", c.Out)
 	}
-	out, err := report.Write(recs, report.Options{Out: c.Out, Source: c.Results, Diagnostics: diag})
 	if err != nil {
-		return err
+		return fmt.Errorf("report: %w%s", err, nothingWrittenTo(err, c.Out))
 	}
 	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%d runs, %d figures as PNG and SVG)\n", out.Markdown, len(recs), len(out.Figures))
 	return err
+}
+
+// staleRemedy says what to do about runs of another rewiring code version.
+var staleRemedy = map[sweep.Relation]string{
+	sweep.Older: "rerun ohm sweep on the same results file to redo them",
+	sweep.Newer: "a newer ohm made them: report them with it",
+	sweep.Other: "versions that do not compare with this ohm's",
 }
 
 // filterRecords keeps the records of the given methods and forms (all when

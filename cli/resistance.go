@@ -45,7 +45,8 @@ type ResistanceOut struct {
 	Seconds    float64 `json:"seconds"`
 }
 
-// Run computes the resistances.
+// Run computes the resistances. Ctrl-C (SIGINT or SIGTERM) stops it at
+// once, printing nothing.
 func (c *resistanceCmd) Run(g *Globals) error {
 	if c.WithinComponents && c.Directed {
 		return usagef("--within-components: applies to undirected graphs; directed pairs are always taken inside one strongly connected component")
@@ -56,14 +57,37 @@ func (c *resistanceCmd) Run(g *Globals) error {
 	if c.Top < 0 {
 		return usagef("--top %d: must be ≥ 0", c.Top)
 	}
+	ctx, release := interruptible(g, "stopping at once; nothing is printed")
+	defer release()
 	gr, name, err := c.LoadGraph(g)
 	if err != nil {
 		return err
 	}
+	var out *ResistanceOut
+	err = untilInterrupted(ctx, func() error {
+		var err error
+		out, err = c.compute(g, gr, name)
+		return err
+	})
+	if ctx.Err() != nil {
+		return interruptedf("nothing printed")
+	}
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return writeJSON(g.Stdout, out)
+	}
+	return printResistance(g, name, gr, out)
+}
+
+// compute computes what Run prints; it writes nothing to standard output.
+func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*ResistanceOut, error) {
+	var err error
 	var pairs []linalg.Edge
 	if c.Pairs != "" {
 		if _, pairs, err = graphio.ReadEdgeList(c.Pairs, gr.N()); err != nil {
-			return fmt.Errorf("--pairs: %w", err)
+			return nil, fmt.Errorf("--pairs: %w", err)
 		}
 	}
 	t0 := time.Now()
@@ -80,7 +104,7 @@ func (c *resistanceCmd) Run(g *Globals) error {
 	}
 	eng, err := rewire.NewEngine(gr, spec)
 	if err != nil {
-		return configUsage(err, map[rewire.Field]string{rewire.FieldEngine: "--engine"})
+		return nil, configUsage(err, map[rewire.Field]string{rewire.FieldEngine: "--engine"})
 	}
 	solver, _ := eng.(incremental.PairSolver)
 	r := func(i, j int) (float64, bool) {
@@ -130,10 +154,7 @@ func (c *resistanceCmd) Run(g *Globals) error {
 	}
 	out.Seconds = time.Since(t0).Seconds()
 	prog.finish()
-	if c.JSON {
-		return writeJSON(g.Stdout, out)
-	}
-	return printResistance(g, name, gr, &out)
+	return &out, nil
 }
 
 func pairR(p incremental.Pair) *PairR {

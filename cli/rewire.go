@@ -67,12 +67,15 @@ type RewireSummary struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// Run validates every flag, loads the graph, rewires it and only then writes
-// the outputs (atomically) and the summary. A failure at any step leaves
-// --out and --log as they were; meanwhile the edits stream to --log's
-// journal (journal), which a process killed outright leaves behind. The first Ctrl-C (SIGINT or SIGTERM) stops
-// the run after the iteration in flight: the outputs and the summary then
-// hold the iterations made, and the command fails with how many they were.
+// Run validates every flag and checks that the outputs can be written,
+// loads the graph, rewires it and only then writes the outputs and the
+// summary: both outputs are written in full beside their targets first and
+// renamed into place together, so a failure at any step leaves --out and
+// --log as they were. Meanwhile the edits stream to --log's journal
+// (journal), which only a process killed outright leaves behind. The first
+// Ctrl-C (SIGINT or SIGTERM) stops the run after the iteration in flight:
+// the outputs and the summary then hold the iterations made, and the
+// command fails with how many they were.
 func (c *rewireCmd) Run(g *Globals) error {
 	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
 	if err != nil {
@@ -120,10 +123,8 @@ func (c *rewireCmd) Run(g *Globals) error {
 	res, err := plan.Run()
 	bar.finish()
 	if err != nil {
-		if jr != nil && jr.close(false) {
-			return fmt.Errorf("rewire %s: %w (the edits made before are in %s)", name, err, jr.path)
-		}
-		return fmt.Errorf("rewire %s: %w", name, err)
+		jr.close(true)
+		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
 	}
 	if err := c.writeOutputs(g, res, jr); err != nil {
 		return err
@@ -137,13 +138,14 @@ func (c *rewireCmd) Run(g *Globals) error {
 	if err == nil && ctx.Err() != nil && res.Iterations < plan.Iterations {
 		// The outputs hold the iterations made; the exit status says the
 		// run is not the one asked for.
-		return fmt.Errorf("rewire %s: interrupted after %d of %d iterations (--log and --out hold those)", name, res.Iterations, plan.Iterations)
+		return fmt.Errorf("rewire %s: %w after %d of %d iterations (--log and --out hold those)", name, errInterrupted, res.Iterations, plan.Iterations)
 	}
 	return err
 }
 
 // checkOutputs checks --out and --log before any work: a known extension,
-// two different files, each in an existing folder.
+// two different files, each in an existing folder where a file can be
+// created (checkOutput).
 func (c *rewireCmd) checkOutputs() error {
 	if c.Out != "" {
 		switch strings.ToLower(filepath.Ext(c.Out)) {
@@ -161,30 +163,60 @@ func (c *rewireCmd) checkOutputs() error {
 	return checkOutput("--log", c.Log)
 }
 
-// writeOutputs writes --log (then drops its journal jr) and --out, each
-// atomically, from the run's result.
+// writeOutputs writes --log and --out from the run's result, all or
+// nothing: each is written in full beside its target first, and only when
+// both are complete are they renamed into place (graphio.CommitAll). The
+// journal jr is removed either way.
 func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
+	defer jr.close(true)
+	var staged []*graphio.PendingFile
+	stage := func(flag, path string, write func(io.Writer) error) error {
+		if path == "" {
+			return nil
+		}
+		p, err := graphio.StageFile(path, write)
+		if err != nil {
+			graphio.DiscardAll(staged...)
+			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.removed())
+		}
+		staged = append(staged, p)
+		return nil
+	}
+	if err := stage("--log", c.Log, func(w io.Writer) error { return encodeEditLog(w, res.Log) }); err != nil {
+		return err
+	}
+	if err := stage("--out", c.Out, func(w io.Writer) error { return encodeRewired(w, c.Out, res) }); err != nil {
+		return err
+	}
+	if err := graphio.CommitAll(staged...); err != nil {
+		return fmt.Errorf("putting the outputs in place: %w", err)
+	}
+	if g.Quiet {
+		return nil
+	}
 	if c.Log != "" {
-		if err := graphio.WriteFileAtomic(c.Log, func(w io.Writer) error { return encodeEditLog(w, res.Log) }); err != nil {
-			if jr.close(false) {
-				return fmt.Errorf("--log %s: %w (the run's edits are in %s)", c.Log, err, jr.path)
-			}
-			return fmt.Errorf("--log %s: %w", c.Log, err)
-		}
-		jr.close(true)
-		if !g.Quiet {
-			fmt.Fprintf(g.Stderr, "wrote %s: %d edits\n", c.Log, len(res.Log))
-		}
+		fmt.Fprintf(g.Stderr, "wrote %s: %d edits\n", c.Log, len(res.Log))
 	}
 	if c.Out != "" {
-		if err := writeRewired(c.Out, res); err != nil {
-			return fmt.Errorf("--out %s: %w", c.Out, err)
-		}
-		if !g.Quiet {
-			fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))
-		}
+		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))
 	}
 	return nil
+}
+
+// nothingWritten is what a failed run leaves of its outputs: "" without
+// any, else a note naming them.
+func (c *rewireCmd) nothingWritten() string {
+	var outs []string
+	if c.Out != "" {
+		outs = append(outs, "--out "+c.Out)
+	}
+	if c.Log != "" {
+		outs = append(outs, "--log "+c.Log)
+	}
+	if len(outs) == 0 {
+		return ""
+	}
+	return "; nothing written: " + strings.Join(outs, " and ") + " as they were"
 }
 
 // summarize is the summary of the run res of cfg (its method's canonical
@@ -258,16 +290,17 @@ func encodeEditLog(w io.Writer, log []rewire.Edit) error {
 	return nil
 }
 
-// writeRewired writes the rewired graph atomically: an .npz archive holding
-// edge_index (the final graph's Arcs(), PyG convention), num_nodes, and the
-// log's added and removed pairs as int64 arrays of shape (2, k) in log order;
-// or, for any other extension, an edge list of the arcs.
-func writeRewired(path string, res *rewire.Result) error {
+// encodeRewired writes the rewired graph to w in the format path names:
+// an .npz archive holding edge_index (the final graph's Arcs(), PyG
+// convention), num_nodes, and the log's added and removed pairs as int64
+// arrays of shape (2, k) in log order; or, for any other extension, an
+// edge list of the arcs.
+func encodeRewired(w io.Writer, path string, res *rewire.Result) error {
 	if res == nil || res.Graph == nil {
 		return errors.New("no rewired graph")
 	}
 	if !graphio.IsNPZ(path) {
-		return graphio.WriteEdgeList(path, res.Graph.N(), res.Graph.Arcs())
+		return graphio.EncodeEdgeList(w, res.Graph.N(), res.Graph.Arcs())
 	}
 	added, removed := []linalg.Edge{}, []linalg.Edge{}
 	for _, e := range res.Log {
@@ -277,7 +310,7 @@ func writeRewired(path string, res *rewire.Result) error {
 			removed = append(removed, linalg.Edge{U: e.U, V: e.V})
 		}
 	}
-	return graphio.WriteNPZ(path, res.Graph.N(), res.Graph.Arcs(), map[string][]linalg.Edge{"added": added, "removed": removed})
+	return graphio.EncodeNPZ(w, res.Graph.N(), res.Graph.Arcs(), map[string][]linalg.Edge{"added": added, "removed": removed})
 }
 
 // warnZeroBudget says on standard error (even with --quiet: it is about the

@@ -106,12 +106,20 @@ type statsDataset struct {
 // per budget. Each (dataset, method) is rewired once, with the largest
 // budget: a run never looks at its budget except to stop, so the run with
 // budget B is exactly the first B iterations of a longer one, and its counts
-// are read off the longer run's log.
+// are read off the longer run's log. The first Ctrl-C (SIGINT or SIGTERM)
+// stops the rewiring in flight after its iteration in flight and starts no
+// other: the table (and --markdown) then holds the rewirings made, the one
+// stopped with its iterations made, and the command fails saying so.
 func (c *statsCmd) Run(g *Globals) error {
 	p, err := c.plan()
 	if err != nil {
 		return err
 	}
+	if err := checkOutput("--markdown", c.Markdown); err != nil {
+		return err
+	}
+	ctx, release := interruptible(g, "finishing the iteration in flight, then writing the table of what was made")
+	defer release()
 	// Load everything first: a missing file fails before hours of work.
 	var ds []*statsDataset
 	total := 0
@@ -132,9 +140,14 @@ func (c *statsCmd) Run(g *Globals) error {
 	for _, d := range ds {
 		d.sums = make([][]RewireSummary, len(p.methods))
 		for mi, m := range p.methods {
+			if ctx.Err() != nil {
+				break // not started: its cells stay empty
+			}
 			k++
 			bar.stage(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
-			sums, err := statsRun(d.name, d.graph, p.cfgs[m], p.budgets, g.Workers(), bar)
+			cfg := p.cfgs[m]
+			cfg.Context = ctx
+			sums, err := statsRun(d.name, d.graph, cfg, p.budgets, g.Workers(), bar)
 			if err != nil {
 				return err
 			}
@@ -142,6 +155,21 @@ func (c *statsCmd) Run(g *Globals) error {
 		}
 	}
 	bar.finish()
+	if k == 0 && ctx.Err() != nil {
+		return interruptedf("before the first rewiring; nothing written")
+	}
+	if err := c.writeTables(g, ds, p); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return interruptedf("stopped in rewiring %d of %d (after its iteration in flight); the table holds what was made, – where nothing was", k, nruns)
+	}
+	return nil
+}
+
+// writeTables writes --markdown and the table (or the JSON) on standard
+// output.
+func (c *statsCmd) writeTables(g *Globals, ds []*statsDataset, p *statsPlan) error {
 	if c.Markdown != "" {
 		if err := graphio.WriteFileAtomic(c.Markdown, func(w io.Writer) error { return writeStatsTable(w, ds, p, c.Directed) }); err != nil {
 			return fmt.Errorf("--markdown: %w", err)
@@ -151,7 +179,7 @@ func (c *statsCmd) Run(g *Globals) error {
 		all := []RewireSummary{}
 		for _, d := range ds {
 			for _, s := range d.sums {
-				all = append(all, s...)
+				all = append(all, s...) // none for a rewiring not made
 			}
 		}
 		return writeJSON(g.Stdout, all)
@@ -213,6 +241,10 @@ func writeStatsTable(w io.Writer, ds []*statsDataset, p *statsPlan, directed boo
 		for bi, r := range p.budgets {
 			fmt.Fprintf(&b, "| %s | %s |", m, strconv.FormatFloat(r, 'g', -1, 64))
 			for _, d := range ds {
+				if d.sums[mi] == nil {
+					b.WriteString(" – | – |") // not made: interrupted before
+					continue
+				}
 				s := d.sums[mi][bi]
 				fmt.Fprintf(&b, " %s | %s |", editCell(s.Added, s.AddedPct, s.AddedNet, s.AddedNetPct),
 					editCell(s.Removed, s.RemovedPct, s.RemovedNet, s.RemovedNetPct))

@@ -140,8 +140,8 @@ func (c *sweepCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutput("--results", c.Results); err != nil {
-		return err
+	if err := sweep.CheckResults(c.Results); err != nil {
+		return fmt.Errorf("--results %w", err) // the error names the file
 	}
 	ctx, stop := interruptible(g, runsInFlight)
 	defer stop()
@@ -155,7 +155,7 @@ func (c *sweepCmd) Run(g *Globals) error {
 			c.Results, sum.Total, sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted: %d runs recorded in %s; run the same command again to continue", sum.Skipped+sum.Ran, c.Results)
+		return interruptedf("%d runs recorded in %s; run the same command again to continue", sum.Skipped+sum.Ran, c.Results)
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,8 @@ type dataSynthCmd struct {
 	Out          string  `required:"" short:"o" type:"path" help:"Output .npz: edge_index (int64 2×E, both arcs of every edge), num_nodes, and y (int64 labels) for sbm and ring."`
 }
 
-// Run generates the graph and writes it. Time and memory O(n + m).
+// Run generates the graph and writes it. Time and memory O(n + m). Ctrl-C
+// (SIGINT or SIGTERM) while it generates stops it at once, writing nothing.
 func (c *dataSynthCmd) Run(g *Globals) error {
 	if !strings.EqualFold(filepath.Ext(c.Out), ".npz") {
 		return usagef("--out %s: synth writes .npz", c.Out)
@@ -32,30 +34,27 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	if c.Nodes < 1 || c.AvgDegree <= 0 {
 		return usagef("--nodes %d, --avg-degree %v: must be positive", c.Nodes, c.AvgDegree)
 	}
-	var gr *graphgen.Graph
-	var err error
+	if c.Model == "sbm" && (!(c.Homophily >= 0 && c.Homophily <= 1) || c.Blocks < 1 || c.Blocks > c.Nodes) {
+		return usagef("--homophily %v, --blocks %d: need [0, 1] and 1..nodes", c.Homophily, c.Blocks)
+	}
+	if err := checkOutput("--out", c.Out); err != nil {
+		return err
+	}
+	ctx, release := interruptible(g, "stopping at once; nothing is written")
+	defer release()
 	prog := newStages(g, "data synth "+c.Model)
 	if c.Model == "ring" {
 		prog.stage(fmt.Sprintf("generating %d cliques of %d nodes", c.Cliques, c.CliqueSize))
 	} else {
 		prog.stage(fmt.Sprintf("generating %d nodes", c.Nodes))
 	}
-	switch c.Model {
-	case "sbm":
-		if !(c.Homophily >= 0 && c.Homophily <= 1) || c.Blocks < 1 || c.Blocks > c.Nodes {
-			return usagef("--homophily %v, --blocks %d: need [0, 1] and 1..nodes", c.Homophily, c.Blocks)
-		}
-		gr, err = graphgen.SBMByDegree(c.Nodes, c.Blocks, c.AvgDegree, c.Homophily, c.Seed)
-	case "rgg":
-		// Mean degree ≈ (n−1)·π·r² away from the border.
-		gr, err = graphgen.RGG(c.Nodes, min(1.4, math.Sqrt(c.AvgDegree/(math.Pi*float64(max(c.Nodes-1, 1))))), c.Seed)
-	case "ba":
-		gr, err = graphgen.BA(c.Nodes, c.EdgesPerNode, c.Seed)
-	case "ring":
-		gr, err = graphgen.RingOfCliques(c.Cliques, c.CliqueSize)
+	var gr *graphgen.Graph
+	var genErr error
+	if err := untilInterrupted(ctx, func() error { gr, genErr = c.generate(); return nil }); err != nil {
+		return interruptedf("nothing written to %s", c.Out)
 	}
-	if err != nil {
-		return usagef("%v", err)
+	if genErr != nil {
+		return usagef("%v", genErr)
 	}
 	prog.stage(fmt.Sprintf("writing %s (%d edges)", c.Out, len(gr.Edges)))
 	arrays := []*graphio.Array{}
@@ -66,7 +65,17 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 		}
 		arrays = append(arrays, graphio.NewInt64Array("y", []int{len(y)}, y))
 	}
-	if err := graphio.WriteGraphNPZ(c.Out, gr.N, gr.Arcs(), arrays...); err != nil {
+	// Written in full beside --out first: an interrupt while it is written
+	// still leaves --out as it was.
+	out, err := graphio.StageFile(c.Out, func(w io.Writer) error { return graphio.EncodeGraphNPZ(w, gr.N, gr.Arcs(), arrays...) })
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", c.Out, err)
+	}
+	if ctx.Err() != nil {
+		out.Discard()
+		return interruptedf("nothing written to %s", c.Out)
+	}
+	if err := out.Commit(); err != nil {
 		return fmt.Errorf("--out %s: %w", c.Out, err)
 	}
 	prog.finish()
@@ -74,4 +83,20 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "wrote %s: %s, %d nodes, %d edges\n", c.Out, c.Model, gr.N, len(gr.Edges))
 	}
 	return nil
+}
+
+// generate makes the graph of c.Model.
+func (c *dataSynthCmd) generate() (*graphgen.Graph, error) {
+	switch c.Model {
+	case "sbm":
+		return graphgen.SBMByDegree(c.Nodes, c.Blocks, c.AvgDegree, c.Homophily, c.Seed)
+	case "rgg":
+		// Mean degree ≈ (n−1)·π·r² away from the border.
+		return graphgen.RGG(c.Nodes, min(1.4, math.Sqrt(c.AvgDegree/(math.Pi*float64(max(c.Nodes-1, 1))))), c.Seed)
+	case "ba":
+		return graphgen.BA(c.Nodes, c.EdgesPerNode, c.Seed)
+	case "ring":
+		return graphgen.RingOfCliques(c.Cliques, c.CliqueSize)
+	}
+	return nil, fmt.Errorf("unknown model %q", c.Model)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -129,7 +130,10 @@ func splitFlag(s string) (int, error) {
 
 // Run checks the flags, loads the dataset (and --graph), trains every
 // (split, seed) run spread over --threads workers and prints the summary.
-// Nothing is printed on standard output unless every run succeeded.
+// Nothing is printed on standard output unless every run succeeded. The
+// first Ctrl-C (SIGINT or SIGTERM) lets the runs in flight finish and
+// starts no other: the summary then holds the runs finished, and the
+// command fails saying how many they were.
 func (c *trainCmd) Run(g *Globals) error {
 	if _, err := c.config(c.Dataset); err != nil {
 		return err // flag errors before any loading
@@ -138,6 +142,8 @@ func (c *trainCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	ctx, release := interruptible(g, "finishing the runs in flight, then printing the summary of the runs finished")
+	defer release()
 	d, gr, err := c.Load(g)
 	if err != nil {
 		return err
@@ -181,21 +187,30 @@ func (c *trainCmd) Run(g *Globals) error {
 	runs := gnn.Runs(c.Seeds, splits)
 	b := newProgress(g, fmt.Sprintf("train %s %v L=%d", d.Name, cfg.Kind, cfg.Layers), len(runs), "runs")
 	t0 := time.Now()
-	res, err := gnn.TrainRuns(data, cfg, runs, g.Workers(), func(gnn.Result) { b.add(1) })
+	res, err := gnn.TrainRunsContext(ctx, data, cfg, runs, g.Workers(), func(gnn.Result) { b.add(1) })
 	seconds := time.Since(t0).Seconds()
 	b.finish()
-	if err != nil {
+	interrupted := ctx.Err() != nil && err != nil && errors.Is(err, ctx.Err())
+	if interrupted && len(res) == 0 {
+		return fmt.Errorf("train %s: %w before any of the %d runs finished; nothing printed", d.Name, errInterrupted, len(runs))
+	}
+	if err != nil && !interrupted {
 		return fmt.Errorf("train %s: %w", d.Name, err)
 	}
 	out := summarizeTraining(d.Name, cfg, graphName, res, seconds)
-	if c.JSON {
-		return writeJSON(g.Stdout, out)
-	}
 	form := "undirected"
 	if cfg.Kind == gnn.DirGCN && gr.Directed() {
 		form = "directed"
 	}
-	return printTraining(g.Stdout, out, cfg, form)
+	if c.JSON {
+		err = writeJSON(g.Stdout, out)
+	} else {
+		err = printTraining(g.Stdout, out, cfg, form)
+	}
+	if err == nil && interrupted {
+		return fmt.Errorf("train %s: %w after %d of %d runs (the summary holds those)", d.Name, errInterrupted, len(res), len(runs))
+	}
+	return err
 }
 
 // applySplitRule makes the splits of a dataset archive by --split-rule

@@ -63,3 +63,19 @@ func TestGraphSizeRefused(t *testing.T) {
 		t.Fatalf("1000 nodes refused: %v", err)
 	}
 }
+
+// TestFormatBytes: the one formatter of memory sizes, binary units with one
+// decimal (what every memory message prints).
+func TestFormatBytes(t *testing.T) {
+	for _, c := range []struct {
+		b    uint64
+		want string
+	}{
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {1536, "1.5 KiB"}, {59 << 20, "59.0 MiB"},
+		{100e9, "93.1 GiB"}, {28e10, "260.8 GiB"}, {25 << 40, "25.0 TiB"}, {3 << 50, "3072.0 TiB"},
+	} {
+		if got := FormatBytes(c.b); got != c.want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", c.b, got, c.want)
+		}
+	}
+}

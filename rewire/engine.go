@@ -85,13 +85,17 @@ func (s EngineSpec) Resolve(g *linalg.Graph) (EngineSpec, string) {
 	if s.Kind != "" && s.Kind != Auto {
 		return s, ""
 	}
-	need := incremental.DenseBytes(g.N(), g.Directed(), s.PerHop)
-	if incremental.CheckDense(g.N(), g.Directed(), s.PerHop) == nil || !s.sketchable() || g.Directed() {
+	need := linalg.FormatBytes(incremental.DenseBytes(g.N(), g.Directed(), s.PerHop))
+	fits := incremental.CheckDense(g.N(), g.Directed(), s.PerHop) == nil
+	if fits || !s.sketchable() || g.Directed() {
 		s.Kind = Incremental
-		return s, fmt.Sprintf("engine auto: incremental (dense state %.2g GB fits in memory)", float64(need)/1e9)
+		if !fits {
+			return s, fmt.Sprintf("engine auto: incremental (the sketch cannot run this; the dense state needs %s, more than is available)", need)
+		}
+		return s, fmt.Sprintf("engine auto: incremental (dense state %s fits in memory)", need)
 	}
 	s.Kind = Sketch
-	return s, fmt.Sprintf("engine auto: sketch (the dense state would need %.2g GB, more than is available)", float64(need)/1e9)
+	return s, fmt.Sprintf("engine auto: sketch (the dense state would need %s, more than is available)", need)
 }
 
 // NewEngine builds the resistance engine s names (Auto resolved first) on

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -155,11 +156,13 @@ func TestEngineChoice(t *testing.T) {
 		t.Fatalf("auto chose %s: %s", k, why)
 	}
 	t.Setenv("OHM_MEMORY", "100M")
-	if k, why := choose(Config{Method: ERR, Budget: 0.01, Engine: Auto}); k != Sketch || !strings.Contains(why, "engine auto: sketch") {
-		t.Fatalf("auto chose %s with 100 MB: %s", k, why)
+	// Sizes in the words of linalg.FormatBytes, as in the memory errors.
+	want := "would need " + linalg.FormatBytes(incremental.DenseBytes(3000, false, false))
+	if k, why := choose(Config{Method: ERR, Budget: 0.01, Engine: Auto}); k != Sketch || !strings.Contains(why, "engine auto: sketch") || !strings.Contains(why, want) {
+		t.Fatalf("auto chose %s with 100 MB: %s (want %q)", k, why, want)
 	}
-	if k, _ := choose(Config{Method: ERRHop, Budget: 0.01, Engine: Auto}); k != Incremental {
-		t.Fatalf("auto chose %s for err-hop", k)
+	if k, why := choose(Config{Method: ERRHop, Budget: 0.01, Engine: Auto}); k != Incremental || !strings.Contains(why, "the sketch cannot run this") {
+		t.Fatalf("auto chose %s for err-hop: %s", k, why)
 	}
 	// The empty kind is Auto, the one default everywhere.
 	if k, _ := choose(Config{Method: ERR, Budget: 0.01}); k != Sketch {

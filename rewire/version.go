@@ -1,5 +1,11 @@
 package rewire
 
+import (
+	"cmp"
+	"strconv"
+	"strings"
+)
+
 // CodeVersion returns the version of the rewiring code that makes the
 // decisions of method m on a graph of the given form (definitions §3.6);
 // "rewire-1" for a name that is no method ("none", the original graph, in
@@ -51,3 +57,52 @@ func RunVersion(m Method, directed bool, e EngineKind) string {
 // whenever its choice of candidates, hence its decisions, can change
 // (CHANGELOG.md lists what each version changed).
 const SketchVersion = "15"
+
+// CompareVersions orders two versions of rewiring decisions as RunVersion
+// writes them, "NAME-N" or "NAME-N+sketch-M" (rewire-2, gtr-1,
+// rewire-1+sketch-15): c is -1, 0 or +1 when a is older than, the same as
+// or newer than b, numbers compared as numbers (rewire-10 is newer than
+// rewire-9; with one NAME-N, the sketch's by M). ok is false when they do
+// not compare: different names, one made by the sketch engine and the
+// other not, or one not of this form. O(len(a) + len(b)).
+func CompareVersions(a, b string) (c int, ok bool) {
+	pa, na, sa, oka := parseVersion(a)
+	pb, nb, sb, okb := parseVersion(b)
+	if !oka || !okb || pa != pb || (sa < 0) != (sb < 0) {
+		return 0, false
+	}
+	if na != nb {
+		return cmp.Compare(na, nb), true
+	}
+	return cmp.Compare(sa, sb), true
+}
+
+// parseVersion splits "NAME-N[+sketch-M]" into NAME, N and M (-1 without
+// the sketch part).
+func parseVersion(v string) (name string, n, sketch int, ok bool) {
+	base, sk, hasSketch := strings.Cut(v, "+sketch-")
+	i := strings.LastIndexByte(base, '-')
+	if i <= 0 {
+		return "", 0, 0, false
+	}
+	name = base[:i]
+	if n, ok = versionNumber(base[i+1:]); !ok {
+		return "", 0, 0, false
+	}
+	sketch = -1
+	if hasSketch {
+		if sketch, ok = versionNumber(sk); !ok {
+			return "", 0, 0, false
+		}
+	}
+	return name, n, sketch, true
+}
+
+// versionNumber reads a version number: decimal digits only.
+func versionNumber(s string) (int, bool) {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}

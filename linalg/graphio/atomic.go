@@ -2,10 +2,15 @@ package graphio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/ohmgnn/ohm/internal/faults"
 )
 
 // WriteFileAtomic writes a file so that readers, and a crash, see either the
@@ -14,50 +19,257 @@ import (
 // then renamed over path (the directory is fsynced too, where the system
 // allows it). If write or any step fails, the temporary file is removed and
 // an existing file at path is left untouched. The new file gets the mode of
-// the file it replaces, or 0644.
-func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	mode := os.FileMode(0o644)
-	if st, serr := os.Stat(path); serr == nil {
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("graphio: %s exists and is not a regular file", path)
-		}
-		mode = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+// the file it replaces, or 0644. It is StageFile followed by Commit.
+func WriteFileAtomic(path string, write func(w io.Writer) error) error {
+	p, err := StageFile(path, write)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+	return p.Commit()
+}
+
+// PendingFile is a file being written in full beside its target (a
+// temporary file in the target's folder) that replaces the target only
+// when committed: until then readers, and a crash, see the target as it
+// was. Several pending files committed together (CommitAll) make a
+// command's outputs appear all or none.
+type PendingFile struct {
+	path, tmp string
+	mode      os.FileMode
+	f         *os.File
+	bw        *bufio.Writer
+	w         io.Writer
+	closed    bool
+	done      bool // committed or discarded
+}
+
+// CreatePending creates the temporary file of a pending file for path. An
+// existing path must be a regular file; the new file will get its mode
+// (else 0644).
+func CreatePending(path string) (*PendingFile, error) {
+	dir := filepath.Dir(path)
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("graphio: %s exists and is not a regular file", path)
 		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err = write(bw); err != nil {
+		mode = st.Mode().Perm()
+	}
+	if err := faults.Create(path); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	p := &PendingFile{path: path, tmp: f.Name(), mode: mode, f: f}
+	p.bw = bufio.NewWriterSize(faults.Writer(path, f), 1<<16)
+	p.w = p.bw
+	return p, nil
+}
+
+// Path returns the target's path.
+func (p *PendingFile) Path() string { return p.path }
+
+// Write writes to the temporary file.
+func (p *PendingFile) Write(b []byte) (int, error) {
+	if p.closed {
+		return 0, fmt.Errorf("graphio: write to %s after Close", p.path)
+	}
+	return p.w.Write(b)
+}
+
+// Close completes the temporary file on disk: flushed, given its mode,
+// fsynced and closed. After a failure the temporary file is removed (the
+// pending file is discarded).
+func (p *PendingFile) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	err := p.bw.Flush()
+	if err == nil {
+		err = p.f.Chmod(p.mode)
+	}
+	if err == nil {
+		err = p.f.Sync()
+	}
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		p.Discard()
+	}
+	return err
+}
+
+// Commit closes the file if it is open and renames it over the target. A
+// rename inside one folder writes no file data, so once the temporary file
+// is complete a full disk can no longer stop it (see CommitAll).
+func (p *PendingFile) Commit() error {
+	if p.done {
+		return fmt.Errorf("graphio: %s committed or discarded already", p.path)
+	}
+	if err := p.Close(); err != nil {
 		return err
 	}
-	if err = bw.Flush(); err != nil {
+	err := faults.Rename(p.path)
+	if err == nil {
+		err = os.Rename(p.tmp, p.path)
+	}
+	if err != nil {
+		p.Discard()
 		return err
 	}
-	if err = f.Chmod(mode); err != nil {
-		return err
+	p.done = true
+	syncDir(filepath.Dir(p.path))
+	return nil
+}
+
+// Discard removes the temporary file; the target stays as it was. It does
+// nothing once the file is committed.
+func (p *PendingFile) Discard() {
+	if p.done {
+		return
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	p.done = true
+	if !p.closed {
+		p.closed = true
+		p.f.Close()
 	}
-	if err = f.Close(); err != nil {
-		return err
+	os.Remove(p.tmp)
+}
+
+// StageFile writes a pending file for path with write and closes it (the
+// content complete on disk, not yet in place). On failure nothing is left
+// behind.
+func StageFile(path string, write func(w io.Writer) error) (*PendingFile, error) {
+	p, err := CreatePending(path)
+	if err != nil {
+		return nil, err
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
+	if err := write(p); err != nil {
+		p.Discard()
+		return nil, err
 	}
-	syncDir(dir)
+	if err := p.Close(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// CommitAll renames every pending file over its target, in order, after
+// completing any still open. The renames are the commit step of a set of
+// outputs written in full beforehand: a rename inside one folder writes no
+// file data — it replaces a directory entry, and the temporary file's own
+// entry, with a longer name, is freed by it — so a lack of space, the
+// common failure of writing, cannot stop it halfway. What still can (an
+// I/O error, the folder removed meanwhile) leaves the files before the
+// failing one in place and the rest discarded: the error says which.
+// Nil entries are skipped.
+func CommitAll(files ...*PendingFile) error {
+	for _, p := range files {
+		if p == nil {
+			continue
+		}
+		if err := p.Close(); err != nil {
+			DiscardAll(files...)
+			return fmt.Errorf("%s: %w (nothing put in place)", p.path, err)
+		}
+	}
+	for i, p := range files {
+		if p == nil {
+			continue
+		}
+		if err := p.Commit(); err != nil {
+			DiscardAll(files[i+1:]...)
+			return commitError(files[:i], p, files[i+1:], err)
+		}
+	}
+	return nil
+}
+
+func commitError(before []*PendingFile, failed *PendingFile, after []*PendingFile, err error) error {
+	names := func(ps []*PendingFile) []string {
+		var s []string
+		for _, p := range ps {
+			if p != nil {
+				s = append(s, p.path)
+			}
+		}
+		return s
+	}
+	return &CommitError{Path: failed.path, InPlace: names(before), Left: names(append([]*PendingFile{failed}, after...)), Err: err}
+}
+
+// CommitError is a CommitAll that failed at a rename, after the files of
+// InPlace were put in place; the targets of Left are as they were.
+type CommitError struct {
+	Path    string   // the file whose rename failed
+	InPlace []string // targets replaced before
+	Left    []string // targets left as they were (Path among them)
+	Err     error
+}
+
+func (e *CommitError) Error() string {
+	list := func(s []string) string {
+		if len(s) == 0 {
+			return "none"
+		}
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprintf("%s: %v (in place already: %s; left as they were: %s)", e.Path, e.Err, list(e.InPlace), list(e.Left))
+}
+
+func (e *CommitError) Unwrap() error { return e.Err }
+
+// DiscardAll discards every pending file (nil entries skipped).
+func DiscardAll(files ...*PendingFile) {
+	for _, p := range files {
+		if p != nil {
+			p.Discard()
+		}
+	}
+}
+
+// CheckWritable checks, before any work, that path can be written later:
+// its folder exists (or, with mkdir, the nearest folder that exists above
+// it, where the missing ones will be created), path is not a folder or
+// another non-regular file, and a file can be created in that folder — a
+// probe file is created and removed, which finds a read-only file system,
+// a folder without write permission or a full inode table before hours
+// of work. It writes nothing that stays.
+func CheckWritable(path string, mkdir bool) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: exists and is not a regular file", path)
+	}
+	dir := filepath.Dir(path)
+	for {
+		st, err := os.Stat(dir)
+		if err == nil && !st.IsDir() {
+			return fmt.Errorf("%s: %s is not a directory", path, dir)
+		}
+		if err == nil {
+			break
+		}
+		if errors.Is(err, syscall.ENOTDIR) && filepath.Dir(dir) != dir {
+			dir = filepath.Dir(dir) // up to the file that is no folder
+			continue
+		}
+		if !mkdir || !errors.Is(err, os.ErrNotExist) || filepath.Dir(dir) == dir {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		dir = filepath.Dir(dir)
+	}
+	if err := faults.Create(path); err != nil {
+		return fmt.Errorf("%s: cannot create a file in %s: %w", path, dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".ohm-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot create a file in %s: %w", path, dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
 }
 

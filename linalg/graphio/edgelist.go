@@ -137,7 +137,7 @@ func (d *edgeListDecoder) comment(s string) error {
 	case len(f) != 2:
 		return d.errf("malformed header %q: want \"# num_nodes N\"", s)
 	}
-	v, err := strconv.Atoi(f[1])
+	v, err := atoiStrict(f[1])
 	if err != nil || v < 0 || v > MaxNodes {
 		return d.errf("num_nodes %q is not an integer in [0, %d]", f[1], MaxNodes)
 	}
@@ -175,7 +175,7 @@ func (d *edgeListDecoder) arc(s string) error {
 // id parses the node id t: a non-negative decimal integer, below the node
 // count when it is known (header or caller) and below MaxNodes.
 func (d *edgeListDecoder) id(t string) (int, error) {
-	v, err := strconv.Atoi(t)
+	v, err := atoiStrict(t)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange) && strings.HasPrefix(t, "-"):
 		return 0, d.errf("negative node id %s", t)

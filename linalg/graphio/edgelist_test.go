@@ -63,7 +63,7 @@ func TestDecodeEdgeList(t *testing.T) {
 		{"only comments", "# hello\n\n", 0, 0, nil},
 		{"tabs, blanks, CRLF, no final newline", "\ufeff 0\t1 \r\n\r\n  2   2\r\n# c\n3\t 0", 0, 4,
 			es(0, 1, 2, 2, 3, 0)},
-		{"plus sign and leading zeros", "+1 007\n", 0, 8, es(1, 7)},
+		{"leading zeros", "01 007\n", 0, 8, es(1, 7)},
 		{"comment with num_nodes later in text is ignored", "# the num_nodes header is optional\n0 1\n# see num_nodes above\n", 0, 2, es(0, 1)},
 	}
 	for _, c := range cases {
@@ -90,6 +90,10 @@ func TestEdgeListErrors(t *testing.T) {
 		{"non-integer", "0 1\n1 2\na 3\n", 0, 3, `"a" is not an integer node id`},
 		{"float id", "0 1.5\n", 0, 1, `"1.5" is not an integer node id`},
 		{"negative id", "# x\n0 -2\n", 0, 2, "negative node id -2"},
+		{"plus sign", "0 +1\n", 0, 1, `"+1" is not an integer node id`},
+		{"minus zero", "-0 1\n", 0, 1, "negative node id -0"},
+		{"lone minus", "0 -\n", 0, 1, `"-" is not an integer node id`},
+		{"plus header", "# num_nodes +5\n", 0, 1, `num_nodes "+5" is not an integer`},
 		{"id >= header count", "# num_nodes 3\n0 1\n\n2 3\n", 0, 4, "node id 3 is not below num_nodes 3 (from the header on line 1)"},
 		{"id >= caller count", "0 1\n4 0\n", 4, 2, "node id 4 is not below num_nodes 4 (given by the caller)"},
 		{"one field", "0 1\n5\n", 0, 2, `want 2 fields "u v", got 1`},

@@ -374,6 +374,11 @@ func WriteNPZ(path string, numNodes int, arcs []linalg.Edge, extra map[string][]
 // WriteGraphNPZ writes a graph archive like WriteNPZ (edge_index, num_nodes)
 // followed by more arrays of any kind, e.g. node labels y; atomically.
 func WriteGraphNPZ(path string, numNodes int, arcs []linalg.Edge, more ...*Array) error {
+	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeGraphNPZ(w, numNodes, arcs, more...) })
+}
+
+// EncodeGraphNPZ writes the archive of WriteGraphNPZ to w.
+func EncodeGraphNPZ(w io.Writer, numNodes int, arcs []linalg.Edge, more ...*Array) error {
 	if numNodes < 0 || numNodes > MaxNodes {
 		return fmt.Errorf("graphio: node count %d outside [0, %d]", numNodes, MaxNodes)
 	}
@@ -382,5 +387,5 @@ func WriteGraphNPZ(path string, numNodes int, arcs []linalg.Edge, more ...*Array
 		return err
 	}
 	arrays := append([]*Array{ei, NewInt64Array(KeyNumNodes, nil, []int64{int64(numNodes)})}, more...)
-	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeNPZArrays(w, arrays...) })
+	return EncodeNPZArrays(w, arrays...)
 }

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 // source describes one real dataset: where its raw files sit in PyTorch
@@ -302,17 +304,10 @@ func (f *Fetcher) fetchOne(ctx context.Context, url, dst, want string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".download-*")
-	if err != nil {
+	// Whole or not at all: a full disk leaves no half file to be taken
+	// for the dataset's (files found are not re-hashed).
+	return graphio.WriteFileAtomic(dst, func(w io.Writer) error {
+		_, err := w.Write(body)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(body); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
+	})
 }

@@ -54,6 +54,9 @@ func RunAll(ds []*dataset.Dataset, plan Plan, spec Spec) (*Diagnostics, error) {
 			if m == MethodNone {
 				continue
 			}
+			if spec.Context != nil && spec.Context.Err() != nil {
+				return nil, spec.Context.Err()
+			}
 			if plan.Rewire == nil {
 				return nil, fmt.Errorf("diagnose %s: rewire %s: no Rewire in the plan", d.Name, m)
 			}

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -37,6 +38,10 @@ type Spec struct {
 	// OnTrained, when set, is called after each training (one call at a
 	// time).
 	OnTrained func()
+	// Context, when not nil, stops Run (and RunAll) once it is done: the
+	// trainings in flight finish, no other starts, and the error is the
+	// context's (no partial diagnostics: every entry averages all seeds).
+	Context context.Context
 }
 
 // job is one training of Run and what it measured.
@@ -98,11 +103,18 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 			}
 		}
 	}
+	ctx := spec.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, spec.Workers))
 	var mu sync.Mutex
 	for _, j := range jobs {
 		eg.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if err := measure(d, datas[j.graph], spec, j); err != nil {
 				return fmt.Errorf("diagnose %s (%s, depth %d, seed %d): %w", d.Name, graphs[j.graph].Method, j.depth, j.seed, err)
 			}

@@ -1,8 +1,10 @@
 package gnn
 
 import (
+	"context"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -32,6 +34,13 @@ func Runs(seeds int, splits []int) []Run {
 // means nothing was trained. done, when not nil, is called after each run
 // finishes (one call at a time, in completion order).
 func TrainRuns(data *Data, cfg Config, runs []Run, workers int, done func(Result)) ([]Result, error) {
+	return TrainRunsContext(context.Background(), data, cfg, runs, workers, done)
+}
+
+// TrainRunsContext is TrainRuns until ctx is done: then the runs in flight
+// finish and no other starts, and it returns the results of the runs
+// finished, in the order of runs, with ctx's error.
+func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, workers int, done func(Result)) ([]Result, error) {
 	if err := data.check(cfg); err != nil {
 		return nil, err
 	}
@@ -46,23 +55,40 @@ func TrainRuns(data *Data, cfg Config, runs []Run, workers int, done func(Result
 	var eg errgroup.Group
 	eg.SetLimit(max(1, workers))
 	res := make([]Result, len(runs))
+	finished := make([]bool, len(runs))
 	var mu sync.Mutex
 	for i, r := range runs {
+		if ctx.Err() != nil {
+			break
+		}
 		eg.Go(func() error { // waits for a free worker
+			if ctx.Err() != nil {
+				return nil
+			}
 			var err error
 			if res[i], err = Train(data, cfg, r.Split, r.Seed); err != nil {
 				return err
 			}
+			mu.Lock()
+			finished[i] = true
 			if done != nil {
-				mu.Lock()
 				done(res[i])
-				mu.Unlock()
 			}
+			mu.Unlock()
 			return nil
 		})
 	}
 	if err := eg.Wait(); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil && slices.Contains(finished, false) {
+		var out []Result
+		for i, ok := range finished {
+			if ok {
+				out = append(out, res[i])
+			}
+		}
+		return out, err
 	}
 	return res, nil
 }

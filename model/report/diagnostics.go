@@ -47,8 +47,8 @@ func datasetsOf[T any](xs []T, name func(T) string) []string {
 }
 
 // writeDiagnostics writes the sections of the diagnostics that hold data.
-func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
-	for _, section := range []func(*strings.Builder, *diagnose.Diagnostics, string, func(string) string) error{
+func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
+	for _, section := range []func(*strings.Builder, *diagnose.Diagnostics, *figures, func(string) string) error{
 		writeCosine, writeProbes, writeCKA, writeOverlap,
 	} {
 		if err := section(b, d, figDir, fig); err != nil {
@@ -58,9 +58,9 @@ func writeDiagnostics(b *strings.Builder, d *diagnose.Diagnostics, figDir string
 	return nil
 }
 
-// plotFigure draws the series as a line plot, saves it as figDir/name and
+// plotFigure draws the series as a line plot, stages it as name in figDir and
 // writes its heading and link.
-func plotFigure(b *strings.Builder, figDir string, fig func(string) string, title, name, xlabel, ylabel string, ss []series) error {
+func plotFigure(b *strings.Builder, figDir *figures, fig func(string) string, title, name, xlabel, ylabel string, ss []series) error {
 	p, err := linePlot(title, xlabel, ylabel, ss, true)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func sortedRows[T any](xs []T, keep func(T) bool, key func(T) int) []T {
 
 // writeCosine writes the cosine similarity section: for each dataset, the
 // deepest model, per layer.
-func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
+func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.Cosine) == 0 {
 		return nil
 	}
@@ -137,7 +137,7 @@ func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig
 
 // writeProbes writes the linear probe section: for each dataset, the
 // deepest model, per inner layer.
-func writeProbes(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
+func writeProbes(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.Probe) == 0 {
 		return nil
 	}
@@ -164,7 +164,7 @@ func writeProbes(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig
 
 // writeCKA writes the CKA section: per dataset, one line per method over
 // the depths.
-func writeCKA(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
+func writeCKA(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.CKA) == 0 {
 		return nil
 	}
@@ -196,7 +196,7 @@ func writeCKA(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig fu
 
 // writeOverlap writes the edge-set overlap section: per dataset and
 // budget, the UpSet plot of the added edges and the Jaccard table.
-func writeOverlap(b *strings.Builder, d *diagnose.Diagnostics, figDir string, fig func(string) string) error {
+func writeOverlap(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.Overlap) == 0 {
 		return nil
 	}

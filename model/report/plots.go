@@ -1,11 +1,11 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 // Figure size: 6 × 4 inches; PNGs are drawn at DPI dots per inch, so they
@@ -180,9 +182,9 @@ func (intTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// savePlot writes base.png and base.svg in dir and returns base.
+// savePlot stages base.png and base.svg in dir and returns base.
 // The legend goes to the right of the data, where it hides nothing.
-func savePlot(dir, base string, p *plot.Plot) (string, error) {
+func savePlot(dir *figures, base string, p *plot.Plot) (string, error) {
 	leg := p.Legend
 	p.Legend = plot.NewLegend()
 	return saveDrawing(dir, base, func(dc draw.Canvas) {
@@ -194,31 +196,46 @@ func savePlot(dir, base string, p *plot.Plot) (string, error) {
 	})
 }
 
-// saveDrawing draws the figure on a PNG and an SVG canvas and writes them.
-func saveDrawing(dir, base string, paint func(draw.Canvas)) (string, error) {
+// saveDrawing draws the figure on a PNG and an SVG canvas and stages them
+// in dir. It draws nothing once dir's context is done (an interrupted
+// report), and returns the context's error.
+func saveDrawing(dir *figures, base string, paint func(draw.Canvas)) (string, error) {
+	if err := dir.ctx.Err(); err != nil {
+		return "", err
+	}
 	img := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))
 	paint(draw.New(img))
-	if err := writeTo(filepath.Join(dir, base+".png"), vgimg.PngCanvas{Canvas: img}); err != nil {
+	if err := dir.stage(base+".png", vgimg.PngCanvas{Canvas: img}); err != nil {
 		return "", err
 	}
 	svg := vgsvg.New(Width, Height)
 	paint(draw.New(svg))
-	if err := writeTo(filepath.Join(dir, base+".svg"), svg); err != nil {
+	if err := dir.stage(base+".svg", svg); err != nil {
 		return "", err
 	}
 	return base, nil
 }
 
-func writeTo(path string, w io.WriterTo) error {
-	f, err := os.Create(path)
+// figures are the figure files of a report being written: each staged in
+// full beside its target in dir (graphio.StageFile), all put in place
+// together with report.md when the whole report is made.
+type figures struct {
+	ctx    context.Context
+	dir    string
+	staged []*graphio.PendingFile
+}
+
+// stage writes w's content as dir/name, not yet in place.
+func (f *figures) stage(name string, w io.WriterTo) error {
+	p, err := graphio.StageFile(filepath.Join(f.dir, name), func(out io.Writer) error {
+		_, err := w.WriteTo(out)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if _, err := w.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
+	f.staged = append(f.staged, p)
+	return nil
 }
 
 // upset draws an UpSet-style plot: bars of the exclusive intersection sizes

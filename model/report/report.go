@@ -11,6 +11,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -46,6 +47,9 @@ type Options struct {
 	// Diagnostics, when not nil, adds the cosine, probe, CKA and overlap
 	// sections.
 	Diagnostics *diagnose.Diagnostics
+	// Context, when not nil, stops the report between two figures once it
+	// is done: Write then returns its error and writes nothing.
+	Context context.Context
 }
 
 // Output lists what Write wrote.
@@ -81,13 +85,36 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// Write writes Out/report.md and the figures from the records.
-func Write(recs []sweep.Record, opt Options) (*Output, error) {
-	figDir := filepath.Join(opt.Out, FigureDir)
-	if err := os.MkdirAll(figDir, 0o755); err != nil {
+// Write writes Out/report.md and the figures from the records. A run
+// recorded twice counts once; two different results of one run are an
+// error (sweep.Unique). The report is written whole or not at all: every
+// figure and report.md are written in full beside their targets first and
+// put in place together at the end (graphio.CommitAll), so a failure — a
+// full disk, an unwritable folder, opt.Context done — leaves Out as it was
+// (folders Write created removed again).
+func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
+	recs, err = sweep.Unique(recs)
+	if err != nil {
 		return nil, err
 	}
-	out := &Output{Markdown: filepath.Join(opt.Out, "report.md")}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	figs := &figures{ctx: ctx, dir: filepath.Join(opt.Out, FigureDir)}
+	created, err := mkdirAll(figs.dir)
+	defer func() {
+		if err != nil {
+			graphio.DiscardAll(figs.staged...)
+			for i := len(created) - 1; i >= 0; i-- {
+				os.Remove(created[i]) // only when empty: nothing of anyone else's
+			}
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	out = &Output{Markdown: filepath.Join(opt.Out, "report.md")}
 	recs, files := labelGraphFiles(recs)
 	t := aggregate(recs)
 	var b strings.Builder
@@ -99,29 +126,53 @@ func Write(recs []sweep.Record, opt Options) (*Output, error) {
 	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
 	writeGraphFiles(&b, files)
 	fig := func(name string) string {
-		out.Figures = append(out.Figures, filepath.Join(figDir, name))
+		out.Figures = append(out.Figures, filepath.Join(figs.dir, name))
 		return fmt.Sprintf("![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)
 	}
 	if t.runs > 0 {
 		writeBestTables(&b, t)
 		writeEditsTable(&b, t)
-		if err := writeAccuracyFigures(&b, t, figDir, fig); err != nil {
+		if err := writeAccuracyFigures(&b, t, figs, fig); err != nil {
 			return nil, err
 		}
 	}
 	if d := opt.Diagnostics; d != nil {
-		if err := writeDiagnostics(&b, d, figDir, fig); err != nil {
+		if err := writeDiagnostics(&b, d, figs, fig); err != nil {
 			return nil, err
 		}
 	}
-	err := graphio.WriteFileAtomic(out.Markdown, func(w io.Writer) error {
+	md, err := graphio.StageFile(out.Markdown, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		md.Discard()
+		return nil, err
+	}
+	if err = graphio.CommitAll(append(figs.staged, md)...); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// mkdirAll creates dir and the folders above it that are missing, and
+// returns those it created, outermost first.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	slices.Reverse(missing)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return missing, err
+	}
+	return missing, nil
 }
 
 // relativeTo returns path relative to the folder dir when both resolve, so
@@ -294,7 +345,7 @@ func writeEditsTable(b *strings.Builder, t *tables) {
 // writeAccuracyFigures draws test accuracy versus depth for each form and
 // model, budget, dataset and PairNorm setting: one line per method with its
 // ± std band.
-func writeAccuracyFigures(b *strings.Builder, t *tables, figDir string, fig func(string) string) error {
+func writeAccuracyFigures(b *strings.Builder, t *tables, figDir *figures, fig func(string) string) error {
 	budgets := t.budgets
 	if len(budgets) == 0 {
 		budgets = []float64{0}

@@ -97,20 +97,12 @@ func (t *tables) cellRuns() string {
 	return fmt.Sprintf("each cell averages %d to %d runs", lo, hi)
 }
 
-// aggregate groups the records (the last record of a key wins, so a file
-// holding a run twice counts it once).
+// aggregate groups the records, each run once (sweep.Unique).
 func aggregate(recs []sweep.Record) *tables {
-	last := map[sweep.Key]int{}
-	for i := range recs {
-		last[recs[i].Key()] = i
-	}
 	accs := map[accKey][]float64{}
 	t := &tables{acc: map[accKey]stat{}, runs1: map[accKey]map[runID]float64{}, edits: map[editKey]edits{}}
 	for i := range recs {
 		r := &recs[i]
-		if last[r.Key()] != i {
-			continue
-		}
 		t.runs++
 		b := r.Budget
 		if r.Method == sweep.None {

@@ -29,3 +29,19 @@ func (e *FieldError) Error() string {
 func fieldErrorf(field, format string, a ...any) *FieldError {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
 }
+
+// ConflictError is two records of one run (the same Key) with different
+// results: which one holds is not for ohm to guess. First and Second are
+// their 1-based lines in Path (positions in a slice when Path is empty).
+type ConflictError struct {
+	Path          string
+	Key           Key
+	First, Second int
+}
+
+func (e *ConflictError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("records %d and %d: two different results of the run %s", e.First, e.Second, e.Key)
+	}
+	return fmt.Sprintf("%s lines %d and %d: two different results of the run %s; keep the line of the one to count and delete the other", e.Path, e.First, e.Second, e.Key)
+}

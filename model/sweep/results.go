@@ -2,12 +2,20 @@ package sweep
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/ohmgnn/ohm/internal/faults"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/rewire"
 )
 
 // Record is one finished training run: one line of the results file. Its
@@ -104,7 +112,9 @@ func (k Key) String() string {
 
 // ReadResults reads every complete record of a results file. A last line
 // without its newline (a write cut short) is ignored; any other line that is
-// not a record is an error naming its line. A missing file has no records.
+// not a record is an error naming its line. A run recorded twice counts
+// once (see Unique; two different results of one run are a *ConflictError
+// naming both lines). A missing file has no records.
 func ReadResults(path string) ([]Record, error) {
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
@@ -117,11 +127,13 @@ func ReadResults(path string) ([]Record, error) {
 	return recs, err
 }
 
-// parseResults parses the complete lines of b and returns the records and
-// the length of the complete part (up to and including the last newline).
+// parseResults parses the complete lines of b and returns the records,
+// each run once (Unique's rule), and the length of the complete part (up to
+// and including the last newline).
 func parseResults(path string, b []byte) ([]Record, int, error) {
 	complete := bytes.LastIndexByte(b, '\n') + 1
 	var recs []Record
+	var lines []int
 	line := 0
 	for rest := b[:complete]; len(rest) > 0; {
 		i := bytes.IndexByte(rest, '\n')
@@ -141,8 +153,78 @@ func parseResults(path string, b []byte) ([]Record, int, error) {
 			return nil, 0, fmt.Errorf("%s line %d: not a result record: dataset, form, method, model, layers and epochs are required", path, line)
 		}
 		recs = append(recs, r)
+		lines = append(lines, line)
 	}
-	return recs, complete, nil
+	recs, err := unique(recs, func(i, j int) error {
+		return &ConflictError{Path: path, Key: recs[i].Key(), First: lines[i], Second: lines[j]}
+	})
+	return recs, complete, err
+}
+
+// Unique returns recs with every run once, in the order of first
+// appearance: the one rule for a run recorded twice, which sweeps (resuming)
+// and reports (counting) both follow. Records of the same run (the same Key)
+// that are equal apart from their timing fields (rewire_seconds,
+// train_seconds, finished) — a run recorded again, or the same results file
+// concatenated twice — count once; records of the same run with different
+// results are a *ConflictError naming both (1-based positions in recs;
+// ReadResults names lines). O(len(recs)).
+func Unique(recs []Record) ([]Record, error) {
+	return unique(slices.Clone(recs), func(i, j int) error {
+		return &ConflictError{Key: recs[i].Key(), First: i + 1, Second: j + 1}
+	})
+}
+
+// unique removes from recs, in place, the records of a run seen before;
+// conflict(i, j) is the error for records i < j of one run that differ.
+func unique(recs []Record, conflict func(i, j int) error) ([]Record, error) {
+	first := make(map[Key]int, len(recs))
+	keep := make([]bool, len(recs))
+	for j := range recs {
+		k := recs[j].Key()
+		i, seen := first[k]
+		if !seen {
+			first[k], keep[j] = j, true
+			continue
+		}
+		if withoutTiming(recs[i]) != withoutTiming(recs[j]) {
+			return nil, conflict(i, j)
+		}
+	}
+	out := recs[:0]
+	for j, r := range recs {
+		if keep[j] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// withoutTiming is r without the fields that differ between two recordings
+// of the same result: wall times and the time of recording.
+func withoutTiming(r Record) Record {
+	r.RewireSecs, r.TrainSecs, r.Finished = 0, 0, ""
+	return r
+}
+
+// CheckResults checks, before any work, that path can take results: its
+// folder takes new files (the cache's among them, graphio.CheckWritable)
+// and an existing file opens for appending. It changes nothing.
+func CheckResults(path string) error {
+	if err := graphio.CheckWritable(path, false); err != nil {
+		return err
+	}
+	if err := faults.Create(path); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // Results is a results file open for appending.
@@ -150,6 +232,7 @@ type Results struct {
 	mu     sync.Mutex
 	f      *os.File
 	path   string
+	size   int64 // the file's length: whole records only
 	unlock func()
 }
 
@@ -190,12 +273,15 @@ func OpenResults(path string) (res *Results, recs []Record, repaired int, err er
 		}
 		repaired = len(b) - complete
 	}
-	return &Results{f: f, path: path, unlock: unlock}, recs, repaired, nil
+	return &Results{f: f, path: path, size: int64(complete), unlock: unlock}, recs, repaired, nil
 }
 
 // Append writes the record as one line with a single write(2) on the file
 // opened with O_APPEND, then fsyncs it: a crash leaves either the whole line
-// or a prefix of it, which OpenResults cuts off. Safe for concurrent use.
+// or a prefix of it, which OpenResults cuts off. A write that fails or
+// stops short (a full disk) or an fsync that fails is undone at once: the
+// file is cut back to its last whole record, and the error says so. Safe
+// for concurrent use.
 func (r *Results) Append(rec Record) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -204,16 +290,20 @@ func (r *Results) Append(rec Record) error {
 	b = append(b, '\n')
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n, err := r.f.Write(b)
+	n, err := faults.Writer(r.path, r.f).Write(b)
 	if err == nil && n != len(b) {
 		err = io.ErrShortWrite
 	}
+	if err == nil {
+		err = r.f.Sync()
+	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", r.path, err)
+		if terr := r.f.Truncate(r.size); terr != nil {
+			return fmt.Errorf("%s: %w; cutting the record back failed too (%v): the next sweep cuts it off", r.path, err, terr)
+		}
+		return fmt.Errorf("%s: %w (the record of %s is not kept: the file ends on its last whole record)", r.path, err, rec.Key())
 	}
-	if err := r.f.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", r.path, err)
-	}
+	r.size += int64(len(b))
 	return nil
 }
 
@@ -227,16 +317,61 @@ func (r *Results) Close() error {
 
 // CurrentRecords splits recs into the records made by the current rewiring
 // code (Version equal to CodeVersion of their method and form) and the
-// others, counted by "method (form) version" for the message that names
-// them: reports never mix versions (definitions §6). O(len(recs)).
-func CurrentRecords(recs []Record) (current []Record, stale map[string]int) {
-	stale = map[string]int{}
+// others, counted by method, form and version for the message that names
+// them (sorted by method, form, version): reports never mix versions
+// (definitions §6). O(len(recs)).
+func CurrentRecords(recs []Record) (current []Record, stale []Stale) {
+	at := map[Stale]int{}
 	for _, r := range recs {
-		if r.Version == CodeVersion(r.Method, r.Form) {
+		now := CodeVersion(r.Method, r.Form)
+		if r.Version == now {
 			current = append(current, r)
 			continue
 		}
-		stale[fmt.Sprintf("%s (%s) %s, now %s", r.Method, r.Form, r.Version, CodeVersion(r.Method, r.Form))]++
+		s := Stale{Method: r.Method, Form: r.Form, Version: r.Version, Current: now, Relation: Other}
+		switch c, ok := rewire.CompareVersions(r.Version, now); {
+		case ok && c < 0:
+			s.Relation = Older
+		case ok && c > 0:
+			s.Relation = Newer
+		}
+		i, seen := at[s]
+		if !seen {
+			i = len(stale)
+			at[s] = i
+			stale = append(stale, s)
+		}
+		stale[i].Count++
 	}
+	slices.SortFunc(stale, func(a, b Stale) int {
+		return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Form, b.Form), cmp.Compare(a.Version, b.Version))
+	})
 	return current, stale
+}
+
+// Relation says how a record's rewiring code version stands to the
+// current one.
+type Relation string
+
+// Relations of a version to the current one: Older and Newer by
+// rewire.CompareVersions; Other when they do not compare.
+const (
+	Older Relation = "older"
+	Newer Relation = "newer"
+	Other Relation = "other"
+)
+
+// Stale counts the records of one method and form made by a rewiring code
+// version other than the current one.
+type Stale struct {
+	Method, Form string
+	Version      string   // the records' version
+	Current      string   // this code's version of the method and form
+	Relation     Relation // Version against Current
+	Count        int
+}
+
+// String names the group: "err (undirected) rewire-1, this code's rewire-2".
+func (s Stale) String() string {
+	return fmt.Sprintf("%s (%s) %s, this code's %s", s.Method, s.Form, s.Version, s.Current)
 }

@@ -86,6 +86,9 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if opt.Load == nil && spec.Graph == "" {
 		return nil, errors.New("sweep: no dataset loader")
 	}
+	if err := CheckResults(opt.Results); err != nil {
+		return nil, err
+	}
 	s := &sweeper{spec: &spec, opt: opt, workers: max(1, opt.Workers)}
 	ds, err := loadInputs(&spec, opt.Load)
 	if err != nil {
@@ -99,6 +102,14 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	s.res, s.sum = res, &Summary{Repaired: repaired}
 	if repaired > 0 {
 		s.note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
+	}
+	// Records of older code are redone, as documented; newer or other
+	// code's are too, but that is worth saying.
+	_, stale := CurrentRecords(recs)
+	for _, st := range stale {
+		if st.Relation != Older {
+			s.note("%s: %d runs of %s rewiring code (%s) do not count as done: this code makes its own", opt.Results, st.Count, st.Relation, st)
+		}
 	}
 	done := make(map[Key]bool, len(recs))
 	for i := range recs {

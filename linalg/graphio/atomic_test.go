@@ -1,0 +1,140 @@
+package graphio
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ohmgnn/ohm/internal/faults"
+)
+
+// listDir returns the names in dir (temporary files included).
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+}
+
+// TestStageFileFaults: a write that fails after N bytes (a full disk, a
+// failing device) leaves the target as it was and no temporary file; the
+// error is the fault's.
+func TestStageFileFaults(t *testing.T) {
+	for _, fault := range []error{syscall.ENOSPC, syscall.EIO} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "out.txt")
+		os.WriteFile(path, []byte("old\n"), 0o644)
+		disarm := faults.Arm(faults.Rule{Match: path, Op: faults.OpWrite, After: 10, Err: fault})
+		err := WriteFileAtomic(path, writeString(strings.Repeat("new line\n", 1000)))
+		disarm()
+		if !errors.Is(err, fault) {
+			t.Fatalf("%v: error %v", fault, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "old\n" {
+			t.Fatalf("%v: target now %q", fault, b)
+		}
+		if names := listDir(t, dir); len(names) != 1 {
+			t.Fatalf("%v: left %v", fault, names)
+		}
+	}
+}
+
+// TestCommitAll: files staged together appear together; a failure while
+// staging one leaves every target as it was; a rename that fails midway
+// (not for space: an I/O error) says which files are in place.
+func TestCommitAll(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("old a"), 0o644)
+	os.WriteFile(b, []byte("old b"), 0o644)
+	read := func(p string) string { s, _ := os.ReadFile(p); return string(s) }
+
+	pa, err := StageFile(a, writeString("new a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disarm := faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpWrite, After: 2, Err: syscall.ENOSPC})
+	_, err = StageFile(b, writeString("new b"))
+	disarm()
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("staging b: %v", err)
+	}
+	DiscardAll(pa)
+	if read(a) != "old a" || read(b) != "old b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("after a failed staging: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
+	}
+
+	pa, _ = StageFile(a, writeString("new a"))
+	pb, _ := StageFile(b, writeString("new b"))
+	if err := CommitAll(pa, nil, pb); err != nil {
+		t.Fatal(err)
+	}
+	if read(a) != "new a" || read(b) != "new b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("after CommitAll: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
+	}
+
+	pa, _ = StageFile(a, writeString("newer a"))
+	pb, _ = StageFile(b, writeString("newer b"))
+	disarm = faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpRename, Err: syscall.EIO})
+	err = CommitAll(pa, pb)
+	disarm()
+	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "in place already: "+a) || !strings.Contains(err.Error(), "left as they were: "+b) {
+		t.Fatalf("rename failing: %v", err)
+	}
+	if read(a) != "newer a" || read(b) != "new b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("after a failed rename: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
+	}
+}
+
+// TestCheckWritable: the checks made before any work find a folder that
+// is missing, a parent that is a regular file, a target that is a folder
+// and a folder where no file can be created (EACCES, read-only), and leave
+// nothing behind.
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	for _, c := range []struct {
+		path  string
+		mkdir bool
+		want  string
+	}{
+		{filepath.Join(dir, "out.txt"), false, ""},
+		{file, false, ""},
+		{filepath.Join(dir, "no", "out.txt"), false, "no such file or directory"},
+		{filepath.Join(dir, "no", "deeper", "out.txt"), true, ""},
+		{filepath.Join(file, "out.txt"), false, "is not a directory"},
+		{filepath.Join(file, "sub", "out.txt"), true, "is not a directory"},
+		{dir, false, "exists and is not a regular file"},
+	} {
+		err := CheckWritable(c.path, c.mkdir)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckWritable(%s, %v) = %v, want %q", c.path, c.mkdir, err, c.want)
+		}
+	}
+	for _, fault := range []error{syscall.EACCES, syscall.EROFS} {
+		disarm := faults.Arm(faults.Rule{Match: "out.txt", Op: faults.OpCreate, Err: fault})
+		err := CheckWritable(filepath.Join(dir, "out.txt"), false)
+		disarm()
+		if !errors.Is(err, fault) {
+			t.Errorf("%v: %v", fault, err)
+		}
+	}
+	if names := listDir(t, dir); len(names) != 1 {
+		t.Errorf("left %v", names)
+	}
+}
