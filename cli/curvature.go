@@ -109,7 +109,7 @@ func (c *curvatureCmd) Run(g *Globals) error {
 }
 
 // summarizeCurvature returns the statistics of ks: min, max, mean, the
-// histogram and the 10 least-curved edges (ties by definitions §3's rule: scores
+// histogram and the 10 least-curved edges (ties by definitions §3.1's rule: scores
 // within 1e-9·max(1,|κ|) are equal and the first in row-major order comes
 // first). O(m log m).
 func summarizeCurvature(ks []curvature.EdgeKappa) *CurvatureOut {
@@ -134,7 +134,7 @@ func summarizeCurvature(ks []curvature.EdgeKappa) *CurvatureOut {
 	return out
 }
 
-// leastCurved returns the n pairs of least score in the order of definitions §3's
+// leastCurved returns the n pairs of least score in the order of definitions §3.1's
 // ranking (rank.Each, ascending). It reorders ps.
 func leastCurved(ps []incremental.Pair, n int) []curvature.EdgeKappa {
 	out := []curvature.EdgeKappa{}

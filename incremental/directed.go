@@ -174,7 +174,7 @@ func (e *Directed) R(i, j int) (float64, bool) {
 	return e.sccs[s].r(e.local[i], e.local[j]), true
 }
 
-// MaxPair returns the first pair of definitions §3's descending ranking (package
+// MaxPair returns the first pair of definitions §3.1's descending ranking (package
 // rank) of the admissible ordered pairs (i, j) — i ≠ j, both in one SCC —
 // over the whole graph, the pairs of Skip left out: scored by R_ij, or by
 // R_ij/d(i→j) with R_ij as second key with Options.PerHop. Since R is
@@ -233,7 +233,7 @@ func (e *Directed) rescanSkipped() error {
 	return nil
 }
 
-// MinEdge returns the first arc u→v inside an SCC of definitions §3's ascending
+// MinEdge returns the first arc u→v inside an SCC of definitions §3.1's ascending
 // ranking by resistance R_uv for which accept returns true (accept nil:
 // any). Arcs between SCCs have no score and are never returned. It returns
 // false when there is no such arc or accept rejects them all. O(m) per
@@ -258,7 +258,7 @@ func (e *Directed) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 // the non-symmetric rank-one term u wᵀ, u = Π e_x, w = e_x − e_y, so the
 // Lyapunov operator Y ↦ M Y + Y Mᵀ changes by Y ↦ u wᵀY + Y w uᵀ, a correction
 // of rank up to 2n_S on the space of n_S×n_S matrices, not a rank-one one that
-// Sherman–Morrison could invert cheaply. This is the quantity definitions §3, step 1,
+// Sherman–Morrison could invert cheaply. This is the quantity definitions §3.3, step 1,
 // second case, needs for each candidate arc. It panics if that solve fails, which for a strongly
 // connected component cannot happen short of non-finite arithmetic.
 func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {

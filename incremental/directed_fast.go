@@ -58,7 +58,7 @@ import (
 //     the tie threshold th = best − tieTol(best), or the greatest score before
 //     it in row-major order, lies within the error bounds of th (the bound of
 //     th itself included);
-//   - the removal order is not certain: in the order of definitions §3 (ascending
+//   - the removal order is not certain: in the order of definitions §3.1 (ascending
 //     resistance, ties by row-major order), simulated up to the first arc
 //     whose removal keeps its SCC strongly connected in the current graph
 //     (the operator removes that arc or an earlier one), some arc lies within

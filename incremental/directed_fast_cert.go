@@ -398,11 +398,11 @@ func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 }
 
 // MinRAfterAdd returns, among the arcs x→y for y in ys, the one whose
-// addition alone leaves R_ab least, with definitions §3's tie rule for a minimum
+// addition alone leaves R_ab least, with definitions §3.1's tie rule for a minimum
 // (rank.First, ascending: scores within rank.Tol of the least are equal; the
 // smallest y wins), as Pair{x, y, R_ab after adding it}, and true; false
 // when ys is empty. Every y must make x→y a candidate: x ≠ y, no arc x→y, x
-// and y in one SCC; a and b must be in one SCC. It is definitions §3's step 1,
+// and y in one SCC; a and b must be in one SCC. It is definitions §3.3's step 1,
 // second case, for one side.
 //
 // Without the fast mode it calls RAfterAdd for each candidate. In the fast

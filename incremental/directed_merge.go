@@ -7,7 +7,7 @@ import (
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// An arc that leaves its SCC (definitions §3, step 1, case 2, when a side has no
+// An arc that leaves its SCC (definitions §3.3, step 1, case 2, when a side has no
 // candidate inside the SCC) changes no resistance unless it closes a cycle
 // through other SCCs; then those SCCs merge into one. The engine keeps the
 // labels of the SCCs that do not change, gives each merged SCC a new label

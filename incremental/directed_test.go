@@ -92,7 +92,7 @@ func dirMatrix(e *Directed) *mat.Dense {
 	return X
 }
 
-// dirBruteMax applies definitions §3's tie rule to every ordered pair i ≠ j in one
+// dirBruteMax applies definitions §3.1's tie rule to every ordered pair i ≠ j in one
 // SCC, with the scores R of the engine.
 func dirBruteMax(e *Directed) (Pair, bool) {
 	best := math.Inf(-1)

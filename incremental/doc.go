@@ -13,7 +13,7 @@
 // Engine is the one interface the rewiring operators and the command line
 // use: Undirected and Directed implement it here, the sketch engine for
 // graphs beyond memory in package incremental/sketch, the exact from-scratch
-// oracle in package incremental/exact. Every ranking follows definitions §3's rule through
+// oracle in package incremental/exact. Every ranking follows definitions §3.1's rule through
 // package incremental/rank. In GTR mode (Options.GTR) the undirected engine
 // also keeps (L⁺)² and scores pairs by the drop of total resistance.
 package incremental

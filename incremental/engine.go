@@ -10,7 +10,7 @@ import "github.com/ohmgnn/ohm/linalg"
 type Engine interface {
 	// Graph is the current graph; callers read it, never edit it.
 	Graph() *linalg.Graph
-	// MaxPair is the first admissible pair of definitions §3's descending ranking
+	// MaxPair is the first admissible pair of definitions §3.1's descending ranking
 	// by the engine's score (R, or R per hop with R as second key), the
 	// pairs of the last Skip left out ("the next pair after these"); false
 	// when none is left.

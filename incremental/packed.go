@@ -55,7 +55,7 @@ func (p *packed) column(dst []float64, j int) {
 type Pair = rank.Pair
 
 // minEdge returns the first edge {u,v} (directed: arc u→v) of g with
-// scored(u, v), in definitions §3's ascending ranking by r(u, v), that accept
+// scored(u, v), in definitions §3.1's ascending ranking by r(u, v), that accept
 // (nil: any) takes, and false when there is none. O(m) per rejection.
 func minEdge(g *linalg.Graph, r func(u, v int) float64, scored, accept func(u, v int) bool) (Pair, bool) {
 	var es []Pair

@@ -8,7 +8,7 @@ import (
 )
 
 // Top returns the k admissible pairs of greatest score, best first, ranked by
-// definitions §3's tie rule: repeatedly, the best remaining score b is taken, scores
+// definitions §3.1's tie rule: repeatedly, the best remaining score b is taken, scores
 // within rank.Tol(b) of it count as equal, and the first of those in row-major
 // order comes next. score reports a pair's score and whether it is
 // admissible; pairs are visited in row-major order over i ≠ j (ordered) or

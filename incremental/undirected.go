@@ -190,7 +190,7 @@ func (e *Undirected) R(i, j int) float64 {
 // Pinv returns entry (i, j) of L⁺. O(1).
 func (e *Undirected) Pinv(i, j int) float64 { return e.p.at(i, j) }
 
-// MaxPair returns the first pair of definitions §3's descending ranking (package
+// MaxPair returns the first pair of definitions §3.1's descending ranking (package
 // rank) of the admissible pairs i<j, the pairs of Skip left out: scored by
 // R_ij, or by R_ij/d(i,j) with R_ij as second key with Options.PerHop; false
 // when no admissible pair is left. Existing edges are admissible. O(1): the
@@ -217,7 +217,7 @@ func (e *Undirected) Skip(pairs []Pair) {
 	e.scan()
 }
 
-// MinEdge returns the first existing edge of definitions §3's ascending ranking by
+// MinEdge returns the first existing edge of definitions §3.1's ascending ranking by
 // resistance for which accept returns true (accept nil: any), and false when
 // accept rejects them all. O(m) per rejected candidate (rank.Each).
 func (e *Undirected) MinEdge(accept func(u, v int) bool) (Pair, bool) {

@@ -52,7 +52,7 @@ func relMaxDiff(a, b mat.Matrix) float64 {
 	return d / m
 }
 
-// bruteMax is the tie rule of definitions §3 applied to the scores of a fresh L⁺.
+// bruteMax is the tie rule of definitions §3.1 applied to the scores of a fresh L⁺.
 func bruteMax(P *mat.SymDense, comp []int, within bool) (Pair, bool) {
 	n := P.SymmetricDim()
 	best := math.Inf(-1)

@@ -1,4 +1,4 @@
-// Package rank is definitions §3's ranking rule, in one place: how ohm orders
+// Package rank is definitions §3.1's ranking rule, in one place: how ohm orders
 // scored node pairs when it picks the pair to add, the edge to remove, the
 // least-curved edge, or the next pair after some were passed over.
 //
@@ -40,7 +40,7 @@ const (
 	Ascending
 )
 
-// Tol is definitions §3's tolerance: scores within Tol(best) of best are equal.
+// Tol is definitions §3.1's tolerance: scores within Tol(best) of best are equal.
 func Tol(best float64) float64 { return 1e-9 * math.Max(1, math.Abs(best)) }
 
 // RowMajorLess reports whether p comes before q in row-major order.

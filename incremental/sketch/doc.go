@@ -27,7 +27,7 @@
 // candidate node c, keeping only the block M = L⁺[K, K] of the kept nodes
 // K, |K|² floats. Inside the round every decision is exact among the
 // candidates: MaxPair ranks all pairs of addition candidates by R_ij =
-// M_ii + M_jj − 2M_ij with definitions §3's rule, MinEdge all edges with both ends
+// M_ii + M_jj − 2M_ij with definitions §3.1's rule, MinEdge all edges with both ends
 // in K, and every edit (both ends are kept) updates M by Sherman–Morrison,
 // L⁺' = L⁺ ∓ u uᵀ / (1 ± R_ab) with u = L⁺(e_a − e_b) read from M's
 // columns: exact, so M stays L⁺[K, K] of the current graph. The error is
@@ -48,7 +48,7 @@
 //   - while the best kept pair's R is below 0.98 of the cover, the largest
 //     bound outside K (times the calibration's worst exact/bound ratio
 //     when it exceeds 1): the next 32 nodes by bound;
-//   - the neighbours case 2 of definitions §3 needs.
+//   - the neighbours case 2 of definitions §3.3 needs.
 //
 // A new round starts when the round's iterations are made or when an
 // addition joins two components (L⁺ changes rank). It keeps the nodes kept

@@ -10,7 +10,7 @@ import (
 )
 
 // MaxPair ranks every pair of addition candidates by its exact resistance
-// (definitions §3's rule), starting a new round first when the last one is used
+// (definitions §3.1's rule), starting a new round first when the last one is used
 // up. A pair that is an edge needs its ends' neighbours kept (case 2): if
 // they are not, they are kept (grow) before it decides. O(|S|²).
 func (e *Engine) MaxPair() (incremental.Pair, bool) {
@@ -34,7 +34,7 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 		if room > 0 && (!ok || p.Score < coverMargin*e.cover) {
 			more = e.nextByBound(min(growBatch, room))
 		}
-		// Case 2 of definitions §3 needs the ends' neighbours.
+		// Case 2 of definitions §3.3 needs the ends' neighbours.
 		if len(more) == 0 && ok && e.g.HasEdge(p.U, p.V) && !e.neighboursKept(p.U, p.V) {
 			for _, x := range [2]int{p.U, p.V} {
 				for _, y := range e.g.Neighbours(x) {
@@ -81,7 +81,7 @@ func (e *Engine) neighboursKept(u, v int) bool {
 	return true
 }
 
-// bestCandidatePair is the first pair of definitions §3's descending ranking
+// bestCandidatePair is the first pair of definitions §3.1's descending ranking
 // over the pairs of kept nodes (less the skipped ones), by their exact
 // resistances. It offers the pairs in row-major order to rank.Max but
 // leaves out those that cannot be ranked first: R_ij = M_ii + M_jj − 2M_ij

@@ -7,7 +7,7 @@ import (
 	"github.com/ohmgnn/ohm/incremental/rank"
 )
 
-// Top returns the k first pairs of definitions §3's descending ranking among the
+// Top returns the k first pairs of definitions §3.1's descending ranking among the
 // addition candidates (exact resistances): the pairs `ohm resistance
 // --top` lists on graphs beyond the dense engines. O(|S|² log).
 func (e *Engine) Top(k int) []incremental.Pair {
@@ -56,7 +56,7 @@ func (e *Engine) SolveResistance(u, v int) (float64, error) {
 func (e *Engine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
 
 // MinEdge is the first edge with both ends kept, in ascending exact
-// resistance of G(t) (definitions §3's rule), that accept takes; edges added in
+// resistance of G(t) (definitions §3.1's rule), that accept takes; edges added in
 // the open batch are not candidates. O(|edges of K|·log).
 func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 	var es []incremental.Pair

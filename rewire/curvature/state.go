@@ -14,13 +14,13 @@ import (
 )
 
 // MaxCandidates is the number of candidate additions evaluated per
-// iteration of the curvature operator (definitions §3): when an edge has more, the
+// iteration of the curvature operator (definitions §3.4): when an edge has more, the
 // first ones in the order (larger current distance first, then row-major)
 // are evaluated.
 const MaxCandidates = 256
 
 // State is the incremental state of the curvature rewiring operator of
-// definitions §3: the graph being rewired and κ of every edge of its underlying
+// definitions §3.4: the graph being rewired and κ of every edge of its underlying
 // undirected graph, kept equal (bit for bit) to a full recomputation by
 // Curvatures after every Add and Remove. ChooseAddition and ChooseRemoval
 // are the operator's two steps; package rewire's loop drives them. A State
@@ -131,7 +131,7 @@ func (s *State) ranked(sign float64, skip incremental.Pair) []incremental.Pair {
 	return out
 }
 
-// ChooseAddition is step 1 of an iteration (definitions §3): across the
+// ChooseAddition is step 1 of an iteration (definitions §3.3): across the
 // least-curved underlying edge (u,v) that has candidates — pairs (i,j),
 // i ∈ N(u)∖{v}, j ∈ N(v)∖{u}, i ≠ j, {i,j} not an edge (directed: neither
 // arc), at most MaxCandidates of them — the candidate whose addition leaves
@@ -268,7 +268,7 @@ func (s *State) parallel(n int, f func(w, k int)) {
 	wg.Wait()
 }
 
-// ChooseRemoval is step 2 of an iteration (definitions §3): the most-curved
+// ChooseRemoval is step 2 of an iteration (definitions §3.4): the most-curved
 // underlying edge {x,y} (x < y, ties by the rule) of the current graph,
 // other than added (U < 0: none), whose removal keeps the component count
 // (undirected: it is not a bridge), with its κ as score. Directed: the arc
