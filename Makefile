@@ -256,7 +256,7 @@ OPENBLAS_INSTALL = [ "$$(dpkg -s $(OPENBLAS_DEBS) 2>/dev/null | grep -c '^Status
 
 test-openblas:
 	@$(OPENBLAS_INSTALL)
-	CGO_ENABLED=1 $(GO) test -count=1 -tags openblas $(PKGS)
+	CGO_ENABLED=1 $(GO) test -count=1 -timeout 30m -tags openblas $(PKGS)
 
 bench-openblas:
 	@$(OPENBLAS_INSTALL)
