@@ -13,7 +13,7 @@ import (
 // sweepCmd is `ohm sweep`: an experiment grid (definitions §6), resumable.
 type sweepCmd struct {
 	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
-	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
+	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, pairnorm_at, features, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
 	Datasets     []string `xor:"input" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Exclusive with --graph."`
 	Graph        string   `xor:"input" type:"existingfile" placeholder:"FILE.npz" help:"Sweep your own graph instead of --datasets: an .npz with edge_index (int, 2×E), num_nodes, x (float32/float64, n×d, raw features), y (int, n) and the masks train_mask, val_mask, test_mask (bool, n or n×k for k splits, PyG's layout), as 'ohm data export' writes; without masks give --split-rule. The same forms (undirected; --forms directed: the file's arcs), seeds and --splits as a built-in dataset; records carry the SHA-256 of the file's arrays (graph_sha256), so another file of the same name never reuses them."`
 	Name         string   `help:"--graph: the dataset name in records and reports (default: the file's base name without .npz). Training takes the hyperparameters of a dataset of that name (cora, citeseer: theirs; any other: Cornell's)."`
@@ -24,6 +24,8 @@ type sweepCmd struct {
 	Budgets      []string `help:"Comma-separated budgets r in (0, 1] (default 0.01,0.05,0.1,0.15). The baseline none runs once, whatever the budgets."`
 	Models       []string `help:"Comma-separated models: gcn (any form; directed graphs are symmetrized), dirgcn (directed form only). Default: gcn on undirected, dirgcn on directed."`
 	PairNorm     []string `name:"pairnorm" help:"Comma-separated PairNorm settings: no, yes (default no,yes)."`
+	PairNormAt   string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre (before the ReLU) or post (after it). Default: the one of definitions §4.2. Recorded in every run with PairNorm (pairnorm_at) and part of its key."`
+	Features     string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3). Recorded in every run (features) and part of its key."`
 	Depths       []string `help:"Comma-separated depths and ranges, e.g. 1-12 or 1,2,4 (default 1-12)."`
 	Seeds        *int     `help:"Train every setting with seeds 0..N-1 (default 1)."`
 	Splits       string   `help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
@@ -92,6 +94,12 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	}
 	if c.Splits != "" {
 		s.Splits = c.Splits
+	}
+	if c.PairNormAt != "" {
+		s.PairNormAt = c.PairNormAt
+	}
+	if c.Features != "" {
+		s.Features = c.Features
 	}
 	if c.Epochs != nil {
 		if *c.Epochs < 1 {

@@ -26,6 +26,8 @@ type trainCmd struct {
 	Hidden           *int     `help:"Hidden width ≥ 1 (default: 16 for cora/citeseer, 64 for every other dataset)."`
 	PairNorm         bool     `name:"pairnorm" help:"PairNorm after every layer but the last."`
 	PairNormScale    float64  `name:"pairnorm-scale" default:"1" help:"PairNorm scale s > 0."`
+	PairNormAt       string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre (conv → PairNorm → ReLU) or post (conv → ReLU → PairNorm). Default: the one of definitions §4.2."`
+	Features         string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: the dataset family's (definitions §4.3: raw for cornell and texas, row for the others)."`
 	Epochs           int      `default:"200" help:"Epochs per run (≥ 1)."`
 	LR               *float64 `name:"lr" help:"Adam learning rate > 0 (default 0.01)."`
 	WeightDecay      *float64 `name:"weight-decay" help:"L2 weight decay ≥ 0 added to the gradient (default: 5e-3 for cora/citeseer, 5e-4 otherwise)."`
@@ -55,7 +57,9 @@ type TrainOut struct {
 	Model       string     `json:"model"`
 	Layers      int        `json:"layers"`
 	PairNorm    bool       `json:"pairnorm"`
-	Graph       string     `json:"graph"` // "original", or the base name of the --graph file
+	PairNormAt  string     `json:"pairnorm_at,omitempty"` // with PairNorm: pre or post
+	Features    string     `json:"features"`              // row or raw
+	Graph       string     `json:"graph"`                 // "original", or the base name of the --graph file
 	TestAccMean float64    `json:"test_acc_mean"`
 	TestAccStd  float64    `json:"test_acc_std"`
 	ValAccMean  float64    `json:"val_acc_mean"`
@@ -80,6 +84,14 @@ func (c *trainCmd) config(dataset string) (gnn.Config, error) {
 	cfg := gnn.Defaults(dataset)
 	cfg.Kind, cfg.Layers, cfg.Epochs, cfg.DecayScope = kind, c.Layers, c.Epochs, scope
 	cfg.PairNorm, cfg.PairNormScale = c.PairNorm, c.PairNormScale
+	if c.PairNormAt != "" {
+		if cfg.PairNormAt, err = gnn.ParsePairNormAt(c.PairNormAt); err != nil {
+			return cfg, usagef("--pairnorm-at: %v", err)
+		}
+	}
+	if _, err := c.features(dataset); err != nil {
+		return cfg, err
+	}
 	switch {
 	case c.Layers < 1:
 		return cfg, usagef("--layers %d: must be ≥ 1", c.Layers)
@@ -114,6 +126,18 @@ func (c *trainCmd) config(dataset string) (gnn.Config, error) {
 		return cfg, usagef("%v", err)
 	}
 	return cfg, nil
+}
+
+// features returns --features, or the named dataset's default.
+func (c *trainCmd) features(dataset string) (gnn.Features, error) {
+	if c.Features == "" {
+		return gnn.DefaultFeatures(dataset), nil
+	}
+	f, err := gnn.ParseFeatures(c.Features)
+	if err != nil {
+		return f, usagef("--features: %v", err)
+	}
+	return f, nil
 }
 
 // splitFlag parses --split: -1 for "all", else K ≥ 0.
@@ -180,7 +204,8 @@ func (c *trainCmd) Run(g *Globals) error {
 				c.Graph, e, d.Name, e0)
 		}
 	}
-	data, err := gnn.NewData(d, gr, cfg.Kind)
+	feat, _ := c.features(d.Name) // checked by config
+	data, err := gnn.NewData(d, gr, cfg.Kind, feat)
 	if err != nil {
 		return fmt.Errorf("train %s: %w", d.Name, err)
 	}
@@ -197,7 +222,7 @@ func (c *trainCmd) Run(g *Globals) error {
 	if err != nil && !interrupted {
 		return fmt.Errorf("train %s: %w", d.Name, err)
 	}
-	out := summarizeTraining(d.Name, cfg, graphName, res, seconds)
+	out := summarizeTraining(d.Name, cfg, feat, graphName, res, seconds)
 	form := "undirected"
 	if cfg.Kind == gnn.DirGCN && gr.Directed() {
 		form = "directed"
@@ -239,9 +264,12 @@ func (c *trainCmd) applySplitRule(d *dataset.Dataset, split int) error {
 }
 
 // summarizeTraining assembles the output from the results.
-func summarizeTraining(name string, cfg gnn.Config, graph string, res []gnn.Result, seconds float64) TrainOut {
+func summarizeTraining(name string, cfg gnn.Config, feat gnn.Features, graph string, res []gnn.Result, seconds float64) TrainOut {
 	out := TrainOut{Dataset: name, Model: cfg.Kind.String(), Layers: cfg.Layers, PairNorm: cfg.PairNorm,
-		Graph: graph, Runs: make([]TrainRun, len(res)), Seconds: seconds}
+		Features: feat.String(), Graph: graph, Runs: make([]TrainRun, len(res)), Seconds: seconds}
+	if cfg.PairNorm {
+		out.PairNormAt = cfg.PairNormAt.String()
+	}
 	test, val := make([]float64, len(res)), make([]float64, len(res))
 	for i, r := range res {
 		out.Runs[i] = TrainRun{Seed: r.Seed, Split: r.Split, BestEpoch: r.BestEpoch, ValAcc: r.ValAcc, TestAcc: r.TestAcc}
@@ -258,10 +286,11 @@ func printTraining(w io.Writer, o TrainOut, cfg gnn.Config, form string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	pn := "off"
 	if cfg.PairNorm {
-		pn = fmt.Sprintf("on (s = %g)", cfg.PairNormScale)
+		pn = fmt.Sprintf("on (s = %g, %s the ReLU)", cfg.PairNormScale, map[gnn.PairNormAt]string{gnn.PairNormPre: "before", gnn.PairNormPost: "after"}[cfg.PairNormAt])
 	}
 	fmt.Fprintf(tw, "dataset\t%s (%s form, graph %s)\n", o.Dataset, form, o.Graph)
 	fmt.Fprintf(tw, "model\t%s, %d layers, hidden %d, pairnorm %s\n", o.Model, o.Layers, cfg.Hidden, pn)
+	fmt.Fprintf(tw, "features\t%s\n", map[string]string{"row": "row-normalised", "raw": "as loaded"}[o.Features])
 	fmt.Fprintf(tw, "training\t%d epochs, lr %g, weight decay %g (%v), dropout %g\n",
 		cfg.Epochs, cfg.LR, cfg.WeightDecay, cfg.DecayScope, cfg.Dropout)
 	fmt.Fprintf(tw, "runs\t%d\n", len(o.Runs))

@@ -25,12 +25,18 @@ type Graph struct {
 
 // Spec says what Run trains and measures.
 type Spec struct {
-	Kind    gnn.Kind // GCN (undirected graphs) or DirGCN
-	Depths  []int    // model depths L ≥ 1
-	Seeds   []uint64 // one model per seed; the diagnostics are averaged over them
-	Split   int      // the split trained on; its training nodes fit the probes, its test nodes score them
-	Budget  float64  // the rewiring budget, recorded in the Overlap
-	Workers int      // trainings in parallel (≤ 0: 1); the result does not depend on it
+	Kind gnn.Kind // GCN (undirected graphs) or DirGCN
+	// Features is how the node features enter training and the cosine of
+	// layer 0 (the caller's choice; gnn.DefaultFeatures gives the dataset's).
+	Features gnn.Features
+	// PairNorm trains the models with PairNorm, at PairNormAt.
+	PairNorm   bool
+	PairNormAt gnn.PairNormAt
+	Depths     []int    // model depths L ≥ 1
+	Seeds      []uint64 // one model per seed; the diagnostics are averaged over them
+	Split      int      // the split trained on; its training nodes fit the probes, its test nodes score them
+	Budget     float64  // the rewiring budget, recorded in the Overlap
+	Workers    int      // trainings in parallel (≤ 0: 1); the result does not depend on it
 	// Reference, when one of the graphs' methods, is the method whose last
 	// layer every other method's is compared with by CKA (the paper's
 	// curvature).
@@ -88,7 +94,7 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 	datas := make([]*gnn.Data, len(graphs))
 	for i, g := range graphs {
 		var err error
-		if datas[i], err = gnn.NewData(d, g.Graph, spec.Kind); err != nil {
+		if datas[i], err = gnn.NewData(d, g.Graph, spec.Kind, spec.Features); err != nil {
 			return nil, fmt.Errorf("diagnose %s (%s): %w", d.Name, g.Method, err)
 		}
 	}
@@ -136,6 +142,7 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 func measure(d *dataset.Dataset, data *gnn.Data, spec Spec, j *job) error {
 	cfg := gnn.Defaults(d.Name)
 	cfg.Kind, cfg.Layers = spec.Kind, j.depth
+	cfg.PairNorm, cfg.PairNormAt = spec.PairNorm, spec.PairNormAt
 	model, _, err := gnn.TrainBest(data, cfg, spec.Split, j.seed)
 	if err != nil {
 		return err

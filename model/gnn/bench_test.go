@@ -94,7 +94,7 @@ func benchEpochs(b *testing.B, name string, d *dataset.Dataset) {
 		if tc.kind == GCN {
 			g = g.Undirected()
 		}
-		data, err := NewData(d, g, tc.kind)
+		data, err := NewData(d, g, tc.kind, FeaturesRow)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -44,6 +44,7 @@ type Config struct {
 	Hidden        int        // hidden width ≥ 1
 	PairNorm      bool       // PairNorm between layers
 	PairNormScale float64    // s > 0 (used with PairNorm)
+	PairNormAt    PairNormAt // before or after the ReLU (used with PairNorm)
 	Dropout       float64    // drop probability in [0, 1)
 	LR            float64    // Adam's learning rate > 0
 	WeightDecay   float64    // L2 coefficient ≥ 0
@@ -52,14 +53,15 @@ type Config struct {
 }
 
 // Defaults returns the paper's untuned hyperparameters for the named
-// dataset (definitions §4), with 2 layers, no PairNorm (scale 1 when switched on),
+// dataset (definitions §4), with 2 layers, no PairNorm (scale 1 and
+// DefaultPairNormAt when switched on),
 // weight decay on the first layer and 200 epochs: cora and citeseer hidden
 // 16, dropout 0.5, lr 0.01, weight decay 5e-3; cornell and texas hidden 64,
 // dropout 0.5, lr 0.01, weight decay 5e-4. Every other dataset (the built-in
 // bottleneck and sbm, user graphs) gets the Cornell/Texas set: the built-in
 // graphs are small like WebKB. The Kind is GCN.
 func Defaults(name string) Config {
-	c := Config{Kind: GCN, Layers: 2, Hidden: 64, PairNormScale: 1, Dropout: 0.5,
+	c := Config{Kind: GCN, Layers: 2, Hidden: 64, PairNormScale: 1, PairNormAt: DefaultPairNormAt, Dropout: 0.5,
 		LR: 0.01, WeightDecay: 5e-4, DecayScope: DecayFirst, Epochs: 200}
 	switch strings.ToLower(name) {
 	case "cora", "citeseer":
@@ -85,6 +87,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("learning rate %v: must be a finite number > 0", c.LR)
 	case !(c.WeightDecay >= 0 && !math.IsInf(c.WeightDecay, 1)):
 		return fmt.Errorf("weight decay %v: must be a finite number ≥ 0", c.WeightDecay)
+	case c.PairNormAt != PairNormPre && c.PairNormAt != PairNormPost:
+		return fmt.Errorf("unknown PairNorm position %d", int(c.PairNormAt))
 	case c.DecayScope != DecayFirst && c.DecayScope != DecayAll:
 		return fmt.Errorf("unknown weight-decay scope %d", int(c.DecayScope))
 	case c.Epochs < 1:

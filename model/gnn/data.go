@@ -10,21 +10,25 @@ import (
 )
 
 // Data is a dataset prepared for training one model kind on one graph:
-// row-normalised features, labels, splits and the propagation operators.
+// features (row-normalised or as loaded), labels, splits and the
+// propagation operators.
 // It is read-only and shared by concurrent runs.
 type Data struct {
-	Name    string          // dataset name
-	X       *sparse.CSR     // row-normalised n×F features (RowNormalize)
-	Labels  []int           // class of every node, 0..Classes-1
-	Classes int             // number of classes C
-	Splits  []dataset.Split // the dataset's train/validation/test splits
-	Ops     *Operators      // propagation operators of the graph
+	Name     string          // dataset name
+	X        *sparse.CSR     // n×F features, prepared as Features says
+	Features Features        // how X was prepared from the dataset's features
+	Labels   []int           // class of every node, 0..Classes-1
+	Classes  int             // number of classes C
+	Splits   []dataset.Split // the dataset's train/validation/test splits
+	Ops      *Operators      // propagation operators of the graph
 }
 
 // NewData prepares d for models of kind k on the graph g (nil: d.Graph, the
-// directed form). GCN symmetrizes g; DirGCN uses g's arcs, both directions of
-// every edge when g is undirected. g must have d's node count. O(nnz(X) + n + m).
-func NewData(d *dataset.Dataset, g *linalg.Graph, k Kind) (*Data, error) {
+// directed form), with the features prepared as f says (FeaturesRow:
+// RowNormalize; FeaturesRaw: d's features as they are, shared). GCN
+// symmetrizes g; DirGCN uses g's arcs, both directions of every edge when g
+// is undirected. g must have d's node count. O(nnz(X) + n + m).
+func NewData(d *dataset.Dataset, g *linalg.Graph, k Kind, f Features) (*Data, error) {
 	if g == nil {
 		g = d.Graph
 	}
@@ -47,7 +51,15 @@ func NewData(d *dataset.Dataset, g *linalg.Graph, k Kind) (*Data, error) {
 			return nil, fmt.Errorf("dataset %s: node %d has label %d outside [0, %d)", d.Name, i, y, d.NumClasses)
 		}
 	}
-	return &Data{Name: d.Name, X: RowNormalize(d.Features), Labels: d.Labels, Classes: d.NumClasses,
+	x := d.Features
+	switch f {
+	case FeaturesRow:
+		x = RowNormalize(x)
+	case FeaturesRaw:
+	default:
+		return nil, fmt.Errorf("unknown feature preparation %d", int(f))
+	}
+	return &Data{Name: d.Name, X: x, Features: f, Labels: d.Labels, Classes: d.NumClasses,
 		Splits: d.Splits, Ops: NewOperators(g, k)}, nil
 }
 

@@ -67,7 +67,7 @@ func twoCommunities() *dataset.Dataset {
 // accuracy at the epoch of best validation accuracy. A run is reproduced
 // exactly by its seed.
 func ExampleTrain() {
-	data, err := gnn.NewData(twoCommunities(), nil, gnn.GCN)
+	data, err := gnn.NewData(twoCommunities(), nil, gnn.GCN, gnn.FeaturesRow)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func ExampleTrain() {
 // A Trainer runs one epoch at a time: a training step, then the
 // accuracies without dropout.
 func ExampleNewTrainer() {
-	data, err := gnn.NewData(twoCommunities(), nil, gnn.GCN)
+	data, err := gnn.NewData(twoCommunities(), nil, gnn.GCN, gnn.FeaturesRow)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func ExampleNewTrainer() {
 // in- and out-arcs separately) and MeanStd summarises them. The results do
 // not depend on the number of workers.
 func ExampleTrainRuns() {
-	data, err := gnn.NewData(twoCommunities(), nil, gnn.DirGCN)
+	data, err := gnn.NewData(twoCommunities(), nil, gnn.DirGCN, gnn.FeaturesRow)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestTrainGolden(t *testing.T) {
 		if tc.kind == GCN {
 			g = g.Undirected()
 		}
-		data, err := NewData(d, g, tc.kind)
+		data, err := NewData(d, g, tc.kind, FeaturesRow)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,9 +20,10 @@ type Architecture struct {
 	// In, Hidden and Classes are the input, hidden and output widths.
 	In, Hidden, Classes int
 	// PairNorm inserts PairNorm with scale PairNormScale after every layer
-	// but the last.
+	// but the last, before or after its ReLU as PairNormAt says.
 	PairNorm      bool
 	PairNormScale float64
+	PairNormAt    PairNormAt
 	// Dropout is the drop probability in [0, 1) on the input features and
 	// after every ReLU.
 	Dropout float64
@@ -45,12 +46,15 @@ func (a Architecture) Validate() error {
 		return fmt.Errorf("dropout %v: must lie in [0, 1)", a.Dropout)
 	case a.PairNorm && !(a.PairNormScale > 0 && !math.IsInf(a.PairNormScale, 1)):
 		return fmt.Errorf("pairnorm scale %v: must be a finite number > 0", a.PairNormScale)
+	case a.PairNormAt != PairNormPre && a.PairNormAt != PairNormPost:
+		return fmt.Errorf("unknown PairNorm position %d", int(a.PairNormAt))
 	}
 	return nil
 }
 
 // Model is a stack of L graph convolutions: conv → [PairNorm] → ReLU →
-// dropout → … → conv, with dropout on the input features too. Forward and
+// dropout → … → conv (PairNormPost: conv → ReLU → [PairNorm] → dropout),
+// with dropout on the input features too (definitions §4.2). Forward and
 // Backward reuse buffers, so one Model serves one goroutine; the Operators it
 // was built on may be shared.
 //
@@ -70,7 +74,8 @@ type Model struct {
 
 	drop bool
 	pre  []*mat.Dense // stage k: input of its ReLU (conv or PairNorm output)
-	h    []*mat.Dense // stage k: relu(pre)·mask, the input of conv k+1
+	h    []*mat.Dense // stage k: the input of conv k+1, relu(pre)·mask (PairNormPost: PairNorm(relu(pre))·mask)
+	act  []*mat.Dense // stage k, PairNormPost only: relu(pre), the input of its PairNorm
 	mask [][]float64
 
 	xmask []float64 // input dropout mask (dense input)
@@ -119,6 +124,7 @@ func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error)
 	}
 	m.pre = make([]*mat.Dense, L-1)
 	m.h = make([]*mat.Dense, L-1)
+	m.act = make([]*mat.Dense, L-1)
 	m.mask = make([][]float64, L-1)
 	return m, nil
 }
@@ -162,26 +168,66 @@ func (m *Model) forward(x mat.Matrix, train bool, seen func(l int, z *mat.Dense)
 		if l == last {
 			return z
 		}
-		if m.norms[l] != nil {
-			z = m.norms[l].Forward(z)
-		}
-		m.pre[l] = z
-		r, cols := z.Dims()
-		m.h[l] = ensure(m.h[l], r, cols)
-		h, zs := rawDense(m.h[l]), rawDense(z)
-		if m.drop {
-			if len(m.mask[l]) != len(h) {
-				m.mask[l] = make([]float64, len(h))
-			}
-			reluDrop(h, m.mask[l], zs, m.draws(len(h)), p)
+		if m.norms[l] != nil && m.Arch.PairNormAt == PairNormPost {
+			m.pre[l] = z
+			m.h[l] = m.stagePost(l, z)
 		} else {
-			for k, v := range zs {
-				h[k] = max(v, 0)
+			if m.norms[l] != nil {
+				z = m.norms[l].Forward(z)
 			}
+			m.pre[l] = z
+			m.h[l] = m.stagePre(l, z)
 		}
 		in = m.h[l]
 	}
 	panic("unreachable")
+}
+
+// stagePre returns relu(z)·mask, the input of conv l+1 when PairNorm (if
+// any) came before the ReLU; with dropout it draws the stage's mask.
+// O(len(z)).
+func (m *Model) stagePre(l int, z *mat.Dense) *mat.Dense {
+	r, cols := z.Dims()
+	m.h[l] = ensure(m.h[l], r, cols)
+	h, zs := rawDense(m.h[l]), rawDense(z)
+	if m.drop {
+		if len(m.mask[l]) != len(h) {
+			m.mask[l] = make([]float64, len(h))
+		}
+		reluDrop(h, m.mask[l], zs, m.draws(len(h)), m.Arch.Dropout)
+	} else {
+		for k, v := range zs {
+			h[k] = max(v, 0)
+		}
+	}
+	return m.h[l]
+}
+
+// stagePost returns PairNorm(relu(z))·mask, the input of conv l+1 with
+// PairNormPost; with dropout it draws the stage's mask (the same draws, in
+// the same order, as stagePre). O(len(z)).
+func (m *Model) stagePost(l int, z *mat.Dense) *mat.Dense {
+	r, cols := z.Dims()
+	m.act[l] = ensure(m.act[l], r, cols)
+	a, zs := rawDense(m.act[l]), rawDense(z)
+	for k, v := range zs {
+		a[k] = max(v, 0)
+	}
+	y := rawDense(m.norms[l].Forward(m.act[l]))
+	m.h[l] = ensure(m.h[l], r, cols)
+	h := rawDense(m.h[l])
+	if !m.drop {
+		copy(h, y)
+		return m.h[l]
+	}
+	if len(m.mask[l]) != len(h) {
+		m.mask[l] = make([]float64, len(h))
+	}
+	dropMaskFrom(m.mask[l], m.draws(len(h)), m.Arch.Dropout)
+	for k, v := range y {
+		h[k] = v * m.mask[l][k]
+	}
+	return m.h[l]
 }
 
 // dropInput returns x with dropout applied, in a model-owned buffer. A
@@ -327,18 +373,34 @@ func (m *Model) Backward(dlogits *mat.Dense) {
 		if l == 0 {
 			return
 		}
-		k := l - 1
-		d, pre := rawDense(dx), rawDense(m.pre[k])
-		if m.drop {
-			reluDropGrad(d, pre, m.mask[k])
-		} else {
-			reluGrad(d, pre)
-		}
-		if m.norms[k] != nil {
-			dx = m.norms[k].Backward(dx)
-		}
-		g = dx
+		g = m.stageBackward(l-1, dx)
 	}
+}
+
+// stageBackward turns dL/d(input of conv k+1) into dL/d(output of conv k),
+// in place in dx, undoing dropout, ReLU and PairNorm in the order forward
+// applied them. O(len(dx)).
+func (m *Model) stageBackward(k int, dx *mat.Dense) *mat.Dense {
+	d, pre := rawDense(dx), rawDense(m.pre[k])
+	if m.norms[k] != nil && m.Arch.PairNormAt == PairNormPost {
+		if m.drop {
+			for c, v := range m.mask[k][:len(d)] {
+				d[c] *= v
+			}
+		}
+		dx = m.norms[k].Backward(dx)
+		reluGrad(rawDense(dx), pre)
+		return dx
+	}
+	if m.drop {
+		reluDropGrad(d, pre, m.mask[k])
+	} else {
+		reluGrad(d, pre)
+	}
+	if m.norms[k] != nil {
+		dx = m.norms[k].Backward(dx)
+	}
+	return dx
 }
 
 // reluDropGrad sets d[c] = d[c]·mask[c] where pre[c] > 0 and +0 elsewhere

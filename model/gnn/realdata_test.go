@@ -43,7 +43,7 @@ func trainReal(t *testing.T, name string, directed bool, cfg Config, seeds int, 
 	if !directed {
 		g = g.Undirected()
 	}
-	data, err := NewData(d, g, cfg.Kind)
+	data, err := NewData(d, g, cfg.Kind, FeaturesRow)
 	if err != nil {
 		t.Fatal(err)
 	}

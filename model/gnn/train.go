@@ -70,7 +70,8 @@ func NewTrainer(data *Data, cfg Config, k int, seed uint64) (*Trainer, error) {
 	}
 	_, f := data.X.Dims()
 	arch := Architecture{Kind: cfg.Kind, Layers: cfg.Layers, In: f, Hidden: cfg.Hidden,
-		Classes: data.Classes, PairNorm: cfg.PairNorm, PairNormScale: cfg.PairNormScale, Dropout: cfg.Dropout}
+		Classes: data.Classes, PairNorm: cfg.PairNorm, PairNormScale: cfg.PairNormScale, PairNormAt: cfg.PairNormAt,
+		Dropout: cfg.Dropout}
 	pcg := rand.NewPCG(seed, pcgStream)
 	m, err := NewModel(arch, data.Ops, rand.New(pcg))
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 func bottleneckData(t *testing.T, k Kind) *Data {
 	t.Helper()
-	data, err := NewData(dataset.Bottleneck(dataset.SynthOptions{}), nil, k)
+	data, err := NewData(dataset.Bottleneck(dataset.SynthOptions{}), nil, k, FeaturesRow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestConfigErrors(t *testing.T) {
 func TestNewDataErrors(t *testing.T) {
 	d := dataset.Bottleneck(dataset.SynthOptions{})
 	g := dataset.SBM(dataset.SynthOptions{}).Graph
-	if _, err := NewData(d, g, GCN); err == nil || !strings.Contains(err.Error(), "400 nodes but dataset bottleneck has 80") {
+	if _, err := NewData(d, g, GCN, FeaturesRow); err == nil || !strings.Contains(err.Error(), "400 nodes but dataset bottleneck has 80") {
 		t.Fatalf("got %v", err)
 	}
 }

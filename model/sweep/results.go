@@ -15,6 +15,7 @@ import (
 
 	"github.com/ohmgnn/ohm/internal/faults"
 	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
 )
 
@@ -40,6 +41,8 @@ type Record struct {
 	GraphSHA256  string  `json:"graph_sha256,omitempty"`  // graph files only (Spec.Graph): SHA-256 of their arrays (dataset.Archive)
 	SplitRule    string  `json:"split_rule,omitempty"`    // graph files split by a rule: its canonical form
 	SplitSeed    uint64  `json:"split_seed,omitempty"`    // and its seed
+	Features     string  `json:"features,omitempty"`      // row or raw (definitions §4.3); absent in records of before the choice: row
+	PairNormAt   string  `json:"pairnorm_at,omitempty"`   // with PairNorm: pre or post (definitions §4.2); absent in records of before the choice: pre
 	TestAcc      float64 `json:"test_acc"`                // at BestEpoch
 	ValAcc       float64 `json:"val_acc"`                 // best validation accuracy
 	BestEpoch    int     `json:"best_epoch"`              // 1-based
@@ -56,10 +59,31 @@ type Record struct {
 	Finished     string  `json:"finished"`                // RFC 3339 time the run was recorded
 }
 
+// Choices returns the record's training choices: its features and, with
+// PairNorm, the PairNorm position ("" without). A record written before the
+// choices existed has neither field, and was trained on row-normalised
+// features with PairNorm before the ReLU: it reads as "row" and "pre"; it
+// is kept as written (not filled in), so that it is written back byte for
+// byte.
+func (r *Record) Choices() (features, pairNormAt string) {
+	features, pairNormAt = r.Features, r.PairNormAt
+	if features == "" {
+		features = gnn.FeaturesRow.String()
+	}
+	switch {
+	case !r.PairNorm:
+		pairNormAt = ""
+	case pairNormAt == "":
+		pairNormAt = gnn.PairNormPre.String()
+	}
+	return features, pairNormAt
+}
+
 // Key identifies a run: the inputs that make two runs the same. Epochs and
 // the synthetic datasets' options are part of it; α only for curvature; the
 // rewiring code version too, so that a run of older rewiring code is never
-// counted as done; for a graph file, the hash of its arrays and its split
+// counted as done; the training choices (features, and the PairNorm
+// position of a run with PairNorm); for a graph file, the hash of its arrays and its split
 // rule and seed (empty for the built-in datasets, so that records written
 // before these fields existed keep their keys).
 type Key struct {
@@ -73,6 +97,8 @@ type Key struct {
 	SynthSeed             uint64
 	Heterophilic          bool
 	Version               string // rewiring code version (CodeVersion)
+	Features              string // row or raw
+	PairNormAt            string // pre or post with PairNorm, "" without
 	GraphSHA256           string // graph files only
 	SplitRule             string
 	SplitSeed             uint64
@@ -84,6 +110,7 @@ func (r *Record) Key() Key {
 		PairNorm: r.PairNorm, Layers: r.Layers, Epochs: r.Epochs, Seed: r.Seed, Split: r.Split,
 		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic, Version: r.Version,
 		GraphSHA256: r.GraphSHA256, SplitRule: r.SplitRule, SplitSeed: r.SplitSeed}
+	k.Features, k.PairNormAt = r.Choices()
 	if r.Method == "curvature" {
 		k.Alpha = r.Alpha
 	}
@@ -99,8 +126,11 @@ func (k Key) String() string {
 	if k.PairNorm {
 		pn = "yes"
 	}
-	s := fmt.Sprintf("%s/%s/%s/%s/%s/pairnorm=%s/L=%d/seed=%d/split=%d", k.Dataset, k.Form, k.Method,
-		strconv.FormatFloat(k.Budget, 'g', -1, 64), k.Model, pn, k.Layers, k.Seed, k.Split)
+	if k.PairNorm && k.PairNormAt != "" {
+		pn += "(" + k.PairNormAt + ")"
+	}
+	s := fmt.Sprintf("%s/%s/%s/%s/%s/features=%s/pairnorm=%s/L=%d/seed=%d/split=%d", k.Dataset, k.Form, k.Method,
+		strconv.FormatFloat(k.Budget, 'g', -1, 64), k.Model, k.Features, pn, k.Layers, k.Seed, k.Split)
 	if k.GraphSHA256 != "" {
 		s += "/graph=" + k.GraphSHA256[:min(12, len(k.GraphSHA256))]
 	}

@@ -240,7 +240,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 				data := datas[r.model]
 				if data == nil {
 					kind, _ := gnn.ParseKind(r.model)
-					if data, err = gnn.NewData(gr.d, rw.Graph, kind); err != nil {
+					if data, err = gnn.NewData(gr.d, rw.Graph, kind, s.spec.FeaturesOf(gr.d.Name)); err != nil {
 						return fmt.Errorf("%s %s: %w", gr.d.Name, r.model, err)
 					}
 					datas[r.model] = data
@@ -263,14 +263,19 @@ func (s *sweeper) newJob(gr *group, b float64, r run, rw *Rewired, data *gnn.Dat
 	cfg := gnn.Defaults(gr.d.Name)
 	cfg.Kind = data.Ops.Kind
 	cfg.Layers, cfg.PairNorm, cfg.Epochs = r.layers, r.pairnorm, s.spec.Epochs
+	cfg.PairNormAt = s.spec.PairNormPosition()
 	rec := Record{Dataset: gr.d.Name, Form: gr.form, Method: gr.method, Budget: b,
 		Model: r.model, PairNorm: r.pairnorm, Layers: r.layers, Hidden: cfg.Hidden, Epochs: s.spec.Epochs,
-		Seed: r.seed, Split: r.split, SynthSeed: s.spec.SynthSeed, Heterophilic: s.spec.Heterophilic,
+		Features: data.Features.String(),
+		Seed:     r.seed, Split: r.split, SynthSeed: s.spec.SynthSeed, Heterophilic: s.spec.Heterophilic,
 		GraphSHA256: gr.in.graph, SplitRule: gr.in.splitRule, SplitSeed: gr.in.splitSeed,
 		E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed, AddedNet: rw.AddedNet, RemovedNet: rw.RemovedNet,
 		StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
 	if gr.method == string(rewire.Curvature) {
 		rec.Alpha = alpha
+	}
+	if r.pairnorm {
+		rec.PairNormAt = cfg.PairNormAt.String()
 	}
 	if !gr.in.builtin {
 		rec.SynthSeed, rec.Heterophilic = 0, false
@@ -343,6 +348,7 @@ func plan(spec *Spec, ins []*input, done map[Key]bool, sum *Summary) ([]*group, 
 									for s := range spec.Seeds {
 										key := Key{Dataset: d.Name, Form: form, Method: m, Budget: b, Model: model,
 											PairNorm: pn, Layers: l, Epochs: spec.Epochs, Seed: uint64(s), Split: k,
+											Features: spec.FeaturesOf(d.Name).String(), PairNormAt: pairNormAt(spec, pn),
 											SynthSeed: synthSeed, Heterophilic: hetero, Version: CodeVersion(m, form),
 											GraphSHA256: in.graph, SplitRule: in.splitRule, SplitSeed: in.splitSeed}
 										if m == string(rewire.Curvature) {
@@ -371,6 +377,15 @@ func plan(spec *Spec, ins []*input, done map[Key]bool, sum *Summary) ([]*group, 
 		}
 	}
 	return groups, nil
+}
+
+// pairNormAt is the PairNorm position of a run's key: the spec's with
+// PairNorm, "" without.
+func pairNormAt(spec *Spec, pairnorm bool) string {
+	if !pairnorm {
+		return ""
+	}
+	return spec.PairNormPosition().String()
 }
 
 // graphsOf returns the graph of every budget of the group: from the cache,

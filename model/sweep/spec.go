@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
@@ -94,6 +95,30 @@ type Spec struct {
 	// SynthSeed and Heterophilic configure the built-in datasets.
 	SynthSeed    uint64 `json:"synth_seed,omitempty"`
 	Heterophilic bool   `json:"heterophilic,omitempty"`
+	// Features is how node features enter training: row (row-normalised)
+	// or raw (as loaded). Default: each dataset's family's
+	// (gnn.DefaultFeatures, definitions §4.3).
+	Features string `json:"features,omitempty"`
+	// PairNormAt is where PairNorm sits: pre (before the ReLU) or post
+	// (after it). Default gnn.DefaultPairNormAt (definitions §4.2).
+	PairNormAt string `json:"pairnorm_at,omitempty"`
+}
+
+// FeaturesOf returns how the named dataset's features enter training: the
+// spec's choice, else the dataset's default. The spec must be normalized.
+func (s *Spec) FeaturesOf(dataset string) gnn.Features {
+	if s.Features == "" {
+		return gnn.DefaultFeatures(dataset)
+	}
+	f, _ := gnn.ParseFeatures(s.Features)
+	return f
+}
+
+// PairNormPosition returns where PairNorm sits. The spec must be
+// normalized.
+func (s *Spec) PairNormPosition() gnn.PairNormAt {
+	a, _ := gnn.ParsePairNormAt(s.PairNormAt)
+	return a
 }
 
 // ReadSpec reads a JSON spec (ohm sweep --config). Unknown fields are an
@@ -299,6 +324,27 @@ func (s *Spec) normalizeRuns() error {
 	if err := curvature.ValidateAlpha(s.AlphaValue()); err != nil {
 		return fieldErrorf("alpha", "%v must lie in [0, 1]", s.AlphaValue())
 	}
+	return s.normalizeTraining()
+}
+
+// normalizeTraining checks the training choices: features and the
+// PairNorm position (filled with its default, so that the spec says it).
+func (s *Spec) normalizeTraining() error {
+	if s.Features != "" {
+		f, err := gnn.ParseFeatures(strings.TrimSpace(s.Features))
+		if err != nil {
+			return fieldErrorf("features", "%q: want row or raw", s.Features)
+		}
+		s.Features = f.String()
+	}
+	if s.PairNormAt == "" {
+		s.PairNormAt = gnn.DefaultPairNormAt.String()
+	}
+	a, err := gnn.ParsePairNormAt(strings.TrimSpace(s.PairNormAt))
+	if err != nil {
+		return fieldErrorf("pairnorm_at", "%q: want pre or post", s.PairNormAt)
+	}
+	s.PairNormAt = a.String()
 	return nil
 }
 

@@ -197,9 +197,29 @@ func TestRecordsOfBuiltinsUnchanged(t *testing.T) {
 	if string(b) != line {
 		t.Errorf("written back as\n%s\nwant\n%s", b, line)
 	}
-	want := Key{Dataset: "cornell", Form: Undirected, Method: None, Model: "gcn", Layers: 1, Epochs: 20, Version: "rewire-1"}
+	want := Key{Dataset: "cornell", Form: Undirected, Method: None, Model: "gcn", Layers: 1, Epochs: 20, Version: "rewire-1",
+		Features: "row"}
 	if recs[0].Key() != want {
 		t.Errorf("key %+v, want %+v", recs[0].Key(), want)
+	}
+	// Written before the training choices existed: row-normalised features,
+	// PairNorm before the ReLU; the same run recorded now says so.
+	now := recs[0]
+	now.Features = "row"
+	if now.Key() != want {
+		t.Errorf("the record with features row has key %v, the record of before %v", now.Key(), want)
+	}
+	now.Features = "raw"
+	if now.Key() == want {
+		t.Error("raw features share the key of row-normalised ones")
+	}
+	old, post := recs[0], recs[0]
+	old.PairNorm, post.PairNorm, post.PairNormAt = true, true, "post"
+	if f, at := old.Choices(); f != "row" || at != "pre" {
+		t.Errorf("a record of before with PairNorm reads as %s/%s, want row/pre", f, at)
+	}
+	if old.Key() == post.Key() {
+		t.Error("PairNorm before and after the ReLU share a key")
 	}
 	for _, r := range []Record{{GraphSHA256: "ab"}, {SplitRule: "random:0.6,0.2,0.2"}, {SplitSeed: 1}} {
 		r2 := recs[0]
