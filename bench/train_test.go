@@ -25,7 +25,7 @@ func trainer(b *testing.B, name, need string, directed bool, seed uint64, edit f
 	if !directed {
 		g = g.Undirected()
 	}
-	data, err := gnn.NewData(d, g, cfg.Kind)
+	data, err := gnn.NewData(d, g, cfg.Kind, gnn.FeaturesRow)
 	if err != nil {
 		b.Fatal(err)
 	}
