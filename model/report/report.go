@@ -15,14 +15,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ohmgnn/ohm/docs/paper/published"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
@@ -50,12 +53,20 @@ type Options struct {
 	// Context, when not nil, stops the report between two figures once it
 	// is done: Write then returns its error and writes nothing.
 	Context context.Context
+	// Published, when not nil, sets the paper's published values beside
+	// ours (published.Paper gives them).
+	Published *published.Tables
+	// Features and PairNormAt select the training choices reported:
+	// "" selects each dataset's default (sweep.SelectChoices). Records of
+	// other choices are left out and counted in Output.LeftOut.
+	Features, PairNormAt string
 }
 
 // Output lists what Write wrote.
 type Output struct {
-	Markdown string   // path of report.md
-	Figures  []string // paths of the figures, without extension (.png and .svg each)
+	Markdown string         // path of report.md
+	Figures  []string       // paths of the figures, without extension (.png and .svg each)
+	LeftOut  map[string]int // records of other training choices, by choice ("features raw, PairNorm post")
 }
 
 // ReadDiagnostics reads diagnostics.json as `ohm diagnose` writes it.
@@ -115,6 +126,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		return nil, err
 	}
 	out = &Output{Markdown: filepath.Join(opt.Out, "report.md")}
+	recs, out.LeftOut = sweep.SelectChoices(recs, opt.Features, opt.PairNormAt)
 	recs, files := labelGraphFiles(recs)
 	t := aggregate(recs)
 	var b strings.Builder
@@ -124,14 +136,17 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
 	}
 	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
+	writeChoices(&b, recs, opt, out.LeftOut)
 	writeGraphFiles(&b, files)
 	fig := func(name string) string {
 		out.Figures = append(out.Figures, filepath.Join(figs.dir, name))
 		return fmt.Sprintf("![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)
 	}
 	if t.runs > 0 {
-		writeBestTables(&b, t)
-		writeEditsTable(&b, t)
+		ix := indexPaper(opt.Published)
+		writeAgreement(&b, t, ix)
+		writeBestTables(&b, t, ix)
+		writeEditsTable(&b, t, ix)
 		if err := writeAccuracyFigures(&b, t, figs, fig); err != nil {
 			return nil, err
 		}
@@ -156,6 +171,49 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// writeChoices states the training choices of the runs reported and the
+// runs of other choices left out.
+func writeChoices(b *strings.Builder, recs []sweep.Record, opt Options, left map[string]int) {
+	byChoice := map[string][]string{}
+	var order []string
+	for _, r := range recs {
+		f, _ := r.Choices()
+		if !slices.Contains(byChoice[f], r.Dataset) {
+			if byChoice[f] == nil {
+				order = append(order, f)
+			}
+			byChoice[f] = append(byChoice[f], r.Dataset)
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	at := opt.PairNormAt
+	if at == "" {
+		at = gnn.DefaultPairNormAt.String()
+	}
+	var parts []string
+	for _, f := range order {
+		name := map[string]string{"row": "row-normalised", "raw": "raw (as loaded)"}[f]
+		parts = append(parts, fmt.Sprintf("%s features on %s", name, strings.Join(byChoice[f], ", ")))
+	}
+	where := map[string]string{"pre": "before", "post": "after"}[at]
+	fmt.Fprintf(b, "Training choices (definitions §4.2–4.3): %s; PairNorm %s the ReLU.", strings.Join(parts, "; "), where)
+	if len(left) > 0 {
+		var ks []string
+		for k := range left {
+			ks = append(ks, k)
+		}
+		slices.Sort(ks)
+		var ls []string
+		for _, k := range ks {
+			ls = append(ls, fmt.Sprintf("%d runs of %s", left[k], k))
+		}
+		fmt.Fprintf(b, " Left out, as other training choices: %s.", strings.Join(ls, ", "))
+	}
+	b.WriteString("\n\n")
 }
 
 // mkdirAll creates dir and the folders above it that are missing, and
@@ -193,16 +251,18 @@ func relativeTo(dir, path string) string {
 
 // writeBestTables writes, for each form and model, each budget and each
 // dataset pair, per method and PairNorm setting: the best depth L* and its
-// accuracy (mean ± std, marked when it differs from none beyond noise), and
-// the paper's statistic (seed 0, split 0, maximum over depths, with its
-// depth).
-func writeBestTables(b *strings.Builder, t *tables) {
+// accuracy (mean ± std, marked when it differs from none beyond noise), the
+// paper's statistic of ours (seed 0, split 0, maximum over depths, with its
+// depth), and where the paper publishes the cell its value and depth and
+// the difference in units of our std; then a line of agreement per table.
+func writeBestTables(b *strings.Builder, t *tables, ix *paperIndex) {
 	b.WriteString("## Best layer / max accuracy\n\n")
-	b.WriteString("For each method, the depth L* with the best mean test accuracy (the smallest on ties) and that accuracy ± std over the seeds and splits. ")
+	b.WriteString("For each method and PairNorm setting (PN), the depth L* with the best mean test accuracy (the smallest on ties) and that accuracy ± std over the seeds and splits (**ours**). ")
 	b.WriteString("`*` (`**`): the method at its L* differs from `none` at its own L* with p < 0.05 (p < 0.01) in a two-sided exact Wilcoxon signed-rank test, paired over the seeds and splits both have (zero differences dropped, tied ranks averaged; with 10 pairs the smallest possible p is 0.002). ")
-	b.WriteString("**paper** is the statistic of the paper's tables: the single run with seed 0 and split 0, its best test accuracy over the depths, and that depth in parentheses. ")
-	b.WriteString("The baseline `none` has no budget: its row is the same in every budget's table. ")
-	b.WriteString("PairNorm acts after every layer but the last, so a 1-layer model has none: L* = 1 in a PairNorm column means no deeper model with PairNorm did better, and repeats the 1-layer number.\n\n")
+	b.WriteString("**split 0** is our value of the statistic of the paper's tables: the single run with seed 0 and split 0, its best test accuracy over the depths, and that depth in parentheses. ")
+	b.WriteString("**paper** is the published value and its depth ([published/](published/README.md) in the repository's docs/paper), and **Δ/σ** is (ours − paper) in units of our std. ")
+	b.WriteString("The baseline `none` has no budget: its row is the same in every budget's table (the paper has no `none` row). ")
+	b.WriteString("PairNorm acts after every layer but the last, so a 1-layer model has none: L* = 1 with PairNorm means no deeper model with PairNorm did better, and repeats the 1-layer number.\n\n")
 	budgets := t.budgets
 	if len(budgets) == 0 {
 		budgets = []float64{0}
@@ -223,51 +283,77 @@ func writeBestTables(b *strings.Builder, t *tables) {
 				if r != 0 {
 					title += fmt.Sprintf(", budget %s (%g %% of E0)", budgetName(r), 100*r)
 				}
-				fmt.Fprintf(b, "### %s\n\n| method |", title)
+				fmt.Fprintf(b, "### %s\n\n| method | PN |", title)
 				for _, d := range ds {
-					fmt.Fprintf(b, " %s L* | %s acc | %s paper | %s +PN L* | %s +PN acc | %s +PN paper |", d, d, d, d, d, d)
+					fmt.Fprintf(b, " %s L* | %s ours | %s split 0 | %s paper | %s Δ/σ |", d, d, d, d, d)
 				}
-				b.WriteString("\n|---|")
+				b.WriteString("\n|---|---|")
 				for range ds {
-					b.WriteString("---:|---:|---:|---:|---:|---:|")
+					b.WriteString("---:|---:|---:|---:|---:|")
 				}
 				b.WriteString("\n")
-				for _, m := range t.methods {
-					row := fmt.Sprintf("| %s |", m)
-					any := false
-					for _, d := range ds {
-						for _, pn := range []bool{false, true} {
-							l, s, ok := t.best(d, fm.form, fm.model, pn, m, r)
-							if !ok {
-								row += " – | – | – |"
-								continue
-							}
-							any = true
-							mark := ""
-							if sig, ok := t.versusNone(d, fm.form, fm.model, pn, m, r); ok {
-								mark = sig.mark()
-							}
-							row += fmt.Sprintf(" %d | %.1f ± %.1f%s |", l, 100*s.mean, 100*s.std, mark)
-							if a, pl, ok := t.paperStat(d, fm.form, fm.model, pn, m, r); ok {
-								row += fmt.Sprintf(" %.1f (%d) |", 100*a, pl)
-							} else {
-								row += " – |"
-							}
+				var agree agreement
+				for _, pn := range []bool{false, true} {
+					for _, m := range t.methods {
+						if row, ok := bestRow(t, ix, ds, fm, pn, m, r, &agree); ok {
+							b.WriteString(row + "\n")
 						}
 					}
-					if any {
-						b.WriteString(row + "\n")
-					}
 				}
-				b.WriteString("\n")
+				b.WriteString("\n" + agree.line())
 			}
 		}
 	}
 }
 
-// writeEditsTable writes the realized edits per form: for each method and
-// budget, the edges added and removed per dataset and their % of E0.
-func writeEditsTable(b *strings.Builder, t *tables) {
+// bestRow renders one method's row of a best-depth table and adds its
+// published cells to agree; ok false when no dataset has the method.
+func bestRow(t *tables, ix *paperIndex, ds []string, fm formModel, pn bool, m string, r float64, agree *agreement) (string, bool) {
+	row := fmt.Sprintf("| %s | %s |", m, yesNo(pn))
+	any := false
+	for _, d := range ds {
+		l, s, ok := t.best(d, fm.form, fm.model, pn, m, r)
+		if !ok {
+			row += " – | – | – | – | – |"
+			continue
+		}
+		any = true
+		mark := ""
+		if sig, ok := t.versusNone(d, fm.form, fm.model, pn, m, r); ok {
+			mark = sig.mark()
+		}
+		row += fmt.Sprintf(" %d | %.1f ± %.1f%s |", l, 100*s.mean, 100*s.std, mark)
+		if a, pl, ok := t.paperStat(d, fm.form, fm.model, pn, m, r); ok {
+			row += fmt.Sprintf(" %.1f (%d) |", 100*a, pl)
+		} else {
+			row += " – |"
+		}
+		if c, p, ok := t.compare(ix, d, fm.form, fm.model, pn, m, r); ok {
+			agree.add(c)
+			row += fmt.Sprintf(" %.1f (%d) | %s |", p.Acc, p.Layer, zString(c.z()))
+		} else {
+			row += " – | – |"
+		}
+	}
+	return row, any
+}
+
+// zString renders a difference in units of std: "+1.3", "-0.4", "+∞".
+func zString(z float64) string {
+	switch {
+	case math.IsInf(z, 1):
+		return "+∞"
+	case math.IsInf(z, -1):
+		return "-∞"
+	}
+	return fmt.Sprintf("%+.1f", z)
+}
+
+// writeEditsTable writes the realized edits per form: for each dataset,
+// method and budget, the edges added and removed as operations and net,
+// each with its % of E0, and where the paper publishes the cell its counts
+// and the reason they differ from ours (editReason).
+func writeEditsTable(b *strings.Builder, t *tables, ix *paperIndex) {
 	forms := []string{}
 	for _, fm := range t.forms {
 		if !slices.Contains(forms, fm.form) {
@@ -276,70 +362,65 @@ func writeEditsTable(b *strings.Builder, t *tables) {
 	}
 	header := false
 	for _, form := range forms {
-		var ds []string
-		var e0 []string
+		var rows, notes []string
+		reasons := map[editReason]int{}
 		for _, d := range t.datasets {
-			for k, e := range t.edits {
-				if k.dataset == d && k.form == form && k.method != sweep.None {
-					ds = append(ds, d)
-					e0 = append(e0, fmt.Sprintf("%s %d", d, e.e0))
-					break
+			for _, m := range t.methods {
+				if m == sweep.None {
+					continue
+				}
+				for _, r := range t.budgets {
+					e, ok := t.edits[editKey{d, form, m, r}]
+					if !ok || e.e0 == 0 {
+						continue
+					}
+					if e.stopped != "" {
+						notes = append(notes, fmt.Sprintf("- %s %s %s: %s\n", d, m, budgetName(r), e.stopped))
+					}
+					rows = append(rows, editRow(d, m, r, e, ix.edits[editKey{d, form, m, r}], reasons))
 				}
 			}
 		}
-		if len(ds) == 0 {
+		if len(rows) == 0 {
 			continue
 		}
 		if !header {
 			b.WriteString("## Realized edits\n\n")
-			b.WriteString("Edges added and removed by each rewiring, as operations (its B = floor(r·E0) iterations add 0–2 and remove 0–1 edges each) and net (|E_T ∖ E_0| and |E_0 ∖ E_T|: an edge added and later removed, or removed and added back, counts in the operations only), each with its % of E0. — : the results were written without net counts.\n\n")
+			b.WriteString("Edges added and removed by each rewiring, as operations (its B = floor(r·E0) iterations add 0–2 and remove 0–1 edges each) and net (|E_T ∖ E_0| and |E_0 ∖ E_T|: an edge added and later removed, or removed and added back, counts in the operations only), each with its % of E0. — : the results were written without net counts. ")
+			b.WriteString("**paper** is the published count of operations (added / removed; – where the paper prints none) and **why** the reason ours differs, explained below each table.\n\n")
 			header = true
 		}
-		fmt.Fprintf(b, "### %s form\n\nE0: %s\n\n| method | budget |", form, strings.Join(e0, ", "))
-		for _, d := range ds {
-			fmt.Fprintf(b, " %s added | %s removed | %s net added | %s net removed |", d, d, d, d)
-		}
-		b.WriteString("\n|---|---:|")
-		for range ds {
-			b.WriteString("---:|---:|---:|---:|")
-		}
-		b.WriteString("\n")
-		var notes []string
-		for _, m := range t.methods {
-			if m == sweep.None {
-				continue
-			}
-			for _, r := range t.budgets {
-				row := fmt.Sprintf("| %s | %s |", m, budgetName(r))
-				any := false
-				for _, d := range ds {
-					e, ok := t.edits[editKey{d, form, m, r}]
-					if !ok || e.e0 == 0 {
-						row += " – | – | – | – |"
-						continue
-					}
-					any = true
-					if e.stopped != "" {
-						notes = append(notes, fmt.Sprintf("- %s %s %s: %s\n", d, m, budgetName(r), e.stopped))
-					}
-					frac := func(x int) string { return fmt.Sprintf("%d (%.1f %%)", x, 100*float64(x)/float64(e.e0)) }
-					row += fmt.Sprintf(" %s | %s |", frac(e.added), frac(e.removed))
-					if e.hasNet {
-						row += fmt.Sprintf(" %s | %s |", frac(e.addedNet), frac(e.removedNet))
-					} else {
-						row += " — | — |"
-					}
-				}
-				if any {
-					b.WriteString(row + "\n")
-				}
-			}
-		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, "### %s form\n\n| dataset | method | budget | B | iterations | added | removed | net added | net removed | paper | why |\n", form)
+		b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+		b.WriteString(strings.Join(rows, "\n") + "\n\n")
+		writeEditReasons(b, reasons)
 		if len(notes) > 0 {
 			b.WriteString("Stopped before B iterations:\n\n" + strings.Join(notes, "") + "\n")
 		}
 	}
+}
+
+// editRow renders one rewiring's row of the realized-edits table and counts
+// its reason.
+func editRow(d, m string, r float64, e edits, p published.Edits, reasons map[editReason]int) string {
+	frac := func(x int) string { return fmt.Sprintf("%d (%.1f %%)", x, 100*float64(x)/float64(e.e0)) }
+	B := int(math.Floor(r * float64(e.e0)))
+	row := fmt.Sprintf("| %s | %s | %s | %d | %d | %s | %s |", d, m, budgetName(r), B, e.iterations, frac(e.added), frac(e.removed))
+	if e.hasNet {
+		row += fmt.Sprintf(" %s | %s |", frac(e.addedNet), frac(e.removedNet))
+	} else {
+		row += " — | — |"
+	}
+	if p.Added == nil {
+		return row + " – | |"
+	}
+	removed := "–"
+	if p.Removed != nil {
+		removed = fmt.Sprint(*p.Removed)
+	}
+	why := classifyEdits(B, e, p)
+	reasons[why]++
+	return row + fmt.Sprintf(" %d / %s | %s |", *p.Added, removed, why)
 }
 
 // writeAccuracyFigures draws test accuracy versus depth for each form and

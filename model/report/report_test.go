@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
@@ -55,7 +56,10 @@ func synthetic() []sweep.Record {
 								}
 								r := sweep.Record{Dataset: d, Form: fm[0], Method: m, Budget: b, Model: fm[1],
 									PairNorm: pn, Layers: l, Seed: seed, Split: split, Epochs: 10, TestAcc: acc, E0: 280,
-									Added: int(b * 280), Removed: int(b * 100)}
+									Added: int(b * 280), Removed: int(b * 100), Features: gnn.DefaultFeatures(d).String()}
+								if pn {
+									r.PairNormAt = gnn.DefaultPairNormAt.String()
+								}
 								if fm[0] == "directed" && m != "none" {
 									r.AddedNet, r.RemovedNet = r.Added-2, r.Removed-2
 								}
@@ -191,15 +195,17 @@ func TestReportSynthetic(t *testing.T) {
 		"### cornell / texas, directed form, DIRGCN, budget 0.1 (10 % of E0)",
 		"### cora / citeseer, directed form, DIRGCN, budget 0.05 (5 % of E0)",
 		"### cora / citeseer, directed form, DIRGCN, budget 0.1 (10 % of E0)",
-		"| cornell L* | cornell acc | cornell paper | cornell +PN L* | cornell +PN acc | cornell +PN paper |",
-		// mean ± std, significance mark, paper statistic (depth).
-		"| err | 2 | 75.0 ± 3.4* | 70.0 (2) | 2 | 75.0 ± 3.4* | 70.0 (2) | 2 | 75.0 ± 3.4* | 70.0 (2) | 2 | 75.0 ± 3.4* | 70.0 (2) |",
-		"| none | 1 | 52.5 ± 1.7 | 50.0 (1) | 1 | 52.5 ± 1.7 | 50.0 (1) |",
-		"| res | 1 | 52.5 ± 1.7 | 60.0 (3) | 1 | 52.5 ± 1.7 | 60.0 (3) |",
+		"| method | PN | cornell L* | cornell ours | cornell split 0 | cornell paper | cornell Δ/σ | texas L* |",
+		// mean ± std, significance mark, paper statistic (depth), no published value.
+		"| err | no | 2 | 75.0 ± 3.4* | 70.0 (2) | – | – | 2 | 75.0 ± 3.4* | 70.0 (2) | – | – |",
+		"| none | yes | 1 | 52.5 ± 1.7 | 50.0 (1) | – | – | 1 | 52.5 ± 1.7 | 50.0 (1) | – | – |",
+		"| res | no | 1 | 52.5 ± 1.7 | 60.0 (3) | – | – |",
 		// Realized edits, both forms: operations, and net when recorded.
-		"### undirected form", "### directed form", "E0: cornell 280, texas 280, cora 280, citeseer 280",
-		"| res | 0.1 | 28 (10.0 %) | 10 (3.6 %) | — | — |",
-		"| res | 0.1 | 28 (10.0 %) | 10 (3.6 %) | 26 (9.3 %) | 8 (2.9 %) |",
+		"### undirected form", "### directed form",
+		"| cornell | res | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | – | |",
+		"| citeseer | res | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | 26 (9.3 %) | 8 (2.9 %) | – | |",
+		// The training choices of the runs.
+		"Training choices (definitions §4.2–4.3): raw (as loaded) features on cornell, texas; row-normalised features on cora, citeseer; PairNorm before the ReLU.",
 		// Diagnostics with their seeds.
 		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
@@ -223,7 +229,7 @@ func TestReportOnlySectionsWithData(t *testing.T) {
 	}
 	md, _ := os.ReadFile(out.Markdown)
 	s := string(md)
-	if !strings.Contains(s, "| none | 2 | 80.0 ± 0.0 | 80.0 (2) | – | – | – |") {
+	if !strings.Contains(s, "| none | no | 2 | 80.0 ± 0.0 | 80.0 (2) | – | – |") {
 		t.Errorf("best table:\n%s", s)
 	}
 	for _, no := range []string{"Realized edits", "Accuracy versus depth", "Cosine", "probe", "CKA", "Overlap"} {
@@ -338,7 +344,8 @@ func TestCellRuns(t *testing.T) {
 // and a graph file named cornell; two files named g) are never mixed.
 func TestReportGraphFiles(t *testing.T) {
 	rec := func(d, sha string, acc float64) sweep.Record {
-		return sweep.Record{Dataset: d, GraphSHA256: sha, Form: "undirected", Method: "none", Model: "gcn", Layers: 2, TestAcc: acc, E0: 10}
+		return sweep.Record{Dataset: d, GraphSHA256: sha, Form: "undirected", Method: "none", Model: "gcn", Layers: 2, TestAcc: acc, E0: 10,
+			Features: gnn.DefaultFeatures(d).String()}
 	}
 	shaA, shaB := strings.Repeat("a", 64), strings.Repeat("b", 64)
 	dir := t.TempDir()
@@ -347,7 +354,7 @@ func TestReportGraphFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(out.Markdown)
-	for _, want := range []string{"### mine, undirected form, GCN", "| none | 2 | 90.0 ± 0.0 | 90.0 (2) |", "| mine | `" + shaA + "` | the file's masks |"} {
+	for _, want := range []string{"### mine, undirected form, GCN", "| none | no | 2 | 90.0 ± 0.0 | 90.0 (2) |", "| mine | `" + shaA + "` | the file's masks |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
@@ -361,8 +368,8 @@ func TestReportGraphFiles(t *testing.T) {
 	}
 	md, _ = os.ReadFile(out.Markdown)
 	s := string(md)
-	for _, want := range []string{"| none | 2 | 50.0 ± 0.0 |", "### cornell@aaaaaaaa, undirected form, GCN", "| none | 2 | 70.0 ± 0.0 |",
-		"### g@aaaaaaaa,", "| none | 2 | 60.0 ± 0.0 |", "| none | 2 | 40.0 ± 0.0 |", "| random:0.6,0.2,0.2, seed 3 |"} {
+	for _, want := range []string{"| none | no | 2 | 50.0 ± 0.0 |", "### cornell@aaaaaaaa, undirected form, GCN", "| none | no | 2 | 70.0 ± 0.0 |",
+		"### g@aaaaaaaa,", "| none | no | 2 | 60.0 ± 0.0 |", "| none | no | 2 | 40.0 ± 0.0 |", "| random:0.6,0.2,0.2, seed 3 |"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q:\n%s", want, s)
 		}

@@ -53,7 +53,8 @@ type editKey struct {
 }
 
 type edits struct {
-	e0, added, removed   int
+	e0, iterations       int
+	added, removed       int
 	addedNet, removedNet int // net counts |E_T ∖ E_0|, |E_0 ∖ E_T|
 	hasNet               bool
 	stopped              string
@@ -117,7 +118,7 @@ func aggregate(recs []sweep.Record) *tables {
 		// Net counts: records of code that did not write them hold 0 and 0
 		// beside a non-zero operation count.
 		hasNet := r.AddedNet != 0 || r.RemovedNet != 0 || (r.Added == 0 && r.Removed == 0)
-		t.edits[editKey{r.Dataset, r.Form, r.Method, b}] = edits{e0: r.E0, added: r.Added, removed: r.Removed,
+		t.edits[editKey{r.Dataset, r.Form, r.Method, b}] = edits{e0: r.E0, iterations: r.Iterations, added: r.Added, removed: r.Removed,
 			addedNet: r.AddedNet, removedNet: r.RemovedNet, hasNet: hasNet, stopped: r.StoppedEarly}
 		fm := formModel{r.Form, r.Model}
 		if !slices.Contains(t.forms, fm) {

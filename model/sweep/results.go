@@ -405,3 +405,33 @@ type Stale struct {
 func (s Stale) String() string {
 	return fmt.Sprintf("%s (%s) %s, this code's %s", s.Method, s.Form, s.Version, s.Current)
 }
+
+// SelectChoices returns the records trained with the given choices and
+// counts the others by their choices ("features raw, PairNorm post": n).
+// features "" selects each dataset's default (gnn.DefaultFeatures),
+// pairNormAt "" the default position (gnn.DefaultPairNormAt); a record
+// without PairNorm matches any position. Reports call it so that results of
+// different training choices never mix in one cell. O(len(recs)).
+func SelectChoices(recs []Record, features, pairNormAt string) (kept []Record, left map[string]int) {
+	if pairNormAt == "" {
+		pairNormAt = gnn.DefaultPairNormAt.String()
+	}
+	left = map[string]int{}
+	for _, r := range recs {
+		f, at := r.Choices()
+		want := features
+		if want == "" {
+			want = gnn.DefaultFeatures(r.Dataset).String()
+		}
+		if f == want && (at == "" || at == pairNormAt) {
+			kept = append(kept, r)
+			continue
+		}
+		name := "features " + f
+		if at != "" {
+			name += ", PairNorm " + at
+		}
+		left[name]++
+	}
+	return kept, left
+}

@@ -1,0 +1,98 @@
+package report
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ohmgnn/ohm/docs/paper/published"
+)
+
+func intp(x int) *int { return &x }
+
+// TestPublishedColumn renders the synthetic grid beside a small fixture of
+// published cells and checks the paper's value and depth, the difference in
+// units of our std, the agreement line and summary, and the realized-edits
+// column with its reasons.
+func TestPublishedColumn(t *testing.T) {
+	fixture := &published.Tables{
+		Accuracy: []published.Accuracy{
+			// Ours: 75.0 ± 3.42 at depth 2 (split 0: 70.0): Δ = +5.0, +1.5σ.
+			{Form: "undirected", Model: "gcn", Dataset: "cornell", Method: "err", Budget: 0.1, Layer: 3, Acc: 70},
+			// Ours: 52.5 ± 1.71 at depth 1 (split 0: 60.0 at depth 3): Δ = −2.0, −1.2σ.
+			{Form: "undirected", Model: "gcn", Dataset: "cornell", Method: "res", Budget: 0.1, PairNorm: true, Layer: 5, Acc: 54.5},
+		},
+		Edits: []published.Edits{
+			{Form: "undirected", Dataset: "cornell", Method: "err", Budget: 0.1, Added: intp(28), Removed: intp(10)},
+			{Form: "undirected", Dataset: "cornell", Method: "curvature", Budget: 0.1, Added: intp(28), Removed: intp(40)},
+			{Form: "undirected", Dataset: "texas", Method: "err-hop", Budget: 0.1, Added: intp(3), Removed: intp(10)},
+		},
+	}
+	dir := t.TempDir()
+	out, err := Write(synthetic(), Options{Out: dir, Published: fixture})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(out.Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	for _, want := range []string{
+		"| err | no | 2 | 75.0 ± 3.4* | 70.0 (2) | 70.0 (3) | +1.5 |",
+		"| res | yes | 1 | 52.5 ± 1.7 | 60.0 (3) | 54.5 (5) | -1.2 |",
+		// The table of budget 0.1 holds both cells: mean Δ (5 − 2)/2 = +1.5, |Δ| 3.5;
+		// split 0 − paper: (0 + 5.5)/2 = +2.8, |·| 2.8 (rounded from 2.75).
+		"Agreement with the paper over 2 cells: ours − paper +1.5 points on average (mean |ours − paper| 3.5); within 1σ of ours 0/2, within 2σ 2/2; the paper's own statistic (split 0 / seed 0, best depth) − paper +2.8 (mean |·| 2.8).",
+		"## Agreement with the paper",
+		"| undirected | GCN | cornell | 2 | +1.5 | 3.5 | 0 | 2 | +2.8 | 2.8 |",
+		// Edits: equal; the paper's 40 removals exceed B = 28; texas err-hop 3 additions, ours 28 in 0 iterations.
+		"| cornell | err | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 28 / 10 | = |",
+		"| cornell | curvature | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 28 / 40 | paper over B |",
+		"| texas | err-hop | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 3 / 10 | unexplained |",
+		"- **=** (1 cells):", "- **paper over B** (1 cells):", "- **unexplained** (1 cells):",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(s)
+	}
+}
+
+// TestChoicesNeverMix: records of other training choices are left out of
+// every cell and counted.
+func TestChoicesNeverMix(t *testing.T) {
+	recs := synthetic()
+	n := len(recs)
+	for _, r := range synthetic() {
+		if r.Dataset == "cornell" {
+			r.Features, r.TestAcc = "row", 0.99 // row-normalised: not cornell's default
+			recs = append(recs, r)
+		}
+		if r.PairNorm {
+			r.PairNormAt, r.TestAcc = "post", 0.99
+			recs = append(recs, r)
+		}
+	}
+	dir := t.TempDir()
+	out, err := Write(recs, Options{Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	for _, c := range out.LeftOut {
+		left += c
+	}
+	if left != len(recs)-n {
+		t.Errorf("%d runs left out, want %d: %v", left, len(recs)-n, out.LeftOut)
+	}
+	md, _ := os.ReadFile(out.Markdown)
+	if strings.Contains(string(md), "99.0") {
+		t.Error("a run of another training choice entered a cell")
+	}
+	if !strings.Contains(string(md), "Left out, as other training choices: ") {
+		t.Error("the report does not say what it left out")
+	}
+}
