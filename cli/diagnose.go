@@ -16,6 +16,7 @@ import (
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
+	"github.com/ohmgnn/ohm/model/sweep"
 	"github.com/ohmgnn/ohm/rewire"
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
@@ -26,17 +27,20 @@ const methodNone = diagnose.MethodNone
 // diagnoseCmd is `ohm diagnose`: representation diagnostics (definitions §5) of
 // models trained on the original and on rewired graphs.
 type diagnoseCmd struct {
-	Datasets []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
-	Methods  []string `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
-	Budget   float64  `required:"" short:"r" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
-	Depths   []string `required:"" help:"Comma-separated model depths L ≥ 1."`
-	Directed bool     `help:"Use the directed form and DirGCN (default: the undirected form and GCN)."`
-	Seed     uint64   `default:"0" help:"First seed: models are trained with seeds SEED … SEED+N−1 (each also seeds its cosine pair sample)."`
-	Seeds    int      `default:"5" help:"Number N ≥ 1 of seeds per model; every diagnostic is their mean ± population std."`
-	Split    int      `default:"0" help:"Split K (0-based) to train on; its training nodes fit the probes, its test nodes score them."`
-	Alpha    float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
-	Out      string   `default:"." short:"o" type:"path" help:"Folder to write diagnostics.json to (must exist)."`
-	JSON     bool     `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
+	Datasets   []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
+	Methods    []string `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
+	Budget     float64  `required:"" short:"r" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
+	Depths     []string `required:"" help:"Comma-separated model depths L ≥ 1."`
+	Directed   bool     `help:"Use the directed form and DirGCN (default: the undirected form and GCN)."`
+	Seed       uint64   `default:"0" help:"First seed: models are trained with seeds SEED … SEED+N−1 (each also seeds its cosine pair sample)."`
+	Seeds      int      `default:"5" help:"Number N ≥ 1 of seeds per model; every diagnostic is their mean ± population std."`
+	Split      int      `default:"0" help:"Split K (0-based) to train on; its training nodes fit the probes, its test nodes score them."`
+	Alpha      float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
+	PairNorm   []string `name:"pairnorm" default:"no" help:"Comma-separated PairNorm settings to train every model with: no, yes (the paper's figures have both: no,yes)."`
+	PairNormAt string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre or post the ReLU (default: definitions §4.2)."`
+	Features   string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3)."`
+	Out        string   `default:"." short:"o" type:"path" help:"Folder to write diagnostics.json to (must exist)."`
+	JSON       bool     `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
 }
 
 // diagnoseSpec is what `ohm diagnose` computes; runDiagnostics checks it.
@@ -53,6 +57,11 @@ type diagnoseSpec struct {
 	Seeds    int // number of seeds from Seed on (0 means 1)
 	Split    int
 	Alpha    float64
+	// PairNorm lists the settings trained (nil: without only); PairNormAt
+	// and Features are "" for the defaults (definitions §4.2–4.3).
+	PairNorm   []bool
+	PairNormAt string
+	Features   string
 }
 
 // diagnosticsFile is the name of the file `ohm diagnose` writes in --out.
@@ -60,11 +69,15 @@ const diagnosticsFile = "diagnostics.json"
 
 // spec parses the flags into a diagnoseSpec (checked by runDiagnostics).
 func (c *diagnoseCmd) spec() (diagnoseSpec, error) {
-	s := diagnoseSpec{Budget: c.Budget, Directed: c.Directed, Seed: c.Seed, Seeds: c.Seeds, Split: c.Split, Alpha: c.Alpha}
+	s := diagnoseSpec{Budget: c.Budget, Directed: c.Directed, Seed: c.Seed, Seeds: c.Seeds, Split: c.Split, Alpha: c.Alpha,
+		PairNormAt: c.PairNormAt, Features: c.Features}
 	if c.Seeds < 1 {
 		return s, usagef("--seeds %d: must be ≥ 1", c.Seeds)
 	}
 	var err error
+	if s.PairNorm, err = sweep.ParseBools("pairnorm", c.PairNorm); err != nil {
+		return s, flagError(err)
+	}
 	if s.Datasets, err = splitList("--datasets", c.Datasets); err != nil {
 		return s, err
 	}
@@ -182,6 +195,21 @@ func (s diagnoseSpec) check() (diagnoseSpec, error) {
 	if err := curvature.ValidateAlpha(s.Alpha); err != nil {
 		return s, usagef("--alpha %v: must lie in [0, 1]", s.Alpha)
 	}
+	for i, pn := range s.PairNorm {
+		if slices.Contains(s.PairNorm[:i], pn) {
+			return s, usagef("--pairnorm: %s given twice", map[bool]string{false: "no", true: "yes"}[pn])
+		}
+	}
+	if s.PairNormAt != "" {
+		if _, err := gnn.ParsePairNormAt(s.PairNormAt); err != nil {
+			return s, usagef("--pairnorm-at: %v", err)
+		}
+	}
+	if s.Features != "" {
+		if _, err := gnn.ParseFeatures(s.Features); err != nil {
+			return s, usagef("--features: %v", err)
+		}
+	}
 	return out, nil
 }
 
@@ -224,7 +252,7 @@ func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagno
 	for i := range seeds {
 		seeds[i] = spec.Seed + uint64(i)
 	}
-	b := newProgress(g, "diagnose", len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds), "trainings")
+	b := newProgress(g, "diagnose", len(ds)*len(spec.Methods)*len(spec.Depths)*len(seeds)*max(1, len(spec.PairNorm)), "trainings")
 	defer b.finish()
 	plan := diagnose.Plan{
 		Methods: spec.Methods,
@@ -239,9 +267,15 @@ func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagno
 		},
 		OnTraining: func(d *dataset.Dataset) { b.stage(fmt.Sprintf("%s: training", d.Name)) },
 	}
-	return diagnose.RunAll(ds, plan, diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds,
+	dspec := diagnose.Spec{Kind: kind, Depths: spec.Depths, Seeds: seeds, PairNorm: spec.PairNorm,
 		Split: spec.Split, Budget: spec.Budget, Workers: g.Workers(), Reference: string(rewire.Curvature),
-		OnTrained: func() { b.add(1) }, Context: ctx})
+		OnTrained: func() { b.add(1) }, Context: ctx, DefaultFeatures: spec.Features == ""}
+	dspec.Features, _ = gnn.ParseFeatures(spec.Features)
+	dspec.PairNormAt = gnn.DefaultPairNormAt
+	if spec.PairNormAt != "" {
+		dspec.PairNormAt, _ = gnn.ParsePairNormAt(spec.PairNormAt)
+	}
+	return diagnose.RunAll(ds, plan, dspec)
 }
 
 // printDiagnostics writes the text summary: per dataset, one line per

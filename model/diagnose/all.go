@@ -72,7 +72,11 @@ func RunAll(ds []*dataset.Dataset, plan Plan, spec Spec) (*Diagnostics, error) {
 		if plan.OnTraining != nil {
 			plan.OnTraining(d)
 		}
-		dd, err := Run(d, graphs, spec)
+		ds := spec
+		if spec.DefaultFeatures {
+			ds.Features = gnn.DefaultFeatures(d.Name)
+		}
+		dd, err := Run(d, graphs, ds)
 		if err != nil {
 			return nil, err
 		}

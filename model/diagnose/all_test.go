@@ -83,7 +83,7 @@ func TestRunAll(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("RunAll differs from Run per dataset:\n%+v\nvs\n%+v", got, want)
 	}
-	if len(got.Cosine) != 2*4*2 || len(got.CKA) != 2*3 || len(got.Overlap) != 2 ||
+	if len(got.Cosine) != 2*4*3 || len(got.CKA) != 2*3 || len(got.Overlap) != 2 ||
 		got.Cosine[0].Dataset != "bottleneck" || got.Cosine[len(got.Cosine)-1].Dataset != "ring" {
 		t.Fatalf("entries %d cosine, %d cka, %d overlap", len(got.Cosine), len(got.CKA), len(got.Overlap))
 	}

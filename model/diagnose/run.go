@@ -27,10 +27,13 @@ type Graph struct {
 type Spec struct {
 	Kind gnn.Kind // GCN (undirected graphs) or DirGCN
 	// Features is how the node features enter training and the cosine of
-	// layer 0 (the caller's choice; gnn.DefaultFeatures gives the dataset's).
-	Features gnn.Features
-	// PairNorm trains the models with PairNorm, at PairNormAt.
-	PairNorm   bool
+	// layer 0; with DefaultFeatures, RunAll takes each dataset's
+	// (gnn.DefaultFeatures) instead.
+	Features        gnn.Features
+	DefaultFeatures bool
+	// PairNorm lists the settings to train every model with, without
+	// and/or with PairNorm (nil: without only); PairNormAt is its position.
+	PairNorm   []bool
 	PairNormAt gnn.PairNormAt
 	Depths     []int    // model depths L ≥ 1
 	Seeds      []uint64 // one model per seed; the diagnostics are averaged over them
@@ -53,19 +56,21 @@ type Spec struct {
 // job is one training of Run and what it measured.
 type job struct {
 	graph, depth int
+	pairnorm     bool
 	seed         uint64
-	same, diff   []float64 // per layer 1..L
+	same, diff   []float64 // per layer 0..L (0: the input features)
 	probe        []float64 // per inner layer 1..L−1
 	last         *mat.Dense
 }
 
-// Run computes the diagnostics of definitions §5 on d for every graph, depth and
-// seed: a model of spec.Kind with gnn.Defaults of d and the depth, trained on
+// Run computes the diagnostics of definitions §5 on d for every PairNorm
+// setting, graph, depth and seed: a model of spec.Kind with gnn.Defaults of
+// d, the depth and the setting, trained on
 // spec.Split from the seed, with the weights of its best validation epoch
 // (gnn.TrainBest). Of each model it measures, from its Embeddings (each
 // layer's convolution output, eval mode):
 //
-//   - Cosine for every layer 1..L over all nodes (MeanAbsCosine, at most
+//   - Cosine for the input features (layer 0) and every layer 1..L over all nodes (MeanAbsCosine, at most
 //     DefaultMaxPairs pairs, sampled with the seed);
 //   - Probe for every inner layer ℓ < L (LinearProbe fitted on the split's
 //     training nodes with l2 = 1/#training nodes, scikit-learn's C = 1,
@@ -98,16 +103,30 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 			return nil, fmt.Errorf("diagnose %s (%s): %w", d.Name, g.Method, err)
 		}
 	}
+	settings := spec.PairNorm
+	if len(settings) == 0 {
+		settings = []bool{false}
+	}
 	var jobs []*job
-	for gi := range graphs {
-		for _, L := range spec.Depths {
-			if L < 1 {
-				return nil, fmt.Errorf("diagnose: depth %d: must be ≥ 1", L)
-			}
-			for _, s := range spec.Seeds {
-				jobs = append(jobs, &job{graph: gi, depth: L, seed: s})
+	for _, pn := range settings {
+		for gi := range graphs {
+			for _, L := range spec.Depths {
+				if L < 1 {
+					return nil, fmt.Errorf("diagnose: depth %d: must be ≥ 1", L)
+				}
+				for _, s := range spec.Seeds {
+					jobs = append(jobs, &job{graph: gi, depth: L, pairnorm: pn, seed: s})
+				}
 			}
 		}
+	}
+	// Layer 0, the input features, is the same for every graph, depth and
+	// setting: one cosine per seed (its pair sample).
+	input := map[uint64][2]float64{}
+	x := mat.DenseCopyOf(datas[0].X)
+	for _, s := range spec.Seeds {
+		same, diff := MeanAbsCosine(x, d.Labels, allNodes(d.N()), DefaultMaxPairs, s)
+		input[s] = [2]float64{same, diff}
 	}
 	ctx := spec.Context
 	if ctx == nil {
@@ -121,6 +140,7 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			j.same, j.diff = []float64{input[j.seed][0]}, []float64{input[j.seed][1]}
 			if err := measure(d, datas[j.graph], spec, j); err != nil {
 				return fmt.Errorf("diagnose %s (%s, depth %d, seed %d): %w", d.Name, graphs[j.graph].Method, j.depth, j.seed, err)
 			}
@@ -135,23 +155,44 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 	if err := eg.Wait(); err != nil {
 		return nil, err
 	}
-	return collect(d.Name, graphs, spec, jobs), nil
+	diag := &Diagnostics{Cosine: []Cosine{}, Probe: []Probe{}, CKA: []CKA{}, Overlap: []Overlap{}}
+	per := len(jobs) / len(settings)
+	for k, pn := range settings {
+		tr := Training{PairNorm: pn, Features: spec.Features.String()}
+		if pn {
+			tr.PairNormAt = spec.PairNormAt.String()
+		}
+		dd := collect(d.Name, graphs, spec, jobs[k*per:(k+1)*per], tr)
+		diag.Cosine = append(diag.Cosine, dd.Cosine...)
+		diag.Probe = append(diag.Probe, dd.Probe...)
+		diag.CKA = append(diag.CKA, dd.CKA...)
+		if k == 0 {
+			diag.Overlap = append(diag.Overlap, dd.Overlap...)
+		}
+	}
+	return diag, nil
+}
+
+// allNodes returns 0..n−1.
+func allNodes(n int) []int {
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	return all
 }
 
 // measure trains j's model and fills its measurements.
 func measure(d *dataset.Dataset, data *gnn.Data, spec Spec, j *job) error {
 	cfg := gnn.Defaults(d.Name)
 	cfg.Kind, cfg.Layers = spec.Kind, j.depth
-	cfg.PairNorm, cfg.PairNormAt = spec.PairNorm, spec.PairNormAt
+	cfg.PairNorm, cfg.PairNormAt = j.pairnorm, spec.PairNormAt
 	model, _, err := gnn.TrainBest(data, cfg, spec.Split, j.seed)
 	if err != nil {
 		return err
 	}
 	emb := model.Embeddings(data.X)
-	all := make([]int, d.N())
-	for i := range all {
-		all[i] = i
-	}
+	all := allNodes(d.N())
 	sp := data.Splits[spec.Split]
 	ytr, yte := pick(data.Labels, sp.Train), pick(data.Labels, sp.Test)
 	for l, h := range emb {
@@ -170,8 +211,9 @@ func measure(d *dataset.Dataset, data *gnn.Data, spec Spec, j *job) error {
 	return nil
 }
 
-// collect averages the jobs' measurements over the seeds.
-func collect(name string, graphs []Graph, spec Spec, jobs []*job) *Diagnostics {
+// collect averages the jobs' measurements (of one training setting tr)
+// over the seeds.
+func collect(name string, graphs []Graph, spec Spec, jobs []*job, tr Training) *Diagnostics {
 	diag := &Diagnostics{Cosine: []Cosine{}, Probe: []Probe{}, CKA: []CKA{}, Overlap: []Overlap{}}
 	S := len(spec.Seeds)
 	at := func(gi, di, si int) *job { return jobs[(gi*len(spec.Depths)+di)*S+si] }
@@ -190,15 +232,15 @@ func collect(name string, graphs []Graph, spec Spec, jobs []*job) *Diagnostics {
 				}
 				return gnn.MeanStd(xs)
 			}
-			for l := range L {
+			for l := range L + 1 {
 				same, sameStd := col(func(j *job) float64 { return j.same[l] })
 				diff, diffStd := col(func(j *job) float64 { return j.diff[l] })
-				diag.Cosine = append(diag.Cosine, Cosine{Dataset: name, Method: g.Method, Depth: L, Layer: l + 1,
+				diag.Cosine = append(diag.Cosine, Cosine{Dataset: name, Training: tr, Method: g.Method, Depth: L, Layer: l,
 					Same: same, Diff: diff, SameStd: sameStd, DiffStd: diffStd, Seeds: S})
 			}
 			for l := range L - 1 {
 				acc, accStd := col(func(j *job) float64 { return j.probe[l] })
-				diag.Probe = append(diag.Probe, Probe{Dataset: name, Method: g.Method, Depth: L, Layer: l + 1,
+				diag.Probe = append(diag.Probe, Probe{Dataset: name, Training: tr, Method: g.Method, Depth: L, Layer: l + 1,
 					Acc: acc, AccStd: accStd, Seeds: S})
 			}
 		}
@@ -214,7 +256,7 @@ func collect(name string, graphs []Graph, spec Spec, jobs []*job) *Diagnostics {
 					xs[si] = LinearCKA(at(ref, di, si).last, at(gi, di, si).last)
 				}
 				m, s := gnn.MeanStd(xs)
-				diag.CKA = append(diag.CKA, CKA{Dataset: name, Method: g.Method, Depth: L, CKA: m, CKAStd: s, Seeds: S})
+				diag.CKA = append(diag.CKA, CKA{Dataset: name, Training: tr, Method: g.Method, Depth: L, CKA: m, CKAStd: s, Seeds: S})
 			}
 		}
 	}

@@ -1,8 +1,11 @@
 package diagnose
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -37,7 +40,7 @@ func TestRunAveragesSeeds(t *testing.T) {
 		return r
 	}
 	both, a, b := run(2, 3, 4), run(1, 3), run(1, 4)
-	if len(both.Cosine) != 2*(1+3) || len(both.Probe) != 2*(0+2) || len(both.CKA) != 2 || len(both.Overlap) != 1 {
+	if len(both.Cosine) != 2*(2+4) || len(both.Probe) != 2*(0+2) || len(both.CKA) != 2 || len(both.Overlap) != 1 {
 		t.Fatalf("entries %d %d %d %d", len(both.Cosine), len(both.Probe), len(both.CKA), len(both.Overlap))
 	}
 	check := func(what string, got, gotStd float64, seeds int, x, y float64) {
@@ -68,5 +71,46 @@ func TestRunAveragesSeeds(t *testing.T) {
 	}
 	if _, err := Run(d, graphs, Spec{Kind: gnn.GCN, Depths: []int{2}}); err == nil {
 		t.Error("no seeds accepted")
+	}
+}
+
+// TestRunLayerZeroAndPairNorm: layer 0 is the cosine of the input features
+// as prepared (the same for every graph and depth), every PairNorm setting
+// gets its own entries, tagged with it, and PairNorm changes the layers
+// after the input.
+func TestRunLayerZeroAndPairNorm(t *testing.T) {
+	d := dataset.Bottleneck(dataset.SynthOptions{})
+	g0 := d.Graph.Undirected()
+	graphs := []Graph{{Method: "none", Graph: g0}}
+	spec := Spec{Kind: gnn.GCN, Depths: []int{2, 3}, Seeds: []uint64{1}, PairNorm: []bool{false, true},
+		PairNormAt: gnn.PairNormPost, Features: gnn.FeaturesRaw}
+	diag, err := Run(d, graphs, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diag.Cosine) != 2*(3+4) {
+		t.Fatalf("%d cosine entries, want 14", len(diag.Cosine))
+	}
+	all := make([]int, d.N())
+	for i := range all {
+		all[i] = i
+	}
+	same, diff := MeanAbsCosine(mat.DenseCopyOf(d.Features), d.Labels, all, DefaultMaxPairs, 1)
+	byKey := map[string]Cosine{}
+	for _, c := range diag.Cosine {
+		want := Training{PairNorm: c.PairNorm, Features: "raw"}
+		if c.PairNorm {
+			want.PairNormAt = "post"
+		}
+		if c.Training != want {
+			t.Errorf("entry tagged %+v, want %+v", c.Training, want)
+		}
+		if c.Layer == 0 && (c.Same != same || c.Diff != diff) {
+			t.Errorf("layer 0 of depth %d: %v/%v, want the raw features' %v/%v", c.Depth, c.Same, c.Diff, same, diff)
+		}
+		byKey[fmt.Sprint(c.PairNorm, c.Depth, c.Layer)] = c
+	}
+	if a, b := byKey["false 3 2"], byKey["true 3 2"]; a.Same == b.Same {
+		t.Error("PairNorm gave the same cosine after layer 2 as no PairNorm: the setting did not reach training")
 	}
 }

@@ -5,12 +5,25 @@
 // edge sets the rewiring methods add.
 package diagnose
 
-// Cosine is the mean |cos(h_i, h_j)| after layer Layer (1-based) of a depth-Depth model,
-// over same-class and different-class node pairs. With Seeds > 1 models, Same and Diff are
+// Training says how the models of an entry were trained: with or without
+// PairNorm, its position, and the features (definitions §4.2–4.3). Files
+// written before these fields existed hold models without PairNorm on
+// row-normalised features.
+type Training struct {
+	PairNorm   bool   `json:"pairnorm"`
+	PairNormAt string `json:"pairnorm_at,omitempty"` // with PairNorm: pre or post
+	Features   string `json:"features,omitempty"`    // row or raw
+}
+
+// Cosine is the mean |cos(h_i, h_j)| after layer Layer of a depth-Depth model, over
+// same-class and different-class node pairs: layer 0 is the input features (as
+// prepared for training), layer ℓ ≥ 1 the output of convolution ℓ, before the
+// PairNorm and ReLU that follow it (definitions §5). With Seeds > 1 models, Same and Diff are
 // the means over the seeds and SameStd, DiffStd their population standard deviations (0 in
 // files written before seeds were averaged, where Seeds is 0).
 type Cosine struct {
-	Dataset string  `json:"dataset"`
+	Dataset string `json:"dataset"`
+	Training
 	Method  string  `json:"method"`
 	Depth   int     `json:"depth"`
 	Layer   int     `json:"layer"`
@@ -25,25 +38,27 @@ type Cosine struct {
 // training nodes' embeddings after layer Layer (< Depth) of a depth-Depth model.
 // Acc is the mean over Seeds models, AccStd its population standard deviation.
 type Probe struct {
-	Dataset string  `json:"dataset"`
-	Method  string  `json:"method"`
-	Depth   int     `json:"depth"`
-	Layer   int     `json:"layer"`
-	Acc     float64 `json:"acc"`
-	AccStd  float64 `json:"acc_std"`
-	Seeds   int     `json:"seeds"`
+	Dataset string `json:"dataset"`
+	Training
+	Method string  `json:"method"`
+	Depth  int     `json:"depth"`
+	Layer  int     `json:"layer"`
+	Acc    float64 `json:"acc"`
+	AccStd float64 `json:"acc_std"`
+	Seeds  int     `json:"seeds"`
 }
 
 // CKA is the linear CKA between the last-layer representations of the curvature model and
 // the model of Method (same dataset, depth, seed), averaged over Seeds seeds (CKAStd: the
 // population standard deviation).
 type CKA struct {
-	Dataset string  `json:"dataset"`
-	Method  string  `json:"method"`
-	Depth   int     `json:"depth"`
-	CKA     float64 `json:"cka"`
-	CKAStd  float64 `json:"cka_std"`
-	Seeds   int     `json:"seeds"`
+	Dataset string `json:"dataset"`
+	Training
+	Method string  `json:"method"`
+	Depth  int     `json:"depth"`
+	CKA    float64 `json:"cka"`
+	CKAStd float64 `json:"cka_std"`
+	Seeds  int     `json:"seeds"`
 }
 
 // Intersection is an exclusive intersection of added-edge sets: edges added by exactly the

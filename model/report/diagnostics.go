@@ -104,91 +104,153 @@ func sortedRows[T any](xs []T, keep func(T) bool, key func(T) int) []T {
 	return rows
 }
 
-// writeCosine writes the cosine similarity section: for each dataset, the
-// deepest model, per layer.
+// settingsOf returns the PairNorm settings of dataset ds's entries, without
+// first.
+func settingsOf[T any](xs []T, ds string, entry func(T) (dataset string, tr diagnose.Training)) []diagnose.Training {
+	var out []diagnose.Training
+	for _, x := range xs {
+		if d, tr := entry(x); d == ds && !slices.Contains(out, tr) {
+			out = append(out, tr)
+		}
+	}
+	slices.SortFunc(out, func(a, b diagnose.Training) int {
+		if a.PairNorm == b.PairNorm {
+			return strings.Compare(a.PairNormAt, b.PairNormAt)
+		}
+		if !a.PairNorm {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// settingTitle and settingFile name a training setting in titles and file
+// names: "" and "" without PairNorm, so that figures of files written
+// before the settings keep their names.
+func settingTitle(tr diagnose.Training) string {
+	if !tr.PairNorm {
+		return ""
+	}
+	if tr.PairNormAt != "" {
+		return fmt.Sprintf(", PairNorm (%s)", tr.PairNormAt)
+	}
+	return ", PairNorm"
+}
+
+func settingFile(tr diagnose.Training) string {
+	if !tr.PairNorm {
+		return ""
+	}
+	return "_pn" + tr.PairNormAt
+}
+
+// writeCosine writes the cosine similarity section: for each dataset and
+// training setting, the deepest model, per layer from the input on.
 func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.Cosine) == 0 {
 		return nil
 	}
-	b.WriteString("## Cosine similarity per layer\n\nMean |cos(h_i, h_j)| after each layer of the deepest model trained, over same-class (solid) and different-class (dashed) node pairs. Close to 1 for both: the representations have collapsed (over-smoothing). ")
+	b.WriteString("## Cosine similarity per layer\n\nMean |cos(h_i, h_j)| at each layer of the deepest model trained, over same-class (solid) and different-class (dashed) node pairs: layer 0 is the input features as trained on, layer ℓ ≥ 1 the output of convolution ℓ before the PairNorm and ReLU that follow it (definitions §5). Close to 1 for both: the representations have collapsed (over-smoothing). ")
 	b.WriteString(seedsNote(d))
+	entry := func(c diagnose.Cosine) (string, diagnose.Training) { return c.Dataset, c.Training }
 	for _, ds := range datasetsOf(d.Cosine, func(c diagnose.Cosine) string { return c.Dataset }) {
-		depth, seen := deepest(d.Cosine, ds, func(c diagnose.Cosine) (string, string, int) { return c.Dataset, c.Method, c.Depth })
-		var ss []series
-		for _, m := range orderedMethods(seen) {
-			same := series{name: m + " same", color: methodStyle(m)}
-			diff := series{name: m + " diff", color: methodStyle(m), dashed: true}
-			rows := sortedRows(d.Cosine, func(c diagnose.Cosine) bool { return c.Dataset == ds && c.Depth == depth && c.Method == m },
-				func(c diagnose.Cosine) int { return c.Layer })
-			for _, c := range rows {
-				same.x, same.y = append(same.x, float64(c.Layer)), append(same.y, c.Same)
-				diff.x, diff.y = append(diff.x, float64(c.Layer)), append(diff.y, c.Diff)
-				same.band, diff.band = append(same.band, c.SameStd), append(diff.band, c.DiffStd)
+		for _, tr := range settingsOf(d.Cosine, ds, entry) {
+			depth, seen := deepest(d.Cosine, ds, func(c diagnose.Cosine) (string, string, int) {
+				if c.Training != tr {
+					return "", "", 0
+				}
+				return c.Dataset, c.Method, c.Depth
+			})
+			var ss []series
+			for _, m := range orderedMethods(seen) {
+				same := series{name: m + " same", color: methodStyle(m)}
+				diff := series{name: m + " diff", color: methodStyle(m), dashed: true}
+				rows := sortedRows(d.Cosine, func(c diagnose.Cosine) bool {
+					return c.Dataset == ds && c.Training == tr && c.Depth == depth && c.Method == m
+				}, func(c diagnose.Cosine) int { return c.Layer })
+				for _, c := range rows {
+					same.x, same.y = append(same.x, float64(c.Layer)), append(same.y, c.Same)
+					diff.x, diff.y = append(diff.x, float64(c.Layer)), append(diff.y, c.Diff)
+					same.band, diff.band = append(same.band, c.SameStd), append(diff.band, c.DiffStd)
+				}
+				ss = append(ss, same, diff)
 			}
-			ss = append(ss, same, diff)
-		}
-		title := fmt.Sprintf("%s, depth %d: cosine similarity per layer", ds, depth)
-		if err := plotFigure(b, figDir, fig, title, fmt.Sprintf("cosine_%s_L%d", ds, depth), "layer", "mean |cos|", ss); err != nil {
-			return err
+			title := fmt.Sprintf("%s, depth %d%s: cosine similarity per layer", ds, depth, settingTitle(tr))
+			if err := plotFigure(b, figDir, fig, title, fmt.Sprintf("cosine_%s_L%d%s", ds, depth, settingFile(tr)), "layer", "mean |cos|", ss); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// writeProbes writes the linear probe section: for each dataset, the
-// deepest model, per inner layer.
+// writeProbes writes the linear probe section: for each dataset and
+// training setting, the deepest model, per inner layer.
 func writeProbes(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.Probe) == 0 {
 		return nil
 	}
-	b.WriteString("## Linear probes\n\nTest accuracy of a logistic regression trained on the training nodes' representations after each inner layer of the deepest model: how much class information survives the layers.\n\n")
+	b.WriteString("## Linear probes\n\nTest accuracy of a logistic regression trained on the training nodes' representations after each inner layer of the deepest model (the convolution's output, before PairNorm and ReLU): how much class information survives the layers.\n\n")
+	entry := func(c diagnose.Probe) (string, diagnose.Training) { return c.Dataset, c.Training }
 	for _, ds := range datasetsOf(d.Probe, func(c diagnose.Probe) string { return c.Dataset }) {
-		depth, seen := deepest(d.Probe, ds, func(c diagnose.Probe) (string, string, int) { return c.Dataset, c.Method, c.Depth })
-		var ss []series
-		for _, m := range orderedMethods(seen) {
-			s := series{name: m, color: methodStyle(m), dashed: m == "none"}
-			rows := sortedRows(d.Probe, func(c diagnose.Probe) bool { return c.Dataset == ds && c.Depth == depth && c.Method == m },
-				func(c diagnose.Probe) int { return c.Layer })
-			for _, c := range rows {
-				s.x, s.y, s.band = append(s.x, float64(c.Layer)), append(s.y, 100*c.Acc), append(s.band, 100*c.AccStd)
+		for _, tr := range settingsOf(d.Probe, ds, entry) {
+			depth, seen := deepest(d.Probe, ds, func(c diagnose.Probe) (string, string, int) {
+				if c.Training != tr {
+					return "", "", 0
+				}
+				return c.Dataset, c.Method, c.Depth
+			})
+			var ss []series
+			for _, m := range orderedMethods(seen) {
+				s := series{name: m, color: methodStyle(m), dashed: m == "none"}
+				rows := sortedRows(d.Probe, func(c diagnose.Probe) bool {
+					return c.Dataset == ds && c.Training == tr && c.Depth == depth && c.Method == m
+				}, func(c diagnose.Probe) int { return c.Layer })
+				for _, c := range rows {
+					s.x, s.y, s.band = append(s.x, float64(c.Layer)), append(s.y, 100*c.Acc), append(s.band, 100*c.AccStd)
+				}
+				ss = append(ss, s)
 			}
-			ss = append(ss, s)
-		}
-		title := fmt.Sprintf("%s, depth %d: linear probe per layer", ds, depth)
-		if err := plotFigure(b, figDir, fig, title, fmt.Sprintf("probe_%s_L%d", ds, depth), "layer", "probe test accuracy (%)", ss); err != nil {
-			return err
+			title := fmt.Sprintf("%s, depth %d%s: linear probe per layer", ds, depth, settingTitle(tr))
+			if err := plotFigure(b, figDir, fig, title, fmt.Sprintf("probe_%s_L%d%s", ds, depth, settingFile(tr)), "layer", "probe test accuracy (%)", ss); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// writeCKA writes the CKA section: per dataset, one line per method over
-// the depths.
+// writeCKA writes the CKA section: per dataset and training setting, one
+// line per method over the depths.
 func writeCKA(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, fig func(string) string) error {
 	if len(d.CKA) == 0 {
 		return nil
 	}
-	b.WriteString("## CKA to the curvature model\n\nLinear CKA between the last-layer representations of the model trained on the curvature-rewired graph and the model of each other method, per depth.\n\n")
+	b.WriteString("## CKA to the curvature model\n\nLinear CKA between the last-layer representations (the logits) of the model trained on the curvature-rewired graph and the model of each other method, per depth.\n\n")
+	entry := func(c diagnose.CKA) (string, diagnose.Training) { return c.Dataset, c.Training }
 	for _, ds := range datasetsOf(d.CKA, func(c diagnose.CKA) string { return c.Dataset }) {
-		seen := map[string]bool{}
-		for _, c := range d.CKA {
-			if c.Dataset == ds {
-				seen[c.Method] = true
+		for _, tr := range settingsOf(d.CKA, ds, entry) {
+			seen := map[string]bool{}
+			for _, c := range d.CKA {
+				if c.Dataset == ds && c.Training == tr {
+					seen[c.Method] = true
+				}
 			}
-		}
-		var ss []series
-		for _, m := range orderedMethods(seen) {
-			s := series{name: m, color: methodStyle(m), dashed: m == "none"}
-			rows := sortedRows(d.CKA, func(c diagnose.CKA) bool { return c.Dataset == ds && c.Method == m },
-				func(c diagnose.CKA) int { return c.Depth })
-			for _, c := range rows {
-				s.x, s.y, s.band = append(s.x, float64(c.Depth)), append(s.y, c.CKA), append(s.band, c.CKAStd)
+			var ss []series
+			for _, m := range orderedMethods(seen) {
+				s := series{name: m, color: methodStyle(m), dashed: m == "none"}
+				rows := sortedRows(d.CKA, func(c diagnose.CKA) bool { return c.Dataset == ds && c.Training == tr && c.Method == m },
+					func(c diagnose.CKA) int { return c.Depth })
+				for _, c := range rows {
+					s.x, s.y, s.band = append(s.x, float64(c.Depth)), append(s.y, c.CKA), append(s.band, c.CKAStd)
+				}
+				ss = append(ss, s)
 			}
-			ss = append(ss, s)
-		}
-		title := fmt.Sprintf("%s: CKA with the curvature model", ds)
-		if err := plotFigure(b, figDir, fig, title, "cka_"+ds, "depth L", "linear CKA", ss); err != nil {
-			return err
+			title := fmt.Sprintf("%s%s: CKA with the curvature model", ds, settingTitle(tr))
+			if err := plotFigure(b, figDir, fig, title, "cka_"+ds+settingFile(tr), "depth L", "linear CKA", ss); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"slices"
+
+	"github.com/ohmgnn/ohm/model/diagnose"
 	"os"
 	"strings"
 	"testing"
@@ -94,5 +97,40 @@ func TestChoicesNeverMix(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "Left out, as other training choices: ") {
 		t.Error("the report does not say what it left out")
+	}
+}
+
+// TestDiagnosticsPerSetting: diagnostics of models with and without
+// PairNorm get a figure each, named and titled by the setting, and the
+// cosine curve starts at layer 0.
+func TestDiagnosticsPerSetting(t *testing.T) {
+	d := syntheticDiagnostics()
+	var more []diagnose.Cosine
+	for _, c := range d.Cosine {
+		c0 := c
+		c0.Layer = 0
+		more = append(more, c0)
+		pn := c
+		pn.Training = diagnose.Training{PairNorm: true, PairNormAt: "post", Features: "raw"}
+		more = append(more, pn)
+	}
+	d.Cosine = append(d.Cosine, more...)
+	out, err := Write(nil, Options{Out: t.TempDir(), Diagnostics: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range out.Figures {
+		names = append(names, f[strings.LastIndex(f, "/")+1:])
+	}
+	md, _ := os.ReadFile(out.Markdown)
+	for _, want := range []string{"cosine_cornell_L4", "cosine_cornell_L4_pnpost"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no figure %s in %v", want, names)
+		}
+	}
+	if !strings.Contains(string(md), "### cornell, depth 4, PairNorm (post): cosine similarity per layer") ||
+		!strings.Contains(string(md), "layer 0 is the input features") {
+		t.Errorf("report:\n%s", md)
 	}
 }
