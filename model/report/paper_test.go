@@ -1,14 +1,13 @@
 package report
 
 import (
-	"slices"
-
-	"github.com/ohmgnn/ohm/model/diagnose"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ohmgnn/ohm/docs/paper/published"
+	"github.com/ohmgnn/ohm/model/diagnose"
 )
 
 func intp(x int) *int { return &x }
