@@ -75,7 +75,7 @@ PAPER_SWEEPS = $(foreach f,$(PAPER_FORM_LIST),$(foreach g,planetoid webkb,$(if $
 
 PAPER_DIAGNOSE = test -f $(PAPER_DIR)/diagnostics.json || $(BIN) $(OHM_FLAGS) diagnose --datasets $(call commas,$(PAPER_DATASET_LIST)) \
 	--methods none,curvature,res,res-hop,err,err-hop --budget $(PAPER_DIAG_BUDGET) --seeds $(PAPER_DIAG_SEEDS) \
-	--depths 1,2,3,4,5,6,7,8,9,10,11,12 --out $(PAPER_DIR)
+	--depths 1,2,3,4,5,6,7,8,9,10,11,12 --pairnorm no,yes --out $(PAPER_DIR)
 
 paper: build
 	$(if $(filter-out cora citeseer cornell texas,$(PAPER_DATASET_LIST)),$(error PAPER_DATASETS=$(PAPER_DATASETS): unknown dataset $(firstword $(filter-out cora citeseer cornell texas,$(PAPER_DATASET_LIST))) (want some of cora citeseer cornell texas separated by commas)))
