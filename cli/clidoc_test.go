@@ -193,6 +193,11 @@ func jsonFields(t reflect.Type, seen map[reflect.Type]bool) []string {
 			continue
 		}
 		name, _, _ := strings.Cut(tag, ",")
+		if name == "" && f.Anonymous {
+			// An embedded struct without a name: JSON inlines its fields.
+			out = append(out, jsonFields(f.Type, seen)...)
+			continue
+		}
 		if name == "" {
 			name = f.Name
 		}

@@ -38,20 +38,20 @@ func TestDiagnoseBottleneck(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &printed); err != nil || !reflect.DeepEqual(d, printed) {
 		t.Fatalf("--json output differs from the file (%v)", err)
 	}
-	// 3 methods × (1+2+3) layers; 3 × (0+1+2) probes; 2 × 3 CKA; 1 overlap.
-	if len(d.Cosine) != 18 || len(d.Probe) != 9 || len(d.CKA) != 6 || len(d.Overlap) != 1 {
-		t.Fatalf("entries: %d cosine, %d probe, %d cka, %d overlap; want 18, 9, 6, 1",
+	// 3 methods × (2+3+4) layers from 0; 3 × (0+1+2) probes; 2 × 3 CKA; 1 overlap.
+	if len(d.Cosine) != 27 || len(d.Probe) != 9 || len(d.CKA) != 6 || len(d.Overlap) != 1 {
+		t.Fatalf("entries: %d cosine, %d probe, %d cka, %d overlap; want 27, 9, 6, 1",
 			len(d.Cosine), len(d.Probe), len(d.CKA), len(d.Overlap))
 	}
 	in01 := func(x float64) bool { return x >= 0 && x <= 1 && !math.IsNaN(x) }
 	for _, c := range d.Cosine {
-		if c.Dataset != "bottleneck" || c.Layer < 1 || c.Layer > c.Depth || !in01(c.Same) || !in01(c.Diff) ||
+		if c.Dataset != "bottleneck" || c.Layer < 0 || c.Layer > c.Depth || !in01(c.Same) || !in01(c.Diff) ||
 			c.Seeds != 2 || !in01(c.SameStd) || !in01(c.DiffStd) {
 			t.Fatalf("cosine %+v", c)
 		}
 	}
-	if c := d.Cosine[0]; c.Method != "none" || c.Depth != 1 || c.Layer != 1 {
-		t.Fatalf("first cosine %+v, want none depth 1 layer 1", c)
+	if c := d.Cosine[0]; c.Method != "none" || c.Depth != 1 || c.Layer != 0 {
+		t.Fatalf("first cosine %+v, want none depth 1 layer 0", c)
 	}
 	for _, p := range d.Probe {
 		if p.Layer < 1 || p.Layer >= p.Depth || !in01(p.Acc) || p.Seeds != 2 || !in01(p.AccStd) {
@@ -141,7 +141,7 @@ func TestRunDiagnosticsAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Cosine) != 4 || len(d.Probe) != 2 || len(d.CKA) != 0 || len(d.Overlap) != 1 ||
+	if len(d.Cosine) != 6 || len(d.Probe) != 2 || len(d.CKA) != 0 || len(d.Overlap) != 1 ||
 		d.Cosine[0].Dataset != "bottleneck" || d.Overlap[0].Methods[0] != "res" {
 		t.Fatalf("%+v", d)
 	}

@@ -50,7 +50,7 @@ func TestTrainJSONFields(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"dataset", "model", "layers", "pairnorm", "graph", "test_acc_mean", "test_acc_std",
+	want := []string{"dataset", "model", "layers", "pairnorm", "features", "graph", "test_acc_mean", "test_acc_std",
 		"val_acc_mean", "runs", "seconds", "epoch_ms"}
 	if got := sortedKeys(raw); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("fields %v, want %v", got, want)
@@ -197,18 +197,18 @@ func TestTrainBadInput(t *testing.T) {
 // TestTrainText: the text summary names the setup and lists every run.
 func TestTrainText(t *testing.T) {
 	code, out, errs := run(t, "train", "-d", "bottleneck", "-m", "dirgcn", "--directed", "--layers", "3",
-		"--pairnorm", "--epochs", "10", "--seeds", "2", "--hidden", "8", "--weight-decay-scope", "all")
+		"--pairnorm", "--pairnorm-at", "pre", "--features", "raw", "--epochs", "10", "--seeds", "2", "--hidden", "8", "--weight-decay-scope", "all")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, s := range []string{"bottleneck (directed form, graph original)", "dirgcn, 3 layers, hidden 8, pairnorm on (s = 1)",
-		"weight decay 0.0005 (all)", "test accuracy", "best_epoch"} {
+	for _, s := range []string{"bottleneck (directed form, graph original)", "dirgcn, 3 layers, hidden 8, pairnorm on (s = 1, before the ReLU)",
+		"features       as loaded", "weight decay 0.0005 (all)", "test accuracy", "best_epoch"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
 		}
 	}
-	if n := strings.Count(out, "\n"); n != 11 {
-		t.Errorf("%d lines, want 7 summary + blank + header + 2 runs:\n%s", n, out)
+	if n := strings.Count(out, "\n"); n != 12 {
+		t.Errorf("%d lines, want 8 summary + blank + header + 2 runs:\n%s", n, out)
 	}
 	// One unit: the runs' test accuracies (%) average to the summary's (%).
 	var mean float64
