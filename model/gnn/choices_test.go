@@ -229,43 +229,6 @@ func binaryDataset(g *linalg.Graph, in, classes int, rng *rand.Rand) *dataset.Da
 		Labels: labels, NumClasses: classes}
 }
 
-// TestPairNormPostDropout checks that with dropout on and PairNorm after
-// the ReLU, Backward differentiates the function Forward computed (masks
-// replayed from the same generator state).
-func TestPairNormPostDropout(t *testing.T) {
-	const n, in, hidden, classes = 10, 6, 5, 3
-	for _, kind := range []Kind{GCN, DirGCN} {
-		ops := NewOperators(testGraph(t, n, true, 4), kind)
-		arch := Architecture{Kind: kind, Layers: 3, In: in, Hidden: hidden, Classes: classes, Dropout: 0.4,
-			PairNorm: true, PairNormScale: 1, PairNormAt: PairNormPost}
-		rng := rand.New(rand.NewPCG(8, 8))
-		x := randCSR(n, in, 0.6, rng)
-		labels := []int{0, 1, 2, 0, 1, 2, 0, 1, 2, 0}
-		train := []int{0, 2, 3, 5, 7, 9}
-		pcg := rand.NewPCG(3, 3)
-		m, err := NewModel(arch, ops, rand.New(pcg))
-		if err != nil {
-			t.Fatal(err)
-		}
-		state, _ := pcg.MarshalBinary()
-		f := func() float64 {
-			if err := pcg.UnmarshalBinary(state); err != nil {
-				t.Fatal(err)
-			}
-			return CrossEntropy(m.Forward(x, true), labels, train, nil)
-		}
-		grad := mat.NewDense(n, classes, nil)
-		if err := pcg.UnmarshalBinary(state); err != nil {
-			t.Fatal(err)
-		}
-		CrossEntropy(m.Forward(x, true), labels, train, grad)
-		m.Backward(grad)
-		for _, p := range m.Params() {
-			checkGrad(t, fmt.Sprintf("%v %s", kind, p.Name), f, copyOf(p.Grad), rawDense(p.Value))
-		}
-	}
-}
-
 // TestChoiceNames checks the parsers against the names the types print.
 func TestChoiceNames(t *testing.T) {
 	for _, f := range []Features{FeaturesRow, FeaturesRaw} {

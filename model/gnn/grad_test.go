@@ -173,34 +173,41 @@ func TestModelGradients(t *testing.T) {
 
 // TestDropoutBackward checks that with dropout on, Backward differentiates
 // the very function Forward computed: a model whose masks are replayed
-// (same generator state) matches central differences.
+// (same generator state) matches central differences — without PairNorm,
+// and with PairNorm after the ReLU (its mask drawn after the PairNorm), for
+// both kinds.
 func TestDropoutBackward(t *testing.T) {
 	const n, in, hidden, classes = 10, 6, 5, 3
-	ops := NewOperators(testGraph(t, n, true, 4), GCN)
-	arch := Architecture{Kind: GCN, Layers: 3, In: in, Hidden: hidden, Classes: classes, Dropout: 0.4}
-	rng := rand.New(rand.NewPCG(8, 8))
-	x := randCSR(n, in, 0.6, rng)
-	labels := []int{0, 1, 2, 0, 1, 2, 0, 1, 2, 0}
-	train := []int{0, 2, 3, 5, 7, 9}
-	pcg := rand.NewPCG(3, 3)
-	m, err := NewModel(arch, ops, rand.New(pcg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, _ := pcg.MarshalBinary()
-	f := func() float64 {
+	for _, arch := range []Architecture{
+		{Kind: GCN, Layers: 3, In: in, Hidden: hidden, Classes: classes, Dropout: 0.4},
+		{Kind: GCN, Layers: 3, In: in, Hidden: hidden, Classes: classes, Dropout: 0.4, PairNorm: true, PairNormScale: 1, PairNormAt: PairNormPost},
+		{Kind: DirGCN, Layers: 3, In: in, Hidden: hidden, Classes: classes, Dropout: 0.4, PairNorm: true, PairNormScale: 1, PairNormAt: PairNormPost},
+	} {
+		ops := NewOperators(testGraph(t, n, true, 4), arch.Kind)
+		rng := rand.New(rand.NewPCG(8, 8))
+		x := randCSR(n, in, 0.6, rng)
+		labels := []int{0, 1, 2, 0, 1, 2, 0, 1, 2, 0}
+		train := []int{0, 2, 3, 5, 7, 9}
+		pcg := rand.NewPCG(3, 3)
+		m, err := NewModel(arch, ops, rand.New(pcg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, _ := pcg.MarshalBinary()
+		f := func() float64 {
+			if err := pcg.UnmarshalBinary(state); err != nil {
+				t.Fatal(err)
+			}
+			return CrossEntropy(m.Forward(x, true), labels, train, nil)
+		}
+		grad := mat.NewDense(n, classes, nil)
 		if err := pcg.UnmarshalBinary(state); err != nil {
 			t.Fatal(err)
 		}
-		return CrossEntropy(m.Forward(x, true), labels, train, nil)
-	}
-	grad := mat.NewDense(n, classes, nil)
-	if err := pcg.UnmarshalBinary(state); err != nil {
-		t.Fatal(err)
-	}
-	CrossEntropy(m.Forward(x, true), labels, train, grad)
-	m.Backward(grad)
-	for _, p := range m.Params() {
-		checkGrad(t, p.Name, f, copyOf(p.Grad), rawDense(p.Value))
+		CrossEntropy(m.Forward(x, true), labels, train, grad)
+		m.Backward(grad)
+		for _, p := range m.Params() {
+			checkGrad(t, fmt.Sprintf("%v pairnorm=%v %s", arch.Kind, arch.PairNorm, p.Name), f, copyOf(p.Grad), rawDense(p.Value))
+		}
 	}
 }

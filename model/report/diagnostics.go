@@ -125,6 +125,18 @@ func settingsOf[T any](xs []T, ds string, entry func(T) (dataset string, tr diag
 	return out
 }
 
+// ofSetting turns entry into deepest's entry function for the entries of
+// setting tr only (the others name no dataset).
+func ofSetting[T any](tr diagnose.Training, entry func(T) (diagnose.Training, string, string, int)) func(T) (string, string, int) {
+	return func(x T) (string, string, int) {
+		t, d, m, l := entry(x)
+		if t != tr {
+			return "", "", 0
+		}
+		return d, m, l
+	}
+}
+
 // settingTitle and settingFile name a training setting in titles and file
 // names: "" and "" without PairNorm, so that figures of files written
 // before the settings keep their names.
@@ -156,12 +168,9 @@ func writeCosine(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, f
 	entry := func(c diagnose.Cosine) (string, diagnose.Training) { return c.Dataset, c.Training }
 	for _, ds := range datasetsOf(d.Cosine, func(c diagnose.Cosine) string { return c.Dataset }) {
 		for _, tr := range settingsOf(d.Cosine, ds, entry) {
-			depth, seen := deepest(d.Cosine, ds, func(c diagnose.Cosine) (string, string, int) {
-				if c.Training != tr {
-					return "", "", 0
-				}
-				return c.Dataset, c.Method, c.Depth
-			})
+			depth, seen := deepest(d.Cosine, ds, ofSetting(tr, func(c diagnose.Cosine) (diagnose.Training, string, string, int) {
+				return c.Training, c.Dataset, c.Method, c.Depth
+			}))
 			var ss []series
 			for _, m := range orderedMethods(seen) {
 				same := series{name: m + " same", color: methodStyle(m)}
@@ -195,12 +204,9 @@ func writeProbes(b *strings.Builder, d *diagnose.Diagnostics, figDir *figures, f
 	entry := func(c diagnose.Probe) (string, diagnose.Training) { return c.Dataset, c.Training }
 	for _, ds := range datasetsOf(d.Probe, func(c diagnose.Probe) string { return c.Dataset }) {
 		for _, tr := range settingsOf(d.Probe, ds, entry) {
-			depth, seen := deepest(d.Probe, ds, func(c diagnose.Probe) (string, string, int) {
-				if c.Training != tr {
-					return "", "", 0
-				}
-				return c.Dataset, c.Method, c.Depth
-			})
+			depth, seen := deepest(d.Probe, ds, ofSetting(tr, func(c diagnose.Probe) (diagnose.Training, string, string, int) {
+				return c.Training, c.Dataset, c.Method, c.Depth
+			}))
 			var ss []series
 			for _, m := range orderedMethods(seen) {
 				s := series{name: m, color: methodStyle(m), dashed: m == "none"}
