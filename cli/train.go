@@ -27,7 +27,7 @@ type trainCmd struct {
 	PairNorm         bool     `name:"pairnorm" help:"PairNorm after every layer but the last."`
 	PairNormScale    float64  `name:"pairnorm-scale" default:"1" help:"PairNorm scale s > 0."`
 	PairNormAt       string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre (conv → PairNorm → ReLU) or post (conv → ReLU → PairNorm). Default: the one of definitions §4.2."`
-	Features         string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: the dataset family's (definitions §4.3: raw for cornell and texas, row for the others)."`
+	Features         string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: the dataset family's (definitions §4.3)."`
 	Epochs           int      `default:"200" help:"Epochs per run (≥ 1)."`
 	LR               *float64 `name:"lr" help:"Adam learning rate > 0 (default 0.01)."`
 	WeightDecay      *float64 `name:"weight-decay" help:"L2 weight decay ≥ 0 added to the gradient (default: 5e-3 for cora/citeseer, 5e-4 otherwise)."`

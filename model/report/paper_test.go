@@ -70,7 +70,7 @@ func TestChoicesNeverMix(t *testing.T) {
 	n := len(recs)
 	for _, r := range synthetic() {
 		if r.Dataset == "cornell" {
-			r.Features, r.TestAcc = "row", 0.99 // row-normalised: not cornell's default
+			r.Features, r.TestAcc = "raw", 0.99 // as loaded: not the default
 			recs = append(recs, r)
 		}
 		if r.PairNorm {

@@ -205,7 +205,7 @@ func TestReportSynthetic(t *testing.T) {
 		"| cornell | res | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | – | |",
 		"| citeseer | res | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | 26 (9.3 %) | 8 (2.9 %) | – | |",
 		// The training choices of the runs.
-		"Training choices (definitions §4.2–4.3): raw (as loaded) features on cornell, texas; row-normalised features on cora, citeseer; PairNorm before the ReLU.",
+		"Training choices (definitions §4.2–4.3): row-normalised features on cornell, texas, cora, citeseer; PairNorm before the ReLU.",
 		// Diagnostics with their seeds.
 		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
