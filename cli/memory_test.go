@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -92,5 +94,52 @@ func TestAutoEngineChoosesSketch(t *testing.T) {
 	}
 	if logs["sketch"] != logs["incremental"] {
 		t.Fatalf("logs differ:\n%s\nvs\n%s", logs["sketch"], logs["incremental"])
+	}
+}
+
+// TestSketchRefusedUnderAddressSpaceLimit: under an address-space limit
+// of 8 GiB (ulimit -v), graphs declaring 10⁷ and 10⁸ nodes are refused by
+// the sketch engine — asked for, or chosen by auto — with the memory it
+// estimates and the limit's share left (or OHM_MEMORY's), exit status 1,
+// before it allocates (it ran out of memory in its sketch at 10⁷ and in
+// the solver's components at 10⁸, exit status 2).
+func TestSketchRefusedUnderAddressSpaceLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		nodes          int
+		engine, memory string
+		have           string
+	}{
+		{10_000_000, "auto", "", "GiB is available"},
+		{10_000_000, "sketch", "1G", "only 1.0 GiB is available"},
+		{100_000_000, "auto", "", "GiB is available"},
+		{100_000_000, "sketch", "", "GiB is available"},
+	} {
+		t.Run(fmt.Sprintf("%d nodes, %s, OHM_MEMORY=%q", tc.nodes, tc.engine, tc.memory), func(t *testing.T) {
+			f := filepath.Join(dir, fmt.Sprintf("n%d.txt", tc.nodes))
+			if err := os.WriteFile(f, fmt.Appendf(nil, "# num_nodes %d\n0 1\n", tc.nodes), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("sh", "-c", `ulimit -v 8388608 && exec "$0" -test.run='^TestRewireChild$'`, os.Args[0])
+			var env []string
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "OHM_MEMORY=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+					env = append(env, kv)
+				}
+			}
+			if tc.memory != "" {
+				env = append(env, "OHM_MEMORY="+tc.memory)
+			}
+			cmd.Env = append(env, "OHM_REWIRE_CHILD="+strings.Join([]string{"resistance", "--graph", f, "--engine", tc.engine}, "\t"))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			want := fmt.Sprintf("the sketch resistance engine on %d nodes and 1 edges needs", tc.nodes)
+			if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), want) ||
+				!strings.Contains(stderr.String(), tc.have) {
+				t.Fatalf("%v, stderr %q: want exit status 1 and %q … %q", err, stderr.String(), want, tc.have)
+			}
+		})
 	}
 }

@@ -62,6 +62,14 @@ func (e *Engine) refresh(extra []int) error {
 // graph, on which the round starts, and its components. O(Rows) solves.
 func (e *Engine) startRound() (*laplace.Sketch, error) {
 	g := e.g
+	// The last round's work vectors and anchors' columns go before the new
+	// round allocates its own (its solves keep several n-vectors per
+	// worker, its anchors theirs): the peak holds one round's, as Bytes
+	// counts.
+	if e.solver != nil {
+		e.solver.ReleaseWork()
+	}
+	e.anchors, e.acol = e.anchors[:0], nil
 	solver, err := laplace.New(g)
 	if err != nil {
 		return nil, err

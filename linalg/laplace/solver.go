@@ -98,6 +98,19 @@ func (p *spares[T]) put(vs ...[]T) {
 	}
 }
 
+// ReleaseWork drops the work vectors the solver keeps between solves
+// (several n·Block blocks per worker), so that a caller about to build the
+// solver of another graph does not hold both; later solves allocate them
+// again. O(1).
+func (s *Solver) ReleaseWork() {
+	s.spare.mu.Lock()
+	s.spare.free = nil
+	s.spare.mu.Unlock()
+	s.spare32.mu.Lock()
+	s.spare32.free = nil
+	s.spare32.mu.Unlock()
+}
+
 // update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
 type update struct {
 	u, v int
