@@ -68,32 +68,45 @@ func TestResistanceRefusesOversizedGraphs(t *testing.T) {
 var decisions = regexp.MustCompile(`,"score":[^}]*`)
 
 // TestAutoEngineChoosesSketch: with too little memory for L⁺, the default
-// engine (auto) says it takes the sketch engine and runs it; Cornell is
-// small enough that the sketch keeps every node, so its log is the
-// incremental engine's.
+// engine (auto) says it takes the sketch engine and runs it (Cora under
+// 190 MiB: L⁺ would take 205 MB, the sketch engine estimates 171 MB); with
+// too little for either (Cornell under 700 KiB: the sketch's vectors of
+// several kB a node outweigh L⁺ on 183 nodes) the sketch engine refuses
+// with its estimate. On Cornell, small enough that the sketch keeps every
+// node, the sketch engine's log is the incremental engine's.
 func TestAutoEngineChoosesSketch(t *testing.T) {
 	datatest.Root(t, filepath.FromSlash("cornell/raw/out1_graph_edges.txt"))
+	datatest.Root(t, filepath.FromSlash("Cora/raw/ind.cora.graph"))
 	dir := t.TempDir()
 	logs := map[string]string{}
-	for _, tc := range []struct{ memory, engine string }{{"", "incremental"}, {"700K", "sketch"}} {
-		if tc.memory != "" {
-			t.Setenv("OHM_MEMORY", tc.memory)
-		}
-		log := filepath.Join(dir, tc.engine+".jsonl")
-		code, out, errs := run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05", "--log", log, "--json")
-		version := map[string]string{"incremental": `"version": "rewire-1"`, "sketch": `"version": "rewire-1+sketch-` + rewire.SketchVersion + `"`}[tc.engine]
-		if code != 0 || !strings.Contains(errs, "engine auto: "+tc.engine) || !strings.Contains(out, `"engine": "`+tc.engine+`"`) || !strings.Contains(out, version) {
-			t.Fatalf("memory %q: exit %d, stderr %q, stdout %s", tc.memory, code, errs, out)
+	for _, engine := range []string{"incremental", "sketch"} {
+		log := filepath.Join(dir, engine+".jsonl")
+		code, out, errs := run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05", "--engine", engine, "--log", log, "--json")
+		version := map[string]string{"incremental": `"version": "rewire-1"`, "sketch": `"version": "rewire-1+sketch-` + rewire.SketchVersion + `"`}[engine]
+		if code != 0 || !strings.Contains(out, `"engine": "`+engine+`"`) || !strings.Contains(out, version) {
+			t.Fatalf("%s: exit %d, stderr %q, stdout %s", engine, code, errs, out)
 		}
 		b, err := os.ReadFile(log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The decisions; the scores agree to the solver's tolerance.
-		logs[tc.engine] = decisions.ReplaceAllString(string(b), "")
+		logs[engine] = decisions.ReplaceAllString(string(b), "")
 	}
 	if logs["sketch"] != logs["incremental"] {
 		t.Fatalf("logs differ:\n%s\nvs\n%s", logs["sketch"], logs["incremental"])
+	}
+	t.Setenv("OHM_MEMORY", "190M")
+	code, out, errs := run(t, "rewire", "--dataset", "cora", "--method", "err", "--budget", "0.01", "--json")
+	if code != 0 || !strings.Contains(errs, "engine auto: sketch") || !strings.Contains(out, `"engine": "sketch"`) ||
+		!strings.Contains(out, `"version": "rewire-1+sketch-`+rewire.SketchVersion+`"`) {
+		t.Fatalf("Cora under 190 MiB: exit %d, stderr %q, stdout %s", code, errs, out)
+	}
+	t.Setenv("OHM_MEMORY", "700K")
+	code, _, errs = run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05")
+	if code != 1 || !strings.Contains(errs, "engine auto: sketch") || !strings.Contains(errs, "the sketch resistance engine on 183 nodes") ||
+		!strings.Contains(errs, "only 700.0 KiB is available") {
+		t.Fatalf("Cornell under 700 KiB: exit %d, stderr %q", code, errs)
 	}
 }
 

@@ -70,7 +70,7 @@ func (e *Engine) startRound() (*laplace.Sketch, error) {
 		e.solver.ReleaseWork()
 	}
 	e.anchors, e.acol = e.anchors[:0], nil
-	solver, err := laplace.New(g)
+	solver, err := laplace.NewWith(g, laplace.Options{Preconditioner: laplace.Auto, Seed: e.opt.Seed + uint64(e.round)})
 	if err != nil {
 		return nil, err
 	}
