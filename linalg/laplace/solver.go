@@ -51,11 +51,11 @@ type Solver struct {
 	// perm, for ApproxChol, is the elimination's order: the factor's
 	// position k is node perm[k] (nil for IC(0), whose order is the
 	// nodes').
-	perm []int32
-	fdeg32       []float32 // fdeg in float32
-	full         []int32   // neighbours including grounded ones, for the residual
-	fst          []int
-	fdeg         []float64 // degree in New's graph (self-loops ignored)
+	perm   []int32
+	fdeg32 []float32 // fdeg in float32
+	full   []int32   // neighbours including grounded ones, for the residual
+	fst    []int
+	fdeg   []float64 // degree in New's graph (self-loops ignored)
 	// Rank-one updates since New (Update): edges added (w = 1) or removed
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
