@@ -3,7 +3,10 @@ package laplace
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
@@ -113,5 +116,80 @@ func TestAutoPreconditioner(t *testing.T) {
 				t.Fatalf("approximate Cholesky took %d iterations, IC(0) %d", iac, iic)
 			}
 		})
+	}
+}
+
+// BenchmarkPreconditioners compares IC(0) and approximate Cholesky on the
+// systems the sketch engine solves, on an SBM (10 blocks, mean degree 20,
+// homophily 0.8) and a random geometric graph (mean degree 20) of
+// OHM_LAPLACE_NODES nodes (default 10 000): the factor's set-up and
+// entries, then 32 sketch rows (random edge signs, to 10⁻⁴), 32 pairs
+// e_u − e_v to 10⁻⁸ (re-scoring) and to 10⁻² (the edits' bound vectors),
+// two blocks each on one worker; it reports each one's most iterations
+// per block and seconds.
+func BenchmarkPreconditioners(b *testing.B) {
+	n := 10000
+	if s := os.Getenv("OHM_LAPLACE_NODES"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	for _, shape := range []struct {
+		name string
+		gen  func() (*graphgen.Graph, error)
+	}{
+		{"sbm", func() (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 10, 20, 0.8, 1) }},
+		{"rgg", func() (*graphgen.Graph, error) { return graphgen.RGG(n, math.Sqrt(20/(math.Pi*float64(n))), 2) }},
+	} {
+		gg, err := shape.gen()
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := linalg.FromEdges(gg.N, false, gg.Edges)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, pc := range []struct {
+			name string
+			p    Preconditioner
+		}{{"ic0", IC0}, {"approxchol", ApproxChol}} {
+			b.Run(shape.name+"/"+pc.name, func(b *testing.B) {
+				for b.Loop() {
+					t0 := time.Now()
+					s, err := NewWith(g, Options{Preconditioner: pc.p, Seed: 1})
+					if err != nil {
+						b.Skip(err)
+					}
+					b.ReportMetric(time.Since(t0).Seconds(), "factor-s")
+					b.ReportMetric(float64(len(s.lower.fac))/float64(g.NumEdges()), "entries/edge")
+					for _, sys := range []struct {
+						name string
+						tol  float64
+						edge bool
+					}{{"sketch", 1e-4, true}, {"pair-1e-8", 1e-8, false}, {"pair-1e-2", 1e-2, false}} {
+						t1 := time.Now()
+						it, err := s.SolveMany(32, func(q int, rhs []float64) {
+							r := rand.New(rand.NewPCG(uint64(q), 7))
+							if !sys.edge {
+								rhs[r.IntN(n)], rhs[r.IntN(n)] = 1, -1
+								return
+							}
+							for u := range n {
+								for _, v := range g.Neighbours(u) {
+									if v > u {
+										sg := float64(1 - 2*int(r.Uint64()&1))
+										rhs[u] += sg
+										rhs[v] -= sg
+									}
+								}
+							}
+						}, func(int, []float64) {}, sys.tol, 10*n+100, 1)
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.ReportMetric(float64(it), sys.name+"-it")
+						b.ReportMetric(time.Since(t1).Seconds(), sys.name+"-s")
+					}
+				}
+			})
+		}
 	}
 }
