@@ -559,9 +559,10 @@ func apply[T real](s *Solver, y, x []T, ups []update) {
 	}
 }
 
-// precondition sets z = M⁻¹ r for a block of wide sides: the IC(0) sweeps
-// (the factor's float32 entries), Jacobi on the grounded rows, then the
-// projection on the range of L. Jacobi's r_g/d_g is the projection of the
+// precondition sets z = M⁻¹ r for a block of wide sides: the factor's
+// sweeps (its float32 entries; approximate Cholesky's in its elimination
+// order, the block gathered into it and scattered back), Jacobi on the
+// grounded rows, then the projection on the range of L. Jacobi's r_g/d_g is the projection of the
 // coarse correction the solver needed while it solved the grounded system
 // (the constant vector of a component, which grounding leaves with the
 // energy of the grounded node's degree and IC(0) hardly touches: CG
