@@ -69,7 +69,7 @@ var decisions = regexp.MustCompile(`,"score":[^}]*`)
 
 // TestAutoEngineChoosesSketch: with too little memory for L⁺, the default
 // engine (auto) says it takes the sketch engine and runs it (Cora under
-// 190 MiB: L⁺ would take 205 MB, the sketch engine estimates 171 MB); with
+// 190 MiB: L⁺ would take 205 MB, the sketch engine estimates 172 MB); with
 // too little for either (Cornell under 700 KiB: the sketch's vectors of
 // several kB a node outweigh L⁺ on 183 nodes) the sketch engine refuses
 // with its estimate. On Cornell, small enough that the sketch keeps every

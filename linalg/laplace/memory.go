@@ -11,12 +11,17 @@ package laplace
 // diagonal (60 bytes), per edge the neighbour lists of the residual and
 // the two triangles of the IC(0) factor (24 bytes); while New runs, the
 // breadth-first search, the grounded pattern and the factor in float64 (48
-// bytes a node and 24 an edge more).
+// bytes a node and 24 an edge more); and, as Auto may build it beside
+// IC(0)'s, the approximate Cholesky factor: its elimination's lists (48
+// bytes an edge), columns (at most acMaxFill entries an edge, 12 bytes
+// each), triangles (16 bytes an entry) and per-node order, heap and
+// scratch (about 75 bytes a node).
 func SolverBytes(n, m int) uint64 {
 	nn, mm := uint64(n), uint64(m)
 	kept := 60*nn + 24*mm
 	building := 48*nn + 24*mm
-	return kept + building + 2*prefetchAhead*4*3
+	ac := 75*nn + 48*mm + (12+16)*acMaxFill*mm
+	return kept + building + ac + 4*prefetchAhead*4*3
 }
 
 // SolveBytes estimates the work vectors the solves on up to workers
