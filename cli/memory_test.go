@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -66,31 +68,91 @@ func TestResistanceRefusesOversizedGraphs(t *testing.T) {
 var decisions = regexp.MustCompile(`,"score":[^}]*`)
 
 // TestAutoEngineChoosesSketch: with too little memory for L⁺, the default
-// engine (auto) says it takes the sketch engine and runs it; Cornell is
-// small enough that the sketch keeps every node, so its log is the
-// incremental engine's.
+// engine (auto) says it takes the sketch engine and runs it (Cora under
+// 190 MiB: L⁺ would take 205 MB, the sketch engine estimates 172 MB); with
+// too little for either (Cornell under 700 KiB: the sketch's vectors of
+// several kB a node outweigh L⁺ on 183 nodes) the sketch engine refuses
+// with its estimate. On Cornell, small enough that the sketch keeps every
+// node, the sketch engine's log is the incremental engine's.
 func TestAutoEngineChoosesSketch(t *testing.T) {
 	datatest.Root(t, filepath.FromSlash("cornell/raw/out1_graph_edges.txt"))
+	datatest.Root(t, filepath.FromSlash("Cora/raw/ind.cora.graph"))
 	dir := t.TempDir()
 	logs := map[string]string{}
-	for _, tc := range []struct{ memory, engine string }{{"", "incremental"}, {"700K", "sketch"}} {
-		if tc.memory != "" {
-			t.Setenv("OHM_MEMORY", tc.memory)
-		}
-		log := filepath.Join(dir, tc.engine+".jsonl")
-		code, out, errs := run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05", "--log", log, "--json")
-		version := map[string]string{"incremental": `"version": "rewire-1"`, "sketch": `"version": "rewire-1+sketch-` + rewire.SketchVersion + `"`}[tc.engine]
-		if code != 0 || !strings.Contains(errs, "engine auto: "+tc.engine) || !strings.Contains(out, `"engine": "`+tc.engine+`"`) || !strings.Contains(out, version) {
-			t.Fatalf("memory %q: exit %d, stderr %q, stdout %s", tc.memory, code, errs, out)
+	for _, engine := range []string{"incremental", "sketch"} {
+		log := filepath.Join(dir, engine+".jsonl")
+		code, out, errs := run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05", "--engine", engine, "--log", log, "--json")
+		version := map[string]string{"incremental": `"version": "rewire-1"`, "sketch": `"version": "rewire-1+sketch-` + rewire.SketchVersion + `"`}[engine]
+		if code != 0 || !strings.Contains(out, `"engine": "`+engine+`"`) || !strings.Contains(out, version) {
+			t.Fatalf("%s: exit %d, stderr %q, stdout %s", engine, code, errs, out)
 		}
 		b, err := os.ReadFile(log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The decisions; the scores agree to the solver's tolerance.
-		logs[tc.engine] = decisions.ReplaceAllString(string(b), "")
+		logs[engine] = decisions.ReplaceAllString(string(b), "")
 	}
 	if logs["sketch"] != logs["incremental"] {
 		t.Fatalf("logs differ:\n%s\nvs\n%s", logs["sketch"], logs["incremental"])
+	}
+	t.Setenv("OHM_MEMORY", "190M")
+	code, out, errs := run(t, "rewire", "--dataset", "cora", "--method", "err", "--budget", "0.01", "--json")
+	if code != 0 || !strings.Contains(errs, "engine auto: sketch") || !strings.Contains(out, `"engine": "sketch"`) ||
+		!strings.Contains(out, `"version": "rewire-1+sketch-`+rewire.SketchVersion+`"`) {
+		t.Fatalf("Cora under 190 MiB: exit %d, stderr %q, stdout %s", code, errs, out)
+	}
+	t.Setenv("OHM_MEMORY", "700K")
+	code, _, errs = run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05")
+	if code != 1 || !strings.Contains(errs, "engine auto: sketch") || !strings.Contains(errs, "the sketch resistance engine on 183 nodes") ||
+		!strings.Contains(errs, "only 700.0 KiB is available") {
+		t.Fatalf("Cornell under 700 KiB: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestSketchRefusedUnderAddressSpaceLimit: under an address-space limit
+// of 8 GiB (ulimit -v), graphs declaring 10⁷ and 10⁸ nodes are refused by
+// the sketch engine — asked for, or chosen by auto — with the memory it
+// estimates and the limit's share left (or OHM_MEMORY's), exit status 1,
+// before it allocates (it ran out of memory in its sketch at 10⁷ and in
+// the solver's components at 10⁸, exit status 2).
+func TestSketchRefusedUnderAddressSpaceLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		nodes          int
+		engine, memory string
+		have           string
+	}{
+		{10_000_000, "auto", "", "GiB is available"},
+		{10_000_000, "sketch", "1G", "only 1.0 GiB is available"},
+		{100_000_000, "auto", "", "GiB is available"},
+		{100_000_000, "sketch", "", "GiB is available"},
+	} {
+		t.Run(fmt.Sprintf("%d nodes, %s, OHM_MEMORY=%q", tc.nodes, tc.engine, tc.memory), func(t *testing.T) {
+			f := filepath.Join(dir, fmt.Sprintf("n%d.txt", tc.nodes))
+			if err := os.WriteFile(f, fmt.Appendf(nil, "# num_nodes %d\n0 1\n", tc.nodes), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("sh", "-c", `ulimit -v 8388608 && exec "$0" -test.run='^TestRewireChild$'`, os.Args[0])
+			var env []string
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "OHM_MEMORY=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+					env = append(env, kv)
+				}
+			}
+			if tc.memory != "" {
+				env = append(env, "OHM_MEMORY="+tc.memory)
+			}
+			cmd.Env = append(env, "OHM_REWIRE_CHILD="+strings.Join([]string{"resistance", "--graph", f, "--engine", tc.engine}, "\t"))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			want := fmt.Sprintf("the sketch resistance engine on %d nodes and 1 edges needs", tc.nodes)
+			if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), want) ||
+				!strings.Contains(stderr.String(), tc.have) {
+				t.Fatalf("%v, stderr %q: want exit status 1 and %q … %q", err, stderr.String(), want, tc.have)
+			}
+		})
 	}
 }

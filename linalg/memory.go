@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -48,8 +49,9 @@ var memoryOverride uint64
 
 // AvailableMemory returns the number of bytes this process can still
 // allocate: the smallest of the kernel's MemAvailable (/proc/meminfo), the
-// cgroup memory limit (cgroup v2 memory.max or v1 limit_in_bytes) and the
-// address-space limit (RLIMIT_AS, as `ulimit -v` sets it). The environment
+// cgroup memory limit (cgroup v2 memory.max or v1 limit_in_bytes) and what
+// the address-space limit (RLIMIT_AS, as `ulimit -v` sets it) leaves of the
+// address space (addressSpaceLeft). The environment
 // variable OHM_MEMORY (bytes, or with a suffix K, M, G) overrides the
 // measurement, so a user can cap ohm below the machine. When nothing can be
 // measured it returns 1<<62 (no limit known). Cost: a few small file reads.
@@ -73,21 +75,57 @@ func AvailableMemory() uint64 {
 			}
 		}
 	}
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur != ^uint64(0) && rl.Cur > 0 {
-		// Part of the address space is taken by the runtime and the binary.
-		const reserve = 256 << 20
-		lim := uint64(rl.Cur)
-		if lim > reserve {
-			lim -= reserve
-		} else {
-			lim = 0
-		}
-		if lim < have {
-			have = lim
-		}
+	if v, ok := addressSpaceLeft(); ok && v < have {
+		have = v
 	}
 	return have
+}
+
+// addressSpaceLeft returns what the address-space limit (RLIMIT_AS)
+// leaves this process: the limit less the address space it maps already
+// (VmSize, which counts the runtime's reservations, about 1 GiB for any Go
+// process, and the graph already read), plus the heap the runtime maps but
+// holds free (it reuses that before it maps more), less 64 MiB for stacks
+// and the runtime's own growth. false when there is no limit or VmSize
+// cannot be read.
+func addressSpaceLeft() (uint64, bool) {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur == ^uint64(0) || rl.Cur == 0 {
+		return 0, false
+	}
+	used, ok := statusBytes("VmSize:")
+	if !ok {
+		return 0, false
+	}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(sample)
+	free := uint64(0)
+	for _, s := range sample {
+		if s.Value.Kind() == metrics.KindUint64 {
+			free += s.Value.Uint64()
+		}
+	}
+	const reserve = 64 << 20
+	lim := uint64(rl.Cur) + free
+	if lim < used+reserve {
+		return 0, true
+	}
+	return lim - used - reserve, true
+}
+
+// statusBytes reads a "kB" field of /proc/self/status (VmSize:) in bytes.
+func statusBytes(field string) (uint64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
+			v, err := strconv.ParseUint(f[1], 10, 64)
+			return v << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // ParseBytes reads a byte count such as "4096", "512M", "16G" or "1.5GiB".

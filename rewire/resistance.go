@@ -40,10 +40,19 @@ type resistanceOperator struct {
 	edits  []Edit
 }
 
+// engineBuilt, when set (by tests in this package), receives the engine of
+// every resistance operator as it is built, so that a test can read its
+// state after the run (the quality benchmark's Kirchhoff index of the
+// exact run's graph, from its engine's L⁺ instead of another O(n³)).
+var engineBuilt func(incremental.Engine)
+
 func newResistanceOperator(p *Plan) (operator, error) {
 	eng, err := NewEngine(p.Graph, p.engine)
 	if err != nil {
 		return nil, err
+	}
+	if engineBuilt != nil {
+		engineBuilt(eng)
 	}
 	return &resistanceOperator{eng: eng, removes: p.Method.Removes, sketch: p.engine.Kind == Sketch,
 		search: tarjan.NewSearcher(p.Graph.N())}, nil

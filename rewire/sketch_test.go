@@ -177,6 +177,14 @@ func TestEngineChoice(t *testing.T) {
 	if !errors.As(err, &me) {
 		t.Fatalf("incremental engine beyond memory: %v", err)
 	}
+	// The sketch engine's estimate on these 3 000 nodes (M at up to n²,
+	// twice while it grows: 144 MB of its 212) fits where the dense
+	// state (252 MB) does not; under 100 MB neither does, and the sketch
+	// engine refuses too.
+	if _, err := Run(g, Config{Method: ERR, Budget: 0.002, Engine: Auto}); !errors.As(err, &me) || !strings.Contains(err.Error(), "the sketch resistance engine") {
+		t.Fatalf("auto beyond memory for both engines: %v", err)
+	}
+	t.Setenv("OHM_MEMORY", "230M")
 	r, err := Run(g, Config{Method: ERR, Budget: 0.002, Engine: Auto})
 	if err != nil || r.Engine != Sketch {
 		t.Fatalf("auto beyond memory: %v, engine %v", err, r)

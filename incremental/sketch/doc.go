@@ -1,8 +1,9 @@
 // Package sketch holds the resistance engine for graphs whose L⁺ does not
 // fit in memory: undirected, for the operators err and res. It works in
 // rounds. At the start of a round it builds the Laplacian solver of the
-// current graph (laplace: IC(0)-preconditioned conjugate gradients in
-// mixed precision) and a Spielman–Srivastava sketch Z with k rows, R_ij ≈
+// current graph (laplace: conjugate gradients in mixed precision,
+// preconditioned by IC(0) or, when a probe finds IC(0) slow, approximate
+// Cholesky: laplace.Auto) and a Spielman–Srivastava sketch Z with k rows, R_ij ≈
 // ‖Z e_i − Z e_j‖². From the sketch it draws the candidates:
 //
 //   - for additions, the nodes most likely to hold the farthest pair. A

@@ -83,31 +83,16 @@ type pendingEdit struct {
 var _ incremental.Engine = (*Engine)(nil)
 
 // New starts the sketch engine on a copy of g (undirected) with its
-// first round. Its cost is that of a round.
+// first round. It refuses first, with a *linalg.MemoryError, a graph whose
+// estimated peak (Bytes) exceeds the memory available. Its cost is that of
+// a round.
 func New(g *linalg.Graph, opt Options) (*Engine, error) {
 	if g.Directed() {
 		return nil, fmt.Errorf("the sketch engine takes undirected graphs")
 	}
-	if opt.Rows <= 0 {
-		opt.Rows = 192
-	}
-	if opt.Round <= 0 {
-		opt.Round = 1024
-	}
-	if opt.Candidates <= 0 {
-		opt.Candidates = 64
-	}
-	if opt.Tol <= 0 {
-		opt.Tol = 1e-8
-	}
-	if opt.BoundTol <= 0 {
-		opt.BoundTol = 1e-2
-	}
-	if opt.Probes < 2 {
-		opt.Probes = 128
-	}
-	if opt.MaxKept <= 0 {
-		opt.MaxKept = 8192
+	opt = opt.withDefaults()
+	if err := checkMemory(g.N(), g.NumEdges(), opt); err != nil {
+		return nil, err
 	}
 	e := &Engine{g: g.Clone(), opt: opt, index: make([]int32, g.N())}
 	if err := e.refresh(nil); err != nil {

@@ -41,3 +41,30 @@ type Options struct {
 	// error; M follows the edits from its own columns, to Tol).
 	BoundTol float64
 }
+
+// withDefaults returns opt with every zero (or invalid) field at its
+// default.
+func (opt Options) withDefaults() Options {
+	if opt.Rows <= 0 {
+		opt.Rows = 192
+	}
+	if opt.Round <= 0 {
+		opt.Round = 1024
+	}
+	if opt.Candidates <= 0 {
+		opt.Candidates = 64
+	}
+	if opt.Tol <= 0 {
+		opt.Tol = 1e-8
+	}
+	if opt.BoundTol <= 0 {
+		opt.BoundTol = 1e-2
+	}
+	if opt.Probes < 2 {
+		opt.Probes = 128
+	}
+	if opt.MaxKept <= 0 {
+		opt.MaxKept = 8192
+	}
+	return opt
+}

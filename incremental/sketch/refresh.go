@@ -62,7 +62,15 @@ func (e *Engine) refresh(extra []int) error {
 // graph, on which the round starts, and its components. O(Rows) solves.
 func (e *Engine) startRound() (*laplace.Sketch, error) {
 	g := e.g
-	solver, err := laplace.New(g)
+	// The last round's work vectors and anchors' columns go before the new
+	// round allocates its own (its solves keep several n-vectors per
+	// worker, its anchors theirs): the peak holds one round's, as Bytes
+	// counts.
+	if e.solver != nil {
+		e.solver.ReleaseWork()
+	}
+	e.anchors, e.acol = e.anchors[:0], nil
+	solver, err := laplace.NewWith(g, laplace.Options{Preconditioner: laplace.Auto, Seed: e.opt.Seed + uint64(e.round)})
 	if err != nil {
 		return nil, err
 	}

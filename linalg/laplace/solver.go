@@ -1,20 +1,25 @@
 // Package laplace solves Laplacian systems L x = b of large sparse graphs
 // without forming anything n²: per connected component one node is
-// grounded for the preconditioner, a zero-fill incomplete Cholesky factor
-// (IC(0)) of the grounded matrix, and conjugate gradients run on the
-// whole Laplacian with every vector centred on each component, which gives
-// L⁺b for any b (b is first projected on the range of L). The solves are
-// in mixed precision (mixed.go): float32 corrections, 16 right-hand sides
-// per pass over the graph, refined until the float64 residual meets the
-// tolerance.
+// grounded for the preconditioner — a zero-fill incomplete Cholesky factor
+// (IC(0)) of the grounded matrix, or an approximate Cholesky factor
+// (randomized elimination, approxchol.go) — and conjugate gradients run on
+// the whole Laplacian with every vector centred on each component, which
+// gives L⁺b for any b (b is first projected on the range of L). The solves
+// are in mixed precision (mixed.go): float32 corrections, 16 right-hand
+// sides per pass over the graph, refined until the float64 residual meets
+// the tolerance.
 //
-// IC(0) was chosen over approximate Cholesky (Kyng–Sachdeva) and algebraic
-// multigrid after measuring it: on the generated graphs ohm rewires (SBM,
-// random geometric, Barabási–Albert) it converges to 1e-8 in 10–40
-// iterations, costs one pass over the matrix to build and needs no random
-// elimination order, so a solve is deterministic. Many right-hand sides
-// are solved side by side (SolveMany): one pass over the matrix and the
-// factor serves a block of them, and blocks run on several goroutines.
+// IC(0) converges to 1e-8 in about 10 iterations on expanders (SBMs,
+// Barabási–Albert graphs, planted partitions), costs one pass over the
+// matrix to build and has as many entries as the graph, where approximate
+// Cholesky fills in several entries per edge there. On graphs of long
+// diameter (random geometric graphs, meshes) IC(0) needs hundreds of
+// iterations and approximate Cholesky tens: on the 10⁵-node random
+// geometric graph of mean degree 20, 473 against 44 to 1e-8 (70.5 s
+// against 2.1 s for 32 sides; BenchmarkPreconditioners). NewWith's Auto
+// chooses between them by a probe. Many right-hand sides are solved side
+// by side (SolveMany): one pass over the matrix and the factor serves a
+// block of them, and blocks run on several goroutines.
 //
 // It is the solver of effective-resistance sketches (R_uv = ‖Z b_uv‖²,
 // Spielman–Srivastava) and of the sketch engine's exact re-scoring, on
@@ -26,6 +31,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -46,10 +53,14 @@ type Solver struct {
 	// kernels' prefetches read ahead in it). F_ii is 1/finv32[i].
 	lower, upper triangle
 	finv32       []float32 // 1 / F_ii
-	fdeg32       []float32 // fdeg in float32
-	full         []int32   // neighbours including grounded ones, for the residual
-	fst          []int
-	fdeg         []float64 // degree in New's graph (self-loops ignored)
+	// perm, for ApproxChol, is the elimination's order: the factor's
+	// position k is node perm[k] (nil for IC(0), whose order is the
+	// nodes').
+	perm   []int32
+	fdeg32 []float32 // fdeg in float32
+	full   []int32   // neighbours including grounded ones, for the residual
+	fst    []int
+	fdeg   []float64 // degree in New's graph (self-loops ignored)
 	// Rank-one updates since New (Update): edges added (w = 1) or removed
 	// (w = −1); the system solved is L + Σ w (e_u − e_v)(e_u − e_v)ᵀ, the
 	// preconditioner stays the factor of L.
@@ -98,6 +109,19 @@ func (p *spares[T]) put(vs ...[]T) {
 	}
 }
 
+// ReleaseWork drops the work vectors the solver keeps between solves
+// (several n·Block blocks per worker), so that a caller about to build the
+// solver of another graph does not hold both; later solves allocate them
+// again. O(1).
+func (s *Solver) ReleaseWork() {
+	s.spare.mu.Lock()
+	s.spare.free = nil
+	s.spare.mu.Unlock()
+	s.spare32.mu.Lock()
+	s.spare32.free = nil
+	s.spare32.mu.Unlock()
+}
+
 // update is one rank-one change of the system: w (e_u − e_v)(e_u − e_v)ᵀ.
 type update struct {
 	u, v int
@@ -131,11 +155,51 @@ func (s *Solver) applyUpdates(y, x []float64, c int, ups []update) {
 	}
 }
 
-// New builds the solver of g's Laplacian (undirected; self-loops ignored):
-// components by BFS, one grounded node per component (the smallest id),
-// and the IC(0) factor. O(n + m) memory, O(Σ_ij (deg_i + deg_j)) time for
-// the factor.
-func New(g *linalg.Graph) (*Solver, error) {
+// Preconditioner names the preconditioner of the solver's conjugate
+// gradients.
+type Preconditioner int
+
+const (
+	// IC0 is the zero-fill incomplete Cholesky factor of the grounded
+	// Laplacian (natural order, the smallest node of each component
+	// grounded).
+	IC0 Preconditioner = iota
+	// ApproxChol is the approximate Cholesky factor (approxchol.go:
+	// randomized elimination in order of least degree, the last node of
+	// each component grounded).
+	ApproxChol
+	// Auto is IC0, unless a probe block of right-hand sides takes IC(0)
+	// more than autoIterations iterations (ill-conditioned graphs: random
+	// geometric graphs, meshes, long rings); then ApproxChol when its
+	// factor stays within acMaxFill·m entries and its probe costs less
+	// (iterations times the entries each one reads).
+	Auto
+)
+
+// autoIterations is the most iterations IC(0) may take on Auto's probe
+// (16 random ±1 sides to 10⁻⁴) before ApproxChol is tried: on the SBMs,
+// Barabási–Albert graphs and planted partitions of 10⁵ nodes it takes 5 to
+// 7, on the random geometric graph of mean degree 20 about 140 (ApproxChol
+// 12).
+const autoIterations = 20
+
+// Options configures NewWith.
+type Options struct {
+	// Preconditioner is IC0 (the zero value) or ApproxChol.
+	Preconditioner Preconditioner
+	// Seed draws ApproxChol's samples.
+	Seed uint64
+}
+
+// New builds the solver of g's Laplacian (undirected; self-loops ignored)
+// with the IC(0) preconditioner: NewWith(g, Options{}).
+func New(g *linalg.Graph) (*Solver, error) { return NewWith(g, Options{}) }
+
+// NewWith builds the solver of g's Laplacian (undirected; self-loops
+// ignored): components by BFS, and the preconditioner opt names with one
+// grounded node per component. O(n + m) memory; time O(Σ_ij (deg_i +
+// deg_j)) for IC(0), O(m log m) for ApproxChol.
+func NewWith(g *linalg.Graph, opt Options) (*Solver, error) {
 	if g.Directed() {
 		return nil, errors.New("laplace: the Laplacian solver takes undirected graphs")
 	}
@@ -152,24 +216,98 @@ func New(g *linalg.Graph) (*Solver, error) {
 			s.ground[comp[i]] = i
 		}
 	}
-	m2 := 0
-	for i := range n {
-		m2 += len(g.Neighbours(i))
-	}
-	// The grounded matrix A: its diagonal deg (1 for a grounded node) and
-	// its off-diagonal pattern (entries −1, grounded nodes left out).
-	deg := make([]float64, n)
-	a := pattern{start: make([]int, n+1), mid: make([]int, n), adj: make([]int32, 0, m2)}
+	comp = nil
 	s.fst = make([]int, n+1)
-	s.full = make([]int32, 0, m2)
 	s.fdeg = make([]float64, n)
+	for i := range n {
+		s.fst[i+1] = s.fst[i] + len(g.Neighbours(i))
+	}
+	s.full = make([]int32, 0, s.fst[n])
 	for i := range n {
 		nb := g.Neighbours(i)
 		for _, j := range nb {
 			s.full = append(s.full, int32(j))
 		}
-		s.fst[i+1] = len(s.full)
 		s.fdeg[i] = float64(len(nb))
+	}
+	s.full = padded(s.full)
+	s.fdeg32 = make([]float32, n)
+	for i, d := range s.fdeg {
+		s.fdeg32[i] = float32(d)
+	}
+	if opt.Preconditioner == ApproxChol {
+		f := approxChol(g, opt.Seed)
+		if f == nil {
+			return nil, fmt.Errorf("laplace: the approximate Cholesky factor exceeds %d entries per edge", acMaxFill)
+		}
+		s.useFactor(f)
+		return s, nil
+	}
+	if err := s.factorIC0(g); err != nil {
+		return nil, err
+	}
+	if opt.Preconditioner == Auto {
+		s.chooseFactor(g, opt.Seed)
+	}
+	return s, nil
+}
+
+// useFactor makes f the solver's preconditioner, its grounded nodes the
+// solver's.
+func (s *Solver) useFactor(f *acFactor) {
+	s.perm, s.lower, s.upper, s.finv32 = f.perm, f.lower, f.upper, f.finv32
+	for _, v := range f.ground {
+		s.ground[s.comp[v]] = v
+	}
+}
+
+// chooseFactor is Auto's choice on a solver with the IC(0) factor: it
+// keeps it when the probe converges within autoIterations, else it
+// builds the approximate Cholesky factor and keeps the one whose probe
+// costs less. O(probe) for most graphs; O(m log m) more for the others.
+func (s *Solver) chooseFactor(g *linalg.Graph, seed uint64) {
+	it, nnz := s.probe(4*autoIterations), len(s.lower.fac)+len(s.upper.fac)
+	if it <= autoIterations {
+		return
+	}
+	f := approxChol(g, seed)
+	if f == nil {
+		return
+	}
+	lower, upper, finv32, ground := s.lower, s.upper, s.finv32, slices.Clone(s.ground)
+	s.useFactor(f)
+	ita := s.probe(it)
+	cost := func(it, nnz int) float64 { return float64(it) * float64(nnz+len(s.full)) }
+	if cost(ita, len(f.lower.fac)+len(f.upper.fac)) >= cost(it, nnz) {
+		s.perm, s.lower, s.upper, s.finv32, s.ground = nil, lower, upper, finv32, ground
+	}
+}
+
+// probe solves one block of 16 sides of random signs (a fixed seed) to
+// 10⁻⁴ in at most most iterations and returns the iterations (most + 1
+// when they did not suffice).
+func (s *Solver) probe(most int) int {
+	b, x := make([]float64, s.n*wide), make([]float64, s.n*wide)
+	r := rand.New(rand.NewPCG(0x9806e, 1))
+	for i := range b {
+		b[i] = float64(1 - 2*int(r.Uint64()&1))
+	}
+	it, err := s.solveMixed(x, b, 1e-4, most, nil)
+	if err != nil {
+		return most + 1
+	}
+	return it
+}
+
+// factorIC0 builds the grounded matrix A of g's Laplacian (its diagonal
+// deg, 1 for a grounded node, and its off-diagonal pattern, entries −1,
+// grounded nodes left out) and its IC(0) factor.
+func (s *Solver) factorIC0(g *linalg.Graph) error {
+	n := s.n
+	deg := make([]float64, n)
+	a := pattern{start: make([]int, n+1), mid: make([]int, n), adj: make([]int32, 0, s.fst[n])}
+	for i := range n {
+		nb := g.Neighbours(i)
 		if s.isGround(i) {
 			deg[i] = 1
 			a.mid[i] = len(a.adj)
@@ -192,15 +330,7 @@ func New(g *linalg.Graph) (*Solver, error) {
 		}
 		a.start[i+1] = len(a.adj)
 	}
-	s.full = padded(s.full)
-	s.fdeg32 = make([]float32, n)
-	for i, d := range s.fdeg {
-		s.fdeg32[i] = float32(d)
-	}
-	if err := s.factor(a, deg); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return s.factor(a, deg)
 }
 
 // pattern is a symmetric matrix's off-diagonal pattern in CSR form, rows
