@@ -32,8 +32,15 @@ def main(paths):
     acc = defaultdict(list)
     for (d, fo, mo, pn, m, b, L, f, at, _, _), a in runs.items():
         acc[(d, fo, mo, pn, m, b, f, at, L)].append(100 * a)
+    # Only complete cells: 12 depths of 10 runs each (a cell under way is left out).
+    depths = defaultdict(int)
+    for (d, fo, mo, pn, m, b, f, at, L), xs in acc.items():
+        if len(xs) == 10:
+            depths[(d, fo, mo, pn, m, b, f, at)] += 1
     best = {}
     for (d, fo, mo, pn, m, b, f, at, L), xs in acc.items():
+        if depths[(d, fo, mo, pn, m, b, f, at)] != 12:
+            continue
         mean = sum(xs) / len(xs)
         std = (sum((x - mean) ** 2 for x in xs) / len(xs)) ** 0.5
         k = (d, fo, mo, pn, m, b, f, at)
