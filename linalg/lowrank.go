@@ -206,6 +206,12 @@ func (l *LowRankSym) AddToSym(alpha float64, x []float64, ld int) {
 	impl := blas64.Implementation()
 	t := make([]float64, n*r)
 	impl.Dgemm(blas.NoTrans, blas.NoTrans, n, r, r, alpha, l.Z, r, l.D, r, 0, t, r)
+	if symKernel {
+		// The same sums as the products below, faster (symkernel.go).
+		addUpperTZ(n, r, t, l.Z, x, ld)
+		mirrorUpperParallel(n, x, ld)
+		return
+	}
 	// The upper triangle of T Zᵀ by recursive halving: the off-diagonal
 	// block of each split is one large matrix product, the diagonal blocks
 	// below symLeaf rows are computed whole.

@@ -1,0 +1,106 @@
+//go:build !noasm && !openblas
+
+#include "textflag.h"
+
+// func dotChunkAVX2(t *float64, zt *float64, ldz int, c *float64, k int, groups int)
+//
+// For each of the groups·8 consecutive columns j of c, c[j] += s_j, where
+// s_j is the dot product of t[0:k] with column j of the k-row panel zt
+// (row stride ldz elements), summed exactly as gonum's amd64 DotUnitary
+// sums: four partial sums for the elements ≡ 0, 1, 2, 3 (mod 4) of the
+// multiples of four, the remaining 1–3 elements added to the first, then
+// (sum0 + sum2) + (sum1 + sum3). Products and sums are rounded separately
+// (VMULPD, VADDPD; no fused multiply–add), so the result is bit-identical.
+// Each YMM lane holds one column; Y0–Y3 and Y4–Y7 are the four partial sums
+// of the two groups of four columns.
+TEXT ·dotChunkAVX2(SB), NOSPLIT, $0-48
+	MOVQ t+0(FP), SI
+	MOVQ zt+8(FP), DI
+	MOVQ ldz+16(FP), R8
+	SHLQ $3, R8
+	MOVQ c+24(FP), DX
+	MOVQ k+32(FP), R9
+	MOVQ groups+40(FP), R10
+
+group:
+	TESTQ R10, R10
+	JE    done
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ   SI, R11
+	MOVQ   DI, R12
+	MOVQ   R9, CX
+	SUBQ   $4, CX
+	JL     tail
+
+loop4:
+	VBROADCASTSD (R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y4, Y4
+	ADDQ         R8, R12
+	VBROADCASTSD 8(R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y5, Y5
+	ADDQ         R8, R12
+	VBROADCASTSD 16(R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y6, Y6
+	ADDQ         R8, R12
+	VBROADCASTSD 24(R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y7, Y7
+	ADDQ         R8, R12
+	ADDQ         $32, R11
+	SUBQ         $4, CX
+	JGE          loop4
+
+tail:
+	ADDQ $4, CX
+	JLE  reduce
+
+tail1:
+	VBROADCASTSD (R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y4, Y4
+	ADDQ         R8, R12
+	ADDQ         $8, R11
+	DECQ         CX
+	JNZ          tail1
+
+reduce:
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	VADDPD  Y6, Y4, Y4
+	VADDPD  Y7, Y5, Y5
+	VADDPD  Y5, Y4, Y4
+	VMOVUPD (DX), Y9
+	VADDPD  Y0, Y9, Y9
+	VMOVUPD Y9, (DX)
+	VMOVUPD 32(DX), Y10
+	VADDPD  Y4, Y10, Y10
+	VMOVUPD Y10, 32(DX)
+	ADDQ    $64, DX
+	ADDQ    $64, DI
+	DECQ    R10
+	JMP     group
+
+done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,13 @@
+//go:build !amd64 || noasm || openblas
+
+package linalg
+
+// symKernel is false off amd64 and in the openblas build: AddToSym calls
+// the backend's Dgemm (gonum's pure-Go dot products may be fused into
+// multiply–adds on other architectures, so no kernel here could promise
+// gonum's bits).
+var symKernel = false
+
+func dotChunkAVX2(t, zt *float64, ldz int, c *float64, k, groups int) {
+	panic("linalg: dotChunkAVX2 without AVX2")
+}
