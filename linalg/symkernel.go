@@ -2,6 +2,9 @@ package linalg
 
 import (
 	"runtime"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"sync"
 	"sync/atomic"
 )
@@ -133,7 +136,9 @@ func addStrip(rc symRect, i0, i1, r int, t, zt []float64, ldz int, x []float64, 
 
 // dotChunk adds to every c[j] the dot product of tk (k entries) with column
 // j of the k-row panel zt (stride ldz), summed as DotUnitary sums: with AVX2
-// eight columns at a time, the rest by dotChunkGo.
+// eight columns at a time, the rest by dotChunkGo. (AVX-512, sixteen
+// columns a register, measured no faster: the multiplies and additions,
+// rounded apart, keep the same two ports busy.)
 func dotChunk(tk, zt []float64, ldz int, c []float64, k int) {
 	g := len(c) / 8
 	if g > 0 && symKernel {
@@ -165,4 +170,116 @@ func dotChunkGo(tk, zt []float64, ldz int, c []float64, k int) {
 		}
 		c[j] += (s0 + s2) + (s1 + s3)
 	}
+}
+
+// gemmSeq adds to the m×nc block c (row stride ldc) the products
+// a(r, l)·b[l][j], a(r, l) = a[r·sa + l·sl], for l = 0, 1, …, k−1 in turn,
+// each product and each addition rounded on its own: the sums gonum's
+// pure-Go Dgemm makes, one AxpyUnitary per l, when b is not transposed and
+// alpha is folded into a (Dgemm skips a zero a(r, l), which changes a sum
+// only when the entry of c is −0: the caller sees to it that this cannot
+// happen). With AVX2 in 4×8 blocks; the blocks go column block by column
+// block when m is small (b's column stripe stays in L1), else row block by
+// row block (a's rows stay in L1). m·nc·k multiply–adds.
+func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []float64, ldc int) {
+	if m == 0 || nc == 0 || k == 0 {
+		return
+	}
+	_ = a[(m-1)*sa+(k-1)*sl]
+	_ = b[(k-1)*ldb+nc-1]
+	_ = c[(m-1)*ldc+nc-1]
+	m4, n8 := 0, 0
+	if symKernel {
+		m4, n8 = m/4*4, nc/8*8
+	}
+	block := func(r, j int) { axpyBlockAVX2(&a[r*sa], sa, sl, &b[j], ldb, &c[r*ldc+j], ldc, k) }
+	if m <= 64 {
+		for j := 0; j < n8; j += 8 {
+			for r := 0; r < m4; r += 4 {
+				block(r, j)
+			}
+		}
+	} else {
+		for r := 0; r < m4; r += 4 {
+			for j := 0; j < n8; j += 8 {
+				block(r, j)
+			}
+		}
+	}
+	for r := range m {
+		j0 := n8
+		if r >= m4 {
+			j0 = 0
+		}
+		for j := j0; j < nc; j++ {
+			v := c[r*ldc+j]
+			for l := range k {
+				v += float64(a[r*sa+l*sl] * b[l*ldb+j])
+			}
+			c[r*ldc+j] = v
+		}
+	}
+}
+
+// projectOut is one pass of orthoBasis.add's block Gram–Schmidt with the
+// kernels: h = cols·Q (k×q0) and cols −= h·Qᵀ, for the k×n cols and the
+// q0×n qt, with the bits of the two Dgemm calls it replaces
+// (Dgemm(NoTrans, Trans, k, q0, n, 1, cols, n, qt, n, 0, h, q0), then
+// Dgemm(NoTrans, NoTrans, k, n, q0, −1, h, q0, qt, n, 1, cols, n)). O(k·q0·n).
+func projectOut(n, k, q0 int, cols, qt, h []float64) {
+	nk := make([]float64, n*k) // cols as n×k: the panel of the dot products
+	for c := range k {
+		for i, v := range cols[c*n : c*n+n] {
+			nk[i*k+c] = v
+		}
+	}
+	step := n
+	if gemmChunked(k, q0) {
+		step = gemmBlock
+	}
+	ht := make([]float64, q0*k) // hᵀ
+	for b := range q0 {
+		for k0 := 0; k0 < n; k0 += step {
+			kc := min(step, n-k0)
+			dotChunk(qt[b*n+k0:b*n+k0+kc], nk[k0*k:], k, ht[b*k:b*k+k], kc)
+		}
+	}
+	neg := make([]float64, k*q0)
+	zero := false
+	for c := range k {
+		for b := range q0 {
+			h[c*q0+b] = ht[b*k+c]
+			neg[c*q0+b] = -ht[b*k+c]
+			zero = zero || ht[b*k+c] == 0
+		}
+	}
+	if zero {
+		// Dgemm skips the zero coefficients; keep its bits exactly.
+		blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, k, n, q0, -1, h, q0, qt, n, 1, cols, n)
+		return
+	}
+	gemmSeq(k, n, q0, neg, q0, 1, qt, n, cols, n)
+}
+
+// scaleDiag sets the n×r t to alpha·Z·D when D (r×r) is diagonal, with the
+// bits of Dgemm(NoTrans, NoTrans, n, r, r, alpha, Z, r, D, r, 0, t, r) —
+// t_ic = (alpha·Z_ic)·D_cc, the other products being zeros that leave the
+// sum as it is, and +0 where Dgemm skips alpha·Z_ic = 0 — and reports
+// true; it reports false, leaving t alone, when D is not diagonal. O(n·r + r²).
+func scaleDiag(n, r int, alpha float64, z, d, t []float64) bool {
+	for a := range r {
+		for b := range r {
+			if a != b && d[a*r+b] != 0 {
+				return false
+			}
+		}
+	}
+	for i := range n {
+		for c, v := range z[i*r : i*r+r] {
+			if tmp := alpha * v; tmp != 0 {
+				t[i*r+c] = 0 + float64(tmp*d[c*r+c])
+			}
+		}
+	}
+	return true
 }

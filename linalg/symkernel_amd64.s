@@ -104,3 +104,91 @@ reduce:
 done:
 	VZEROUPPER
 	RET
+
+// func axpyBlockAVX2(a *float64, sa, sl int, b *float64, ldb int, c *float64, ldc int, k int)
+//
+// For the 4×8 block of c (rows r = 0..3 at c + r·ldc, eight columns each),
+// c[r][j] += a(r, l)·b[l][j] for l = 0, 1, …, k−1 in turn, a(r, l) at
+// a + r·sa + l·sl and row l of b at b + l·ldb: the sums of gonum's
+// AxpyUnitary, one product and one addition rounded at a time, made
+// in the same order for every entry. Y0–Y7 hold the block.
+TEXT ·axpyBlockAVX2(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), R11
+	MOVQ sa+8(FP), AX
+	SHLQ $3, AX
+	MOVQ sl+16(FP), R8
+	SHLQ $3, R8
+	MOVQ b+24(FP), BX
+	MOVQ ldb+32(FP), R9
+	SHLQ $3, R9
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R10
+	SHLQ $3, R10
+	MOVQ k+56(FP), CX
+
+	LEAQ (R11)(AX*1), R12
+	LEAQ (R12)(AX*1), R13
+	LEAQ (R13)(AX*1), R14
+
+	MOVQ    DX, SI
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	ADDQ    R10, SI
+	VMOVUPD (SI), Y2
+	VMOVUPD 32(SI), Y3
+	ADDQ    R10, SI
+	VMOVUPD (SI), Y4
+	VMOVUPD 32(SI), Y5
+	ADDQ    R10, SI
+	VMOVUPD (SI), Y6
+	VMOVUPD 32(SI), Y7
+
+	TESTQ CX, CX
+	JE    store
+
+loop:
+	VMOVUPD      (BX), Y8
+	VMOVUPD      32(BX), Y9
+	VBROADCASTSD (R11), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y1, Y1
+	VBROADCASTSD (R12), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y3, Y3
+	VBROADCASTSD (R13), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y5, Y5
+	VBROADCASTSD (R14), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y7, Y7
+	ADDQ         R8, R11
+	ADDQ         R8, R12
+	ADDQ         R8, R13
+	ADDQ         R8, R14
+	ADDQ         R9, BX
+	DECQ         CX
+	JNZ          loop
+
+store:
+	MOVQ    DX, SI
+	VMOVUPD Y0, (SI)
+	VMOVUPD Y1, 32(SI)
+	ADDQ    R10, SI
+	VMOVUPD Y2, (SI)
+	VMOVUPD Y3, 32(SI)
+	ADDQ    R10, SI
+	VMOVUPD Y4, (SI)
+	VMOVUPD Y5, 32(SI)
+	ADDQ    R10, SI
+	VMOVUPD Y6, (SI)
+	VMOVUPD Y7, 32(SI)
+	VZEROUPPER
+	RET

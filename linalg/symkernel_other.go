@@ -11,3 +11,7 @@ var symKernel = false
 func dotChunkAVX2(t, zt *float64, ldz int, c *float64, k, groups int) {
 	panic("linalg: dotChunkAVX2 without AVX2")
 }
+
+func axpyBlockAVX2(a *float64, sa, sl int, b *float64, ldb int, c *float64, ldc int, k int) {
+	panic("linalg: axpyBlockAVX2 without AVX2")
+}

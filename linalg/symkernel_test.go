@@ -4,13 +4,17 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // TestAddToSymKernelBits: AddToSym with its own product kernel (symKernel)
 // leaves the same bits as with gonum's Dgemm, for orders on both sides of
 // the recursion's leaf and of Dgemm's parallel threshold, inner dimensions
 // below, at and above one chunk of 64 (with tails of 1–3), and the Go
-// remainder of the AVX2 kernel's groups of eight columns.
+// remainder of the AVX2 kernel's groups of eight columns; D full or
+// diagonal (scaleDiag).
 func TestAddToSymKernelBits(t *testing.T) {
 	if !symKernel {
 		t.Skip("no product kernel on this build or CPU")
@@ -23,12 +27,16 @@ func TestAddToSymKernelBits(t *testing.T) {
 		for i := range l.Z {
 			l.Z[i] = rng.NormFloat64()
 		}
+		// A full D, or (every other case) a diagonal one as the ADI
+		// gives, with a zero in Z that Dgemm skips.
 		for a := range tc.r {
 			for b := a; b < tc.r; b++ {
-				v := rng.NormFloat64()
-				l.D[a*tc.r+b], l.D[b*tc.r+a] = v, v
+				if v := rng.NormFloat64(); a == b || tc.n%2 == 0 {
+					l.D[a*tc.r+b], l.D[b*tc.r+a] = v, v
+				}
 			}
 		}
+		l.Z[0] = 0
 		ld := tc.n + 3
 		x := make([]float64, tc.n*ld)
 		for a := range tc.n {
@@ -80,5 +88,56 @@ func BenchmarkAddToSym(b *testing.B) {
 				l.AddToSym(1e-9, x, n)
 			}
 		})
+	}
+}
+
+// sameBits fails the test at the first entry where got and want differ in
+// a bit.
+func sameBits(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	for k := range got {
+		if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+			t.Fatalf("%s: entry %d = %v, Dgemm gives %v", what, k, got[k], want[k])
+		}
+	}
+}
+
+func randSlice(rng *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = rng.NormFloat64()
+	}
+	return s
+}
+
+// TestProjectOutBits: the Gram–Schmidt pass of the kernels and the
+// product of orthoBasis.result (gemmSeq with a transposed a) give Dgemm's
+// bits, for batches of 1–16 columns against bases below and above Dgemm's
+// parallel threshold (3 blocks of 64).
+func TestProjectOutBits(t *testing.T) {
+	if !symKernel {
+		t.Skip("no product kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	impl := blas64.Implementation()
+	for _, tc := range []struct{ n, k, q0 int }{
+		{7, 1, 1}, {100, 4, 3}, {300, 16, 60}, {1000, 16, 193}, {513, 12, 250}, {2485, 16, 90},
+	} {
+		cols, qt := randSlice(rng, tc.k*tc.n), randSlice(rng, tc.q0*tc.n)
+		want, wantH := append([]float64(nil), cols...), make([]float64, tc.k*tc.q0)
+		impl.Dgemm(blas.NoTrans, blas.Trans, tc.k, tc.q0, tc.n, 1, want, tc.n, qt, tc.n, 0, wantH, tc.q0)
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, tc.k, tc.n, tc.q0, -1, wantH, tc.q0, qt, tc.n, 1, want, tc.n)
+		gotH := make([]float64, tc.k*tc.q0)
+		projectOut(tc.n, tc.k, tc.q0, cols, qt, gotH)
+		sameBits(t, "h", gotH, wantH)
+		sameBits(t, "cols", cols, want)
+
+		// orthoBasis.result's z = Qᵀᵀ·u, from +0.
+		rk := 1 + tc.k*5
+		u := randSlice(rng, tc.q0*rk)
+		wantZ, gotZ := make([]float64, tc.n*rk), make([]float64, tc.n*rk)
+		impl.Dgemm(blas.Trans, blas.NoTrans, tc.n, rk, tc.q0, 1, qt, tc.n, u, rk, 0, wantZ, rk)
+		gemmSeq(tc.n, rk, tc.q0, qt, 1, tc.n, u, rk, gotZ, rk)
+		sameBits(t, "z", gotZ, wantZ)
 	}
 }
