@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -301,7 +299,54 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 	// loses accuracy, which the residual check sees.
 	_ = s.capLU[j].SolveTo(&u, false, t)
 	ur := u.RawMatrix()
-	blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, s.n, m, k, -1, s.z[j], maxWoodbury, ur.Data, ur.Stride, 1, b, m)
+	woodburyApply(s.n, m, k, s.z[j], ur.Data, ur.Stride, b)
+}
+
+// woodburyApply subtracts z·u from the n×m row-major b, z n×k (row stride
+// maxWoodbury), u k×m (stride ldu): b_ir += (−z_il)·u_lr for l = 0, 1, …,
+// k−1 in turn, a zero z_il skipped, each product and sum rounded on its
+// own — the operations, in their order, of gonum's pure-Go
+// Dgemm(NoTrans, NoTrans, n, m, k, −1, z, maxWoodbury, u, ldu, 1, b, m),
+// which with m ≤ 8 right-hand sides spends its time starting a goroutine per
+// block of 64 rows and calling AxpyUnitary on m entries. O(n·k·m).
+func woodburyApply(n, m, k int, z, u []float64, ldu int, b []float64) {
+	const W = maxWoodbury
+	i := 0
+	// Four rows at a time: four independent chains of additions.
+	for ; i+4 <= n; i += 4 {
+		z0, z1, z2, z3 := z[i*W:i*W+k], z[(i+1)*W:(i+1)*W+k], z[(i+2)*W:(i+2)*W+k], z[(i+3)*W:(i+3)*W+k]
+		for r := range m {
+			v0, v1, v2, v3 := b[i*m+r], b[(i+1)*m+r], b[(i+2)*m+r], b[(i+3)*m+r]
+			for l := range k {
+				ul := u[l*ldu+r]
+				if t := -z0[l]; t != 0 {
+					v0 += float64(t * ul)
+				}
+				if t := -z1[l]; t != 0 {
+					v1 += float64(t * ul)
+				}
+				if t := -z2[l]; t != 0 {
+					v2 += float64(t * ul)
+				}
+				if t := -z3[l]; t != 0 {
+					v3 += float64(t * ul)
+				}
+			}
+			b[i*m+r], b[(i+1)*m+r], b[(i+2)*m+r], b[(i+3)*m+r] = v0, v1, v2, v3
+		}
+	}
+	for ; i < n; i++ {
+		zi := z[i*W : i*W+k]
+		for r := range m {
+			v := b[i*m+r]
+			for l, zv := range zi {
+				if t := -zv; t != 0 {
+					v += float64(t * u[l*ldu+r])
+				}
+			}
+			b[i*m+r] = v
+		}
+	}
 }
 
 // solve overwrites the n×m row-major b with (M + p_j I)⁻¹ b, including the
