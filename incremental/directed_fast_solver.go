@@ -43,6 +43,8 @@ type shiftSolver struct {
 	changed []int           // rows differing from base, in order of first change
 	delta   []sparseRow     // their changes, rows(L) − base(L)
 	z       [][]float64     // z[j]: n×maxWoodbury row-major, column c = (A₀ + p_j I)⁻¹ e_{changed[c]}
+	zneg    [][]float64     // zneg[j]: −z[j]ᵀ, maxWoodbury×n row-major (linalg.MulAddOrdered's layout)
+	zzero   []bool          // zzero[j]: some column of z[j] has an exact zero (then woodburyApply)
 	capLU   []*mat.LU       // capacitance I + Dᵀ z[j]
 	work    []float64       // scratch of the LU solves (solves are sequential)
 	cand    *shiftCandidate // a temporary extra arc (RAfterAdd), or nil
@@ -99,6 +101,8 @@ func (s *shiftSolver) refactor() error {
 	}
 	s.changed, s.delta = s.changed[:0], s.delta[:0]
 	s.z = make([][]float64, len(s.shifts))
+	s.zneg = make([][]float64, len(s.shifts))
+	s.zzero = make([]bool, len(s.shifts))
 	s.capLU = make([]*mat.LU, len(s.shifts))
 	s.work = make([]float64, n*8)
 	s.updateW()
@@ -178,6 +182,7 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 	forShifts(len(s.shifts), func(j int, work []float64) {
 		if s.z[j] == nil {
 			s.z[j] = make([]float64, s.n*maxWoodbury)
+			s.zneg[j] = make([]float64, maxWoodbury*s.n)
 		}
 		col := work[s.n:]
 		for c := len(s.changed); c < len(keep); c++ {
@@ -186,6 +191,8 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 			s.lu[j].Solve(col, 1, work[:s.n])
 			for i, v := range col {
 				s.z[j][i*maxWoodbury+c] = v
+				s.zneg[j][c*s.n+i] = -v
+				s.zzero[j] = s.zzero[j] || v == 0
 			}
 		}
 	}, 2*s.n)
@@ -299,7 +306,29 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 	// loses accuracy, which the residual check sees.
 	_ = s.capLU[j].SolveTo(&u, false, t)
 	ur := u.RawMatrix()
-	woodburyApply(s.n, m, k, s.z[j], ur.Data, ur.Stride, b)
+	if s.zzero[j] {
+		woodburyApply(s.n, m, k, s.z[j], ur.Data, ur.Stride, b)
+		return
+	}
+	// b −= z u in the order of woodburyApply, by linalg.MulAddOrdered on bᵀ
+	// (m×n): a(r, l) = u_lr, the rows of −zᵀ.
+	bt := b
+	if m > 1 {
+		bt = make([]float64, m*s.n)
+		for i := range s.n {
+			for r := range m {
+				bt[r*s.n+i] = b[i*m+r]
+			}
+		}
+	}
+	linalg.MulAddOrdered(m, s.n, k, ur.Data, 1, ur.Stride, s.zneg[j], s.n, bt, s.n)
+	if m > 1 {
+		for i := range s.n {
+			for r := range m {
+				b[i*m+r] = bt[r*s.n+i]
+			}
+		}
+	}
 }
 
 // woodburyApply subtracts z·u from the n×m row-major b, z n×k (row stride

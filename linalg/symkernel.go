@@ -172,15 +172,21 @@ func dotChunkGo(tk, zt []float64, ldz int, c []float64, k int) {
 	}
 }
 
-// gemmSeq adds to the m×nc block c (row stride ldc) the products
+// MulAddOrdered adds to the m×nc block c (row stride ldc) the products
 // a(r, l)·b[l][j], a(r, l) = a[r·sa + l·sl], for l = 0, 1, …, k−1 in turn,
-// each product and each addition rounded on its own: the sums gonum's
-// pure-Go Dgemm makes, one AxpyUnitary per l, when b is not transposed and
-// alpha is folded into a (Dgemm skips a zero a(r, l), which changes a sum
-// only when the entry of c is −0: the caller sees to it that this cannot
-// happen). With AVX2 in 4×8 blocks; the blocks go column block by column
+// each product and each addition rounded on its own: the arithmetic, in its
+// order, of gonum's pure-Go Dgemm with b not transposed and alpha folded into
+// a (one AxpyUnitary per l), when no a(r, l) is zero (Dgemm skips those,
+// which changes a sum only when the entry of c is −0). With AVX2 it runs in
+// blocks of 4 rows × 8 columns and of 1 row × 16 columns, the rest entry by
+// entry. m·nc·k multiply–adds.
+func MulAddOrdered(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []float64, ldc int) {
+	gemmSeq(m, nc, k, a, sa, sl, b, ldb, c, ldc)
+}
+
+// gemmSeq is MulAddOrdered. The 4×8 blocks go column block by column
 // block when m is small (b's column stripe stays in L1), else row block by
-// row block (a's rows stay in L1). m·nc·k multiply–adds.
+// row block (a's rows stay in L1).
 func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []float64, ldc int) {
 	if m == 0 || nc == 0 || k == 0 {
 		return
@@ -188,9 +194,9 @@ func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []fl
 	_ = a[(m-1)*sa+(k-1)*sl]
 	_ = b[(k-1)*ldb+nc-1]
 	_ = c[(m-1)*ldc+nc-1]
-	m4, n8 := 0, 0
+	m4, n8, n16 := 0, 0, 0
 	if symKernel {
-		m4, n8 = m/4*4, nc/8*8
+		m4, n8, n16 = m/4*4, nc/8*8, nc/16*16
 	}
 	block := func(r, j int) { axpyBlockAVX2(&a[r*sa], sa, sl, &b[j], ldb, &c[r*ldc+j], ldc, k) }
 	if m <= 64 {
@@ -206,10 +212,15 @@ func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []fl
 			}
 		}
 	}
+	for r := m4; r < m; r++ {
+		for j := 0; j < n16; j += 16 {
+			axpyRowAVX2(&a[r*sa], sl, &b[j], ldb, &c[r*ldc+j], k)
+		}
+	}
 	for r := range m {
 		j0 := n8
 		if r >= m4 {
-			j0 = 0
+			j0 = n16
 		}
 		for j := j0; j < nc; j++ {
 			v := c[r*ldc+j]

@@ -20,6 +20,12 @@ func dotChunkAVX2(t, zt *float64, ldz int, c *float64, k, groups int)
 //go:noescape
 func axpyBlockAVX2(a *float64, sa, sl int, b *float64, ldb int, c *float64, ldc int, k int)
 
+// axpyRowAVX2 is axpyBlockAVX2 for one row of sixteen columns, a(l) at
+// a[l·sl].
+//
+//go:noescape
+func axpyRowAVX2(a *float64, sl int, b *float64, ldb int, c *float64, k int)
+
 // symKernel reports whether AddToSym uses its own product kernel
 // (addUpperTZ): on amd64 with AVX2, in the pure-Go build, where it gives
 // the same bits as gonum's Dgemm.

@@ -192,3 +192,48 @@ store:
 	VMOVUPD Y7, 32(SI)
 	VZEROUPPER
 	RET
+
+// func axpyRowAVX2(a *float64, sl int, b *float64, ldb int, c *float64, k int)
+//
+// axpyBlockAVX2 for one row of sixteen columns: c[j] += a(l)·b[l][j] for
+// l = 0, …, k−1 in turn, a(l) at a + l·sl. Y0–Y3 hold the row.
+TEXT ·axpyRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), R11
+	MOVQ sl+8(FP), R8
+	SHLQ $3, R8
+	MOVQ b+16(FP), BX
+	MOVQ ldb+24(FP), R9
+	SHLQ $3, R9
+	MOVQ c+32(FP), DX
+	MOVQ k+40(FP), CX
+
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+
+	TESTQ CX, CX
+	JE    rstore
+
+rloop:
+	VBROADCASTSD (R11), Y10
+	VMULPD       (BX), Y10, Y4
+	VADDPD       Y4, Y0, Y0
+	VMULPD       32(BX), Y10, Y5
+	VADDPD       Y5, Y1, Y1
+	VMULPD       64(BX), Y10, Y6
+	VADDPD       Y6, Y2, Y2
+	VMULPD       96(BX), Y10, Y7
+	VADDPD       Y7, Y3, Y3
+	ADDQ         R8, R11
+	ADDQ         R9, BX
+	DECQ         CX
+	JNZ          rloop
+
+rstore:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VZEROUPPER
+	RET

@@ -15,3 +15,7 @@ func dotChunkAVX2(t, zt *float64, ldz int, c *float64, k, groups int) {
 func axpyBlockAVX2(a *float64, sa, sl int, b *float64, ldb int, c *float64, ldc int, k int) {
 	panic("linalg: axpyBlockAVX2 without AVX2")
 }
+
+func axpyRowAVX2(a *float64, sl int, b *float64, ldb int, c *float64, k int) {
+	panic("linalg: axpyRowAVX2 without AVX2")
+}

@@ -141,3 +141,33 @@ func TestProjectOutBits(t *testing.T) {
 		sameBits(t, "z", gotZ, wantZ)
 	}
 }
+
+// TestMulAddOrderedBits: MulAddOrdered gives the bits of Dgemm(NoTrans,
+// NoTrans) with alpha −1 folded into a, for few rows (the one-row kernel and
+// its remainder) and many, a read by rows or by columns.
+func TestMulAddOrderedBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	impl := blas64.Implementation()
+	for _, tc := range []struct{ m, nc, k int }{{1, 16, 1}, {2, 37, 48}, {3, 2485, 20}, {5, 100, 7}, {70, 33, 65}} {
+		a, b, c := randSlice(rng, tc.m*tc.k), randSlice(rng, tc.k*tc.nc), randSlice(rng, tc.m*tc.nc)
+		want := append([]float64(nil), c...)
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, tc.m, tc.nc, tc.k, -1, a, tc.k, b, tc.nc, 1, want, tc.nc)
+		neg := make([]float64, len(a))
+		for i, v := range a {
+			neg[i] = -v
+		}
+		MulAddOrdered(tc.m, tc.nc, tc.k, neg, tc.k, 1, b, tc.nc, c, tc.nc)
+		sameBits(t, "c", c, want)
+		// The same product with a given transposed (sa = 1, sl = m).
+		at := make([]float64, len(a))
+		for r := range tc.m {
+			for l := range tc.k {
+				at[l*tc.m+r] = neg[r*tc.k+l]
+			}
+		}
+		c2 := append([]float64(nil), want...)
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, tc.m, tc.nc, tc.k, -1, a, tc.k, b, tc.nc, 1, want, tc.nc)
+		MulAddOrdered(tc.m, tc.nc, tc.k, at, 1, tc.m, b, tc.nc, c2, tc.nc)
+		sameBits(t, "c (a transposed)", c2, want)
+	}
+}
