@@ -478,10 +478,16 @@ func (e *Directed) fastRebuildFrom(s int, rows [][]int) error {
 // truncate (< 0: raw factors). Not reaching the tolerance is not an error
 // here: the residual check decides.
 func (e *Directed) adi(f *fastSCC, W []float64, k int, S []float64, truncate float64) (*linalg.LowRankSym, linalg.ADIInfo, error) {
+	return e.adiWith(f, W, k, S, truncate, f.solver.solve)
+}
+
+// adiWith is adi with the shifted solve given (solverFor: a candidate's,
+// which may run concurrently with others).
+func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
 	sv := f.solver
 	rhs := (&linalg.LowRankSym{N: sv.n, R: k, Z: W, D: S}).Norm2()
 	opt := linalg.ADIOptions{Tol: math.Max(1e-14, 1e-15*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
-	lr, info, err := linalg.SolveLyapunovADI(sv.n, W, k, S, sv.shifts, sv.solve, opt)
+	lr, info, err := linalg.SolveLyapunovADI(sv.n, W, k, S, sv.shifts, solve, opt)
 	if err != nil && !errors.Is(err, linalg.ErrADINotConverged) {
 		return nil, info, err
 	}

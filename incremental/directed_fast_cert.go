@@ -9,6 +9,8 @@ import (
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -364,13 +366,30 @@ func (e *Directed) uncertainRemove() []int {
 // and an ADI iteration with two right-hand sides.
 func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 	defer e.fastTimer(&e.fast.stats.CandidateSeconds)()
-	c := &e.sccs[s]
-	f := c.fast
+	f := e.sccs[s].fast
 	if f.stale {
 		if err := e.fastRebuild(s); err != nil {
 			return 0, 0, err
 		}
 	}
+	f.solver.setCandidate(e.local[x], e.local[y])
+	r, bound, steps, err := e.candidateR(s, a, b, x, y, f.solver.solve)
+	f.solver.setCandidate(-1, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	e.fast.stats.Candidates++
+	e.fast.stats.ADISteps += steps
+	return r, bound, nil
+}
+
+// candidateR is the low-rank solve of fastRAfterAdd with the shifted solve
+// of M_c given (the candidate arc x→y included): R_ab after adding x→y, its
+// error bound and the ADI steps. It only reads the engine, so that
+// candidates may run concurrently (fastCandidates).
+func (e *Directed) candidateR(s, a, b, x, y int, solve linalg.ShiftedSolve) (float64, float64, int, error) {
+	c := &e.sccs[s]
+	f := c.fast
 	n := len(c.members)
 	raw := c.x.RawSymmetric()
 	lx, ly := e.local[x], e.local[y]
@@ -383,18 +402,62 @@ func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 	}
 	W[lx*2]++
 	S := []float64{0, -1, -1, 0}
-	f.solver.setCandidate(lx, ly)
-	lr, info, err := e.adi(f, W, 2, S, -1)
-	f.solver.setCandidate(-1, 0)
+	lr, info, err := e.adiWith(f, W, 2, S, -1, solve)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	e.fast.stats.Candidates++
-	e.fast.stats.ADISteps += info.Steps
 	la, lb := e.local[a], e.local[b]
 	r := c.r(la, lb) + 2*lr.Quad([]int{la, lb}, []float64{1, -1})
 	rho := math.Min(f.rho+info.Residual, 0.5)
-	return r, boundSafety*rho/(1-rho)*math.Abs(r) + f.eta, nil
+	return r, boundSafety*rho/(1-rho)*math.Abs(r) + f.eta, info.Steps, nil
+}
+
+// fastCandidates sets rs[q] and errs[q] to R_ab after adding x→ys[q] and
+// its error bound, by candidateR, for every ys[q] that makes x→ys[q] a
+// candidate, and done[q] where that succeeded. The candidates are spread
+// over Options.Workers goroutines, each with its own candidate vectors and
+// scratch (shiftSolver.candidate, solverFor): every candidate's arithmetic,
+// and so its bits, is the same as fastRAfterAdd's, whatever the split.
+func (e *Directed) fastCandidates(s, a, b, x int, ys []int, rs, errs []float64, done []bool) {
+	defer e.fastTimer(&e.fast.stats.CandidateSeconds)()
+	f := e.sccs[s].fast
+	if f.stale {
+		if err := e.fastRebuild(s); err != nil {
+			return
+		}
+	}
+	var qs []int
+	for q, y := range ys {
+		if !e.g.HasEdge(x, y) && x != y {
+			qs = append(qs, q)
+		}
+	}
+	steps := make([]int, len(ys))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(e.opt.Workers, len(qs))) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(qs) {
+					return
+				}
+				q := qs[k]
+				cand := f.solver.candidate(e.local[x], e.local[ys[q]])
+				r, er, st, err := e.candidateR(s, a, b, x, ys[q], f.solver.solverFor(cand))
+				if err == nil {
+					rs[q], errs[q], steps[q], done[q] = r, er, st, true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for q := range ys {
+		if done[q] {
+			e.fast.stats.Candidates++
+			e.fast.stats.ADISteps += steps[q]
+		}
+	}
 }
 
 // MinRAfterAdd returns, among the arcs x→y for y in ys, the one whose
@@ -419,15 +482,14 @@ func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
 	errs := make([]float64, len(ys))
 	s := e.comp[x]
 	fast := e.fast != nil && e.sccs[s].fast != nil && e.comp[a] == s && e.comp[b] == s && a != b
+	done := make([]bool, len(ys))
+	if fast {
+		e.fastCandidates(s, a, b, x, ys, rs, errs, done)
+	}
 	for q, y := range ys {
-		if fast && !e.g.HasEdge(x, y) && x != y {
-			r, er, err := e.fastRAfterAdd(s, a, b, x, y)
-			if err == nil {
-				rs[q], errs[q] = r, er
-				continue
-			}
+		if !done[q] {
+			rs[q], _ = e.RAfterAdd(a, b, x, y)
 		}
-		rs[q], _ = e.RAfterAdd(a, b, x, y)
 	}
 	for {
 		best, kb := math.Inf(1), -1

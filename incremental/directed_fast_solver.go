@@ -381,10 +381,34 @@ func woodburyApply(n, m, k int, z, u []float64, ldu int, b []float64) {
 // solve overwrites the n×m row-major b with (M + p_j I)⁻¹ b, including the
 // candidate arc when one is set. It implements linalg.ShiftedSolve.
 func (s *shiftSolver) solve(j int, b []float64, m int) error {
-	s.solveL(j, b, m)
+	if len(s.work) < s.n*m {
+		s.work = make([]float64, s.n*m)
+	}
+	s.solveCand(j, b, m, s.cand, s.work)
+	return nil
+}
+
+// solverFor returns solve for the candidate arc c (nil: none) with its own
+// scratch: such solves may run concurrently with each other (the factors are
+// only read), unlike solve, as long as the rows do not change.
+func (s *shiftSolver) solverFor(c *shiftCandidate) linalg.ShiftedSolve {
+	var work []float64
+	return func(j int, b []float64, m int) error {
+		if len(work) < s.n*m {
+			work = make([]float64, s.n*m)
+		}
+		s.solveCand(j, b, m, c, work)
+		return nil
+	}
+}
+
+// solveCand is solve with the candidate c (nil: none) and the scratch work
+// (n·m floats).
+func (s *shiftSolver) solveCand(j int, b []float64, m int, c *shiftCandidate, work []float64) {
+	s.solveLWork(j, b, m, work)
 	p := s.shifts[j]
 	w := s.w
-	if c := s.cand; c != nil {
+	if c != nil {
 		// L_c = L + e_x (e_x − e_y)ᵀ: Sherman–Morrison with h = (L + pI)⁻¹ e_x.
 		h := c.h[j]
 		den := 1 + h[c.x] - h[c.y]
@@ -404,7 +428,7 @@ func (s *shiftSolver) solve(j int, b []float64, m int) error {
 		for i, wv := range w {
 			d += wv * b[i*m+r]
 		}
-		if c := s.cand; c != nil {
+		if c != nil {
 			// w_c = w − (e_x − e_y)/n.
 			d -= (b[c.x*m+r] - b[c.y*m+r]) * inv
 		}
@@ -413,7 +437,6 @@ func (s *shiftSolver) solve(j int, b []float64, m int) error {
 			b[i*m+r] -= d
 		}
 	}
-	return nil
 }
 
 // setCandidate sets (x ≥ 0) or clears (x < 0) the temporary arc x→y (local
@@ -425,11 +448,26 @@ func (s *shiftSolver) setCandidate(x, y int) {
 		return
 	}
 	c := &shiftCandidate{x: x, y: y, h: make([][]float64, len(s.shifts))}
-	forShifts(len(s.shifts), func(j int, work []float64) {
-		h := make([]float64, s.n)
-		h[x] = 1
-		s.solveLWork(j, h, 1, work)
-		c.h[j] = h
-	}, s.n)
+	forShifts(len(s.shifts), func(j int, work []float64) { c.h[j] = s.candidateH(j, x, work) }, s.n)
 	s.cand = c
+}
+
+// candidateH returns (L + p_j I)⁻¹ e_x, with the scratch work (n floats).
+func (s *shiftSolver) candidateH(j, x int, work []float64) []float64 {
+	h := make([]float64, s.n)
+	h[x] = 1
+	s.solveLWork(j, h, 1, work)
+	return h
+}
+
+// candidate returns the candidate arc x→y (local ids, not an arc of L)
+// without setting it, its vectors solved one shift after the other: for a
+// goroutine of its own (solverFor). O(len(shifts)) single solves.
+func (s *shiftSolver) candidate(x, y int) *shiftCandidate {
+	c := &shiftCandidate{x: x, y: y, h: make([][]float64, len(s.shifts))}
+	work := make([]float64, s.n)
+	for j := range s.shifts {
+		c.h[j] = s.candidateH(j, x, work)
+	}
+	return c
 }
