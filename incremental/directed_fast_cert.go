@@ -251,18 +251,54 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 
 // pairsAbove calls f, in the scan's order (row-major; ordered pairs with
 // per-hop scores, R as Key), for every pair of the SCC scoring at least lo.
-// O(n_S²).
+// O(n_S²). A large SCC is scored by up to c.workers goroutines over
+// consecutive ranges of rows, each collecting its pairs, then f is called
+// on them in order; a range that collects more than pairsAboveCap pairs
+// (a loose lo) stops the split, and the SCC is scored in one pass.
 func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
+	w := c.scanWorkers()
+	if w > 1 {
+		parts := make([][]Pair, w)
+		var over atomic.Bool
+		c.splitRows(w, dist == nil, func(k, r0, r1 int) {
+			c.pairsAboveRows(dist, lo, r0, r1, func(p Pair) bool {
+				parts[k] = append(parts[k], p)
+				if len(parts[k]) > pairsAboveCap {
+					over.Store(true)
+				}
+				return !over.Load()
+			})
+		})
+		if !over.Load() {
+			for _, ps := range parts {
+				for _, p := range ps {
+					f(p)
+				}
+			}
+			return
+		}
+	}
+	c.pairsAboveRows(dist, lo, 0, len(c.members), func(p Pair) bool { f(p); return true })
+}
+
+// pairsAboveCap bounds the pairs a range of a split pairsAbove collects.
+const pairsAboveCap = 1 << 16
+
+// pairsAboveRows is pairsAbove for rows [r0, r1), in one pass; it stops
+// when f returns false.
+func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f func(Pair) bool) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
-	for a := range n {
+	for a := r0; a < r1; a++ {
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		if dist == nil {
 			xa := row[a]
 			for b := a + 1; b < n; b++ {
 				if s := xa + raw.Data[b*st+b] - 2*row[b]; s >= lo {
-					f(Pair{U: i, V: c.members[b], Score: s})
+					if !f(Pair{U: i, V: c.members[b], Score: s}) {
+						return
+					}
 				}
 			}
 			continue
@@ -279,7 +315,9 @@ func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
 			}
 			r := row[a] + raw.Data[b*st+b] - 2*row[b]
 			if s := r / float64(h); s >= lo {
-				f(Pair{U: i, V: j, Score: s, Key: r})
+				if !f(Pair{U: i, V: j, Score: s, Key: r}) {
+					return
+				}
 			}
 		}
 	}
