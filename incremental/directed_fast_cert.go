@@ -453,9 +453,10 @@ func (e *Directed) candidateR(s, a, b, x, y int, solve linalg.ShiftedSolve) (flo
 // fastCandidates sets rs[q] and errs[q] to R_ab after adding x→ys[q] and
 // its error bound, by candidateR, for every ys[q] that makes x→ys[q] a
 // candidate, and done[q] where that succeeded. The candidates are spread
-// over Options.Workers goroutines, each with its own candidate vectors and
-// scratch (shiftSolver.candidate, solverFor): every candidate's arithmetic,
-// and so its bits, is the same as fastRAfterAdd's, whatever the split.
+// over Options.Workers goroutines, each with its own scratch (solverFor),
+// the Sherman–Morrison vectors of the tail x solved once for all: every
+// candidate's arithmetic, and so its bits, is the same as fastRAfterAdd's,
+// whatever the split.
 func (e *Directed) fastCandidates(s, a, b, x int, ys []int, rs, errs []float64, done []bool) {
 	defer e.fastTimer(&e.fast.stats.CandidateSeconds)()
 	f := e.sccs[s].fast
@@ -470,7 +471,13 @@ func (e *Directed) fastCandidates(s, a, b, x int, ys []int, rs, errs []float64, 
 			qs = append(qs, q)
 		}
 	}
+	if len(qs) == 0 {
+		return
+	}
 	steps := make([]int, len(ys))
+	// The candidates share their tail x, and so the Sherman–Morrison
+	// vectors (L + p_j I)⁻¹ e_x.
+	hs := f.solver.candidateHs(e.local[x])
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, min(e.opt.Workers, len(qs))) {
@@ -481,7 +488,7 @@ func (e *Directed) fastCandidates(s, a, b, x int, ys []int, rs, errs []float64, 
 					return
 				}
 				q := qs[k]
-				cand := f.solver.candidate(e.local[x], e.local[ys[q]])
+				cand := &shiftCandidate{x: e.local[x], y: e.local[ys[q]], h: hs}
 				r, er, st, err := e.candidateR(s, a, b, x, ys[q], f.solver.solverFor(cand))
 				if err == nil {
 					rs[q], errs[q], steps[q], done[q] = r, er, st, true

@@ -447,9 +447,7 @@ func (s *shiftSolver) setCandidate(x, y int) {
 		s.cand = nil
 		return
 	}
-	c := &shiftCandidate{x: x, y: y, h: make([][]float64, len(s.shifts))}
-	forShifts(len(s.shifts), func(j int, work []float64) { c.h[j] = s.candidateH(j, x, work) }, s.n)
-	s.cand = c
+	s.cand = &shiftCandidate{x: x, y: y, h: s.candidateHs(x)}
 }
 
 // candidateH returns (L + p_j I)⁻¹ e_x, with the scratch work (n floats).
@@ -460,14 +458,11 @@ func (s *shiftSolver) candidateH(j, x int, work []float64) []float64 {
 	return h
 }
 
-// candidate returns the candidate arc x→y (local ids, not an arc of L)
-// without setting it, its vectors solved one shift after the other: for a
-// goroutine of its own (solverFor). O(len(shifts)) single solves.
-func (s *shiftSolver) candidate(x, y int) *shiftCandidate {
-	c := &shiftCandidate{x: x, y: y, h: make([][]float64, len(s.shifts))}
-	work := make([]float64, s.n)
-	for j := range s.shifts {
-		c.h[j] = s.candidateH(j, x, work)
-	}
-	return c
+// candidateHs returns the vectors (L + p_j I)⁻¹ e_x of every shift, which
+// all the candidate arcs x→y of one tail share (shiftCandidate.h, read
+// only), solved over GOMAXPROCS goroutines. O(len(shifts)) single solves.
+func (s *shiftSolver) candidateHs(x int) [][]float64 {
+	h := make([][]float64, len(s.shifts))
+	forShifts(len(s.shifts), func(j int, work []float64) { h[j] = s.candidateH(j, x, work) }, s.n)
+	return h
 }
