@@ -688,7 +688,7 @@ func (c *dirSCC) scanRows(t *rank.Max, dist *hops.Distances, diag []float64, lo,
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	if dist != nil {
-		c.scanPerHop(t, dist, lo, hi)
+		c.scanPerHop(t, dist, diag, lo, hi)
 		return
 	}
 	for a := lo; a < hi; a++ {
@@ -703,7 +703,7 @@ func (c *dirSCC) scanRows(t *rank.Max, dist *hops.Distances, diag []float64, lo,
 	}
 }
 
-func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances, lo, hi int) {
+func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances, diag []float64, lo, hi int) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	for a := lo; a < hi; a++ {
@@ -719,13 +719,26 @@ func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances, lo, hi int) {
 			if h == hops.Unreachable || h == 0 {
 				continue
 			}
-			// X is symmetric: X_jj is on row b, X_ij = row[b].
-			r := row[a] + raw.Data[b*st+b] - 2*row[b]
-			if s := r / float64(h); s > t.Floor() {
+			// X is symmetric: X_ij = row[b].
+			r := row[a] + diag[b] - 2*row[b]
+			fh, fl := float64(h), t.Floor()
+			if belowPerHop(r, fh, fl) {
+				continue // r/h ≤ fl: the division need not be made
+			}
+			if s := r / fh; s > fl {
 				t.Offer(Pair{U: i, V: j, Score: s, Key: r})
 			}
 		}
 	}
+}
+
+// belowPerHop reports, without dividing, that the per-hop score r/h
+// (rounded) is below lo, for lo > 0 (else it reports false): when
+// r < lo·h·(1 − 4ε) in floating point, r/h < lo·(1 − ε), so the rounded
+// quotient is below lo. A scan that skips those pairs offers the same
+// pairs, with the same scores, as one that divides for every pair.
+func belowPerHop(r, h, lo float64) bool {
+	return lo > 0 && r < lo*h*(1-4*0x1p-53)
 }
 
 // mergeMax applies the ranking over all SCCs (rank.Merge of their

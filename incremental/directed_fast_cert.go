@@ -289,13 +289,14 @@ const pairsAboveCap = 1 << 16
 func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f func(Pair) bool) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
+	diag := c.diag()
 	for a := r0; a < r1; a++ {
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		if dist == nil {
 			xa := row[a]
 			for b := a + 1; b < n; b++ {
-				if s := xa + raw.Data[b*st+b] - 2*row[b]; s >= lo {
+				if s := xa + diag[b] - 2*row[b]; s >= lo {
 					if !f(Pair{U: i, V: c.members[b], Score: s}) {
 						return
 					}
@@ -313,7 +314,10 @@ func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f 
 			if h == hops.Unreachable || h == 0 {
 				continue
 			}
-			r := row[a] + raw.Data[b*st+b] - 2*row[b]
+			r := row[a] + diag[b] - 2*row[b]
+			if belowPerHop(r, float64(h), lo) {
+				continue
+			}
 			if s := r / float64(h); s >= lo {
 				if !f(Pair{U: i, V: j, Score: s, Key: r}) {
 					return
