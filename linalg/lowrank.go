@@ -210,8 +210,7 @@ func (l *LowRankSym) AddToSym(alpha float64, x []float64, ld int) {
 	}
 	if symKernel {
 		// The same sums as the products below, faster (symkernel.go).
-		addUpperTZ(n, r, t, l.Z, x, ld)
-		mirrorUpperParallel(n, x, ld)
+		addUpperTZ(n, r, t, l.Z, x, ld) // mirrored too
 		return
 	}
 	// The upper triangle of T Zᵀ by recursive halving: the off-diagonal

@@ -69,7 +69,8 @@ func symRects(n int) []symRect {
 
 // addUpperTZ adds the upper triangle (diagonal included) of T Zᵀ to the
 // n×n row-major x (stride ld), T and Z n×r row-major, with the rounding of
-// AddToSym's Dgemm calls (see above). It splits the rows over GOMAXPROCS
+// AddToSym's Dgemm calls (see above), and sets the lower triangle to the
+// mirror image of the upper one. It splits the rows over GOMAXPROCS
 // goroutines. About n²·r/2 multiply–adds and n·r floats for Zᵀ.
 func addUpperTZ(n, r int, t, z, x []float64, ld int) {
 	zt := make([]float64, r*n)
@@ -105,7 +106,9 @@ func addUpperTZ(n, r int, t, z, x []float64, ld int) {
 	wg.Wait()
 }
 
-// addStrip does rows [i0, i1) of the product rc, column tile by column tile.
+// addStrip does rows [i0, i1) of the product rc, column tile by column
+// tile, and copies each finished tile's entries above the diagonal to
+// their mirror images below it.
 func addStrip(rc symRect, i0, i1, r int, t, zt []float64, ldz int, x []float64, ld int) {
 	step := r
 	if rc.chunked {
@@ -129,6 +132,14 @@ func addStrip(rc symRect, i0, i1, r int, t, zt []float64, ldz int, x []float64, 
 			for k0 := 0; k0 < r; k0 += step {
 				k := min(step, r-k0)
 				dotChunk(t[i*r+k0:i*r+k0+k], zt[k0*ldz+ja:], ldz, c, k)
+			}
+		}
+		// The tile's entries above the diagonal are final: mirror them
+		// while they are in cache (no other unit reads or writes them).
+		for j := jt; j < jtEnd; j++ {
+			row := x[j*ld : j*ld+j]
+			for i := i0; i < min(i1, j); i++ {
+				row[i] = x[i*ld+j]
 			}
 		}
 	}
