@@ -197,7 +197,8 @@ func MulAddOrdered(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, 
 
 // gemmSeq is MulAddOrdered. The 4×8 blocks go column block by column
 // block when m is small (b's column stripe stays in L1), else row block by
-// row block (a's rows stay in L1).
+// row block (a's rows stay in L1), the rows split over GOMAXPROCS
+// goroutines when there are at least 512.
 func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []float64, ldc int) {
 	if m == 0 || nc == 0 || k == 0 {
 		return
@@ -217,11 +218,21 @@ func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []fl
 			}
 		}
 	} else {
-		for r := 0; r < m4; r += 4 {
-			for j := 0; j < n8; j += 8 {
-				block(r, j)
-			}
+		// Row blocks split over GOMAXPROCS goroutines (each entry's sum
+		// is the same whatever the split).
+		w := max(1, min(runtime.GOMAXPROCS(0), m4/256))
+		var wg sync.WaitGroup
+		for t := range w {
+			r0, r1 := m4/4*t/w*4, m4/4*(t+1)/w*4
+			wg.Go(func() {
+				for r := r0; r < r1; r += 4 {
+					for j := 0; j < n8; j += 8 {
+						block(r, j)
+					}
+				}
+			})
 		}
+		wg.Wait()
 	}
 	for r := m4; r < m; r++ {
 		for j := 0; j < n16; j += 16 {
