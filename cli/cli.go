@@ -25,7 +25,7 @@ import (
 // Globals are the flags every command takes.
 type Globals struct {
 	DataDir    string `name:"data-dir" help:"Data root in PyTorch Geometric's layout (<root>/Cora/raw/…). Searched first, then $OHM_DATA, then the per-user cache." type:"path"`
-	Threads    int    `help:"Worker goroutines (0: one per core)." default:"0"`
+	Threads    int    `help:"Worker goroutines, and the cores the process runs on (0: one per core)." default:"0"`
 	Quiet      bool   `short:"q" help:"No progress output."`
 	NoDownload bool   `name:"no-download" help:"Never download missing dataset files; fail with the list of what is missing."`
 	CPUProfile string `name:"cpuprofile" help:"Write a CPU profile (pprof) to this file." type:"path"`
@@ -124,6 +124,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "ohm: %v\n", err)
 		return 2
+	}
+	if t := c.Threads; t > 0 && t < runtime.GOMAXPROCS(0) {
+		// --threads bounds the cores too: the matrix products and
+		// shifted solves spread over GOMAXPROCS goroutines.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(t))
 	}
 	stop, err := c.startProfiles()
 	if err != nil {

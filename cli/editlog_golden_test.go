@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -105,4 +107,68 @@ func firstDiffLine(a, b []byte) int {
 		}
 	}
 	return line
+}
+
+// TestEditLogsDirectedCora: directed Cora, the slowest of the recorded
+// logs, on its own, so that a change to the directed engine can be checked
+// in minutes: the whole err log at 15 % (1583 iterations) and the first 300
+// iterations of res-hop are what `ohm rewire --log` writes, byte for byte
+// (on another backend: the same decisions, sameDecisions). With OHM_LONG=1
+// (a few minutes on 2 cores); TestEditLogsUnchanged checks the same files
+// whole, with every other one.
+func TestEditLogsDirectedCora(t *testing.T) {
+	if os.Getenv("OHM_LONG") == "" {
+		t.Skip("minutes: set OHM_LONG=1")
+	}
+	root := datatest.Root(t, "Cora")
+	for _, tc := range []struct {
+		method string
+		iters  int // 0: the whole budget
+	}{{"err", 0}, {"res-hop", 300}} {
+		t.Run(tc.method, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "log.jsonl")
+			args := []string{"--threads", "2", "-q", "--data-dir", root, "rewire", "--method", tc.method,
+				"--dataset", "cora", "--directed", "--budget", "0.15", "--log", out}
+			if tc.iters > 0 {
+				args = append(args, "--max-iterations", strconv.Itoa(tc.iters))
+			}
+			if code, _, errs := run(t, args...); code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errs)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := gunzip(t, filepath.Join("testdata", "editlogs", "directed-cora-"+tc.method+".jsonl.gz"))
+			if tc.iters > 0 {
+				want = firstIterations(t, want, tc.iters)
+			}
+			if pureGoBackend() && !bytes.Equal(got, want) {
+				t.Fatalf("%v: the edit log differs from the recorded one (%d bytes vs %d); first difference in line %d", args, len(got), len(want), firstDiffLine(got, want))
+			}
+			if err := sameDecisions(got, want); err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+		})
+	}
+}
+
+// firstIterations returns the lines of the edit log b (one JSON edit a
+// line) of iterations 1 to k.
+func firstIterations(t *testing.T, b []byte, k int) []byte {
+	t.Helper()
+	var out []byte
+	for line := range bytes.Lines(b) {
+		var e struct {
+			Iteration int `json:"iteration"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Iteration > k {
+			break
+		}
+		out = append(out, line...)
+	}
+	return out
 }

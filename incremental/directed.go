@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/incremental/hops"
+	"github.com/ohmgnn/ohm/incremental/internal/parallel"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/linalg"
@@ -86,6 +87,7 @@ type dirSCC struct {
 	track   rank.Max      // the ranking's leaders among its pairs (global ids)
 	mirror  rank.Max      // unkeyed: the pairs (j, i) whose (i, j) is skipped
 	fast    *fastSCC      // low-rank state with Options.FastDirected, else nil
+	workers int           // goroutines of its scans (Options.Workers)
 }
 
 // NewDirected builds the engine for a copy of the directed graph g: it labels
@@ -119,6 +121,7 @@ func NewDirected(g *linalg.Graph, opt Options) (*Directed, error) {
 	e.sccs = make([]dirSCC, len(groups))
 	for s, members := range groups {
 		e.sccs[s].members = members
+		e.sccs[s].workers = opt.Workers
 		for a, i := range members {
 			e.local[i] = a
 		}
@@ -627,19 +630,68 @@ func (e *Directed) skipExclude() {
 // order, with R_ij as the second key. Distances between two nodes of one SCC
 // only depend on the arcs inside it (a path leaving the SCC cannot come
 // back), so an edit elsewhere never changes this SCC's scores.
+//
+// An SCC of at least 2·scanMinRows nodes is scanned by up to c.workers
+// goroutines, each over a consecutive range of rows into a tracker of its
+// own; the pairs the ranges' trackers keep are then offered to t in order,
+// which leaves t as one pass would (rank.Max.Kept).
 func (c *dirSCC) scanInto(t *rank.Max, dist *hops.Distances) {
 	t.Reset()
-	if dist != nil {
-		c.scanPerHop(t, dist)
+	diag := c.diag()
+	w := c.scanWorkers()
+	if w <= 1 {
+		c.scanRows(t, dist, diag, 0, len(c.members))
 		return
 	}
+	parts := make([]rank.Max, w)
+	c.splitRows(w, dist == nil, func(k, lo, hi int) {
+		parts[k] = rank.Max{Keyed: t.Keyed, Exclude: t.Exclude}
+		parts[k].Reset()
+		c.scanRows(&parts[k], dist, diag, lo, hi)
+	})
+	for k := range parts {
+		for _, p := range parts[k].Kept() {
+			t.Offer(p)
+		}
+	}
+}
+
+// scanMinRows is the least number of rows per goroutine of a split scan.
+const scanMinRows = 256
+
+// scanWorkers is the number of goroutines of a scan of the SCC.
+func (c *dirSCC) scanWorkers() int { return min(c.workers, len(c.members)/scanMinRows) }
+
+// splitRows runs body(k, lo, hi) on w goroutines over consecutive ranges
+// of the rows: equal shares of the upper triangle (tri), else of the rows.
+func (c *dirSCC) splitRows(w int, tri bool, body func(k, lo, hi int)) {
+	if tri {
+		linalg.ParallelTriangle(w, len(c.members), body)
+	} else {
+		parallel.Rows(w, len(c.members), body)
+	}
+}
+
+// diag returns the diagonal of X_S.
+func (c *dirSCC) diag() []float64 {
+	raw := c.x.RawSymmetric()
+	d := make([]float64, raw.N)
+	for a := range d {
+		d[a] = raw.Data[a*raw.Stride+a]
+	}
+	return d
+}
+
+// scanRows feeds t the pairs of rows [lo, hi) in row-major order (see
+// scanInto).
+func (c *dirSCC) scanRows(t *rank.Max, dist *hops.Distances, diag []float64, lo, hi int) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
-	diag := make([]float64, n)
-	for a := range n {
-		diag[a] = raw.Data[a*st+a]
+	if dist != nil {
+		c.scanPerHop(t, dist, diag, lo, hi)
+		return
 	}
-	for a := range n {
+	for a := lo; a < hi; a++ {
 		row := raw.Data[a*st : a*st+n]
 		xa := row[a]
 		i := c.members[a]
@@ -651,10 +703,10 @@ func (c *dirSCC) scanInto(t *rank.Max, dist *hops.Distances) {
 	}
 }
 
-func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances) {
+func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances, diag []float64, lo, hi int) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
-	for a := range n {
+	for a := lo; a < hi; a++ {
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		drow := dist.Row(i)
@@ -667,13 +719,26 @@ func (c *dirSCC) scanPerHop(t *rank.Max, dist *hops.Distances) {
 			if h == hops.Unreachable || h == 0 {
 				continue
 			}
-			// X is symmetric: X_jj is on row b, X_ij = row[b].
-			r := row[a] + raw.Data[b*st+b] - 2*row[b]
-			if s := r / float64(h); s > t.Floor() {
+			// X is symmetric: X_ij = row[b].
+			r := row[a] + diag[b] - 2*row[b]
+			fh, fl := float64(h), t.Floor()
+			if belowPerHop(r, fh, fl) {
+				continue // r/h ≤ fl: the division need not be made
+			}
+			if s := r / fh; s > fl {
 				t.Offer(Pair{U: i, V: j, Score: s, Key: r})
 			}
 		}
 	}
+}
+
+// belowPerHop reports, without dividing, that the per-hop score r/h
+// (rounded) is below lo, for lo > 0 (else it reports false): when
+// r < lo·h·(1 − 4ε) in floating point, r/h < lo·(1 − ε), so the rounded
+// quotient is below lo. A scan that skips those pairs offers the same
+// pairs, with the same scores, as one that divides for every pair.
+func belowPerHop(r, h, lo float64) bool {
+	return lo > 0 && r < lo*h*(1-4*0x1p-53)
 }
 
 // mergeMax applies the ranking over all SCCs (rank.Merge of their

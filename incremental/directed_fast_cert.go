@@ -9,6 +9,8 @@ import (
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -249,18 +251,55 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 
 // pairsAbove calls f, in the scan's order (row-major; ordered pairs with
 // per-hop scores, R as Key), for every pair of the SCC scoring at least lo.
-// O(n_S²).
+// O(n_S²). A large SCC is scored by up to c.workers goroutines over
+// consecutive ranges of rows, each collecting its pairs, then f is called
+// on them in order; a range that collects more than pairsAboveCap pairs
+// (a loose lo) stops the split, and the SCC is scored in one pass.
 func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
+	w := c.scanWorkers()
+	if w > 1 {
+		parts := make([][]Pair, w)
+		var over atomic.Bool
+		c.splitRows(w, dist == nil, func(k, r0, r1 int) {
+			c.pairsAboveRows(dist, lo, r0, r1, func(p Pair) bool {
+				parts[k] = append(parts[k], p)
+				if len(parts[k]) > pairsAboveCap {
+					over.Store(true)
+				}
+				return !over.Load()
+			})
+		})
+		if !over.Load() {
+			for _, ps := range parts {
+				for _, p := range ps {
+					f(p)
+				}
+			}
+			return
+		}
+	}
+	c.pairsAboveRows(dist, lo, 0, len(c.members), func(p Pair) bool { f(p); return true })
+}
+
+// pairsAboveCap bounds the pairs a range of a split pairsAbove collects.
+const pairsAboveCap = 1 << 16
+
+// pairsAboveRows is pairsAbove for rows [r0, r1), in one pass; it stops
+// when f returns false.
+func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f func(Pair) bool) {
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
-	for a := range n {
+	diag := c.diag()
+	for a := r0; a < r1; a++ {
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		if dist == nil {
 			xa := row[a]
 			for b := a + 1; b < n; b++ {
-				if s := xa + raw.Data[b*st+b] - 2*row[b]; s >= lo {
-					f(Pair{U: i, V: c.members[b], Score: s})
+				if s := xa + diag[b] - 2*row[b]; s >= lo {
+					if !f(Pair{U: i, V: c.members[b], Score: s}) {
+						return
+					}
 				}
 			}
 			continue
@@ -275,9 +314,14 @@ func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
 			if h == hops.Unreachable || h == 0 {
 				continue
 			}
-			r := row[a] + raw.Data[b*st+b] - 2*row[b]
+			r := row[a] + diag[b] - 2*row[b]
+			if belowPerHop(r, float64(h), lo) {
+				continue
+			}
 			if s := r / float64(h); s >= lo {
-				f(Pair{U: i, V: j, Score: s, Key: r})
+				if !f(Pair{U: i, V: j, Score: s, Key: r}) {
+					return
+				}
 			}
 		}
 	}
@@ -364,13 +408,30 @@ func (e *Directed) uncertainRemove() []int {
 // and an ADI iteration with two right-hand sides.
 func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 	defer e.fastTimer(&e.fast.stats.CandidateSeconds)()
-	c := &e.sccs[s]
-	f := c.fast
+	f := e.sccs[s].fast
 	if f.stale {
 		if err := e.fastRebuild(s); err != nil {
 			return 0, 0, err
 		}
 	}
+	f.solver.setCandidate(e.local[x], e.local[y])
+	r, bound, steps, err := e.candidateR(s, a, b, x, y, f.solver.solve)
+	f.solver.setCandidate(-1, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	e.fast.stats.Candidates++
+	e.fast.stats.ADISteps += steps
+	return r, bound, nil
+}
+
+// candidateR is the low-rank solve of fastRAfterAdd with the shifted solve
+// of M_c given (the candidate arc x→y included): R_ab after adding x→y, its
+// error bound and the ADI steps. It only reads the engine, so that
+// candidates may run concurrently (fastCandidates).
+func (e *Directed) candidateR(s, a, b, x, y int, solve linalg.ShiftedSolve) (float64, float64, int, error) {
+	c := &e.sccs[s]
+	f := c.fast
 	n := len(c.members)
 	raw := c.x.RawSymmetric()
 	lx, ly := e.local[x], e.local[y]
@@ -383,18 +444,69 @@ func (e *Directed) fastRAfterAdd(s, a, b, x, y int) (float64, float64, error) {
 	}
 	W[lx*2]++
 	S := []float64{0, -1, -1, 0}
-	f.solver.setCandidate(lx, ly)
-	lr, info, err := e.adi(f, W, 2, S, -1)
-	f.solver.setCandidate(-1, 0)
+	lr, info, err := e.adiWith(f, W, 2, S, -1, solve)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	e.fast.stats.Candidates++
-	e.fast.stats.ADISteps += info.Steps
 	la, lb := e.local[a], e.local[b]
 	r := c.r(la, lb) + 2*lr.Quad([]int{la, lb}, []float64{1, -1})
 	rho := math.Min(f.rho+info.Residual, 0.5)
-	return r, boundSafety*rho/(1-rho)*math.Abs(r) + f.eta, nil
+	return r, boundSafety*rho/(1-rho)*math.Abs(r) + f.eta, info.Steps, nil
+}
+
+// fastCandidates sets rs[q] and errs[q] to R_ab after adding x→ys[q] and
+// its error bound, by candidateR, for every ys[q] that makes x→ys[q] a
+// candidate, and done[q] where that succeeded. The candidates are spread
+// over Options.Workers goroutines, each with its own scratch (solverFor),
+// the Sherman–Morrison vectors of the tail x solved once for all: every
+// candidate's arithmetic, and so its bits, is the same as fastRAfterAdd's,
+// whatever the split.
+func (e *Directed) fastCandidates(s, a, b, x int, ys []int, rs, errs []float64, done []bool) {
+	defer e.fastTimer(&e.fast.stats.CandidateSeconds)()
+	f := e.sccs[s].fast
+	if f.stale {
+		if err := e.fastRebuild(s); err != nil {
+			return
+		}
+	}
+	var qs []int
+	for q, y := range ys {
+		if !e.g.HasEdge(x, y) && x != y {
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) == 0 {
+		return
+	}
+	steps := make([]int, len(ys))
+	// The candidates share their tail x, and so the Sherman–Morrison
+	// vectors (L + p_j I)⁻¹ e_x.
+	hs := f.solver.candidateHs(e.local[x])
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(e.opt.Workers, len(qs))) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(qs) {
+					return
+				}
+				q := qs[k]
+				cand := &shiftCandidate{x: e.local[x], y: e.local[ys[q]], h: hs}
+				r, er, st, err := e.candidateR(s, a, b, x, ys[q], f.solver.solverFor(cand))
+				if err == nil {
+					rs[q], errs[q], steps[q], done[q] = r, er, st, true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for q := range ys {
+		if done[q] {
+			e.fast.stats.Candidates++
+			e.fast.stats.ADISteps += steps[q]
+		}
+	}
 }
 
 // MinRAfterAdd returns, among the arcs x→y for y in ys, the one whose
@@ -419,15 +531,14 @@ func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
 	errs := make([]float64, len(ys))
 	s := e.comp[x]
 	fast := e.fast != nil && e.sccs[s].fast != nil && e.comp[a] == s && e.comp[b] == s && a != b
+	done := make([]bool, len(ys))
+	if fast {
+		e.fastCandidates(s, a, b, x, ys, rs, errs, done)
+	}
 	for q, y := range ys {
-		if fast && !e.g.HasEdge(x, y) && x != y {
-			r, er, err := e.fastRAfterAdd(s, a, b, x, y)
-			if err == nil {
-				rs[q], errs[q] = r, er
-				continue
-			}
+		if !done[q] {
+			rs[q], _ = e.RAfterAdd(a, b, x, y)
 		}
-		rs[q], _ = e.RAfterAdd(a, b, x, y)
 	}
 	for {
 		best, kb := math.Inf(1), -1

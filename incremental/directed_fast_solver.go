@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -45,6 +43,8 @@ type shiftSolver struct {
 	changed []int           // rows differing from base, in order of first change
 	delta   []sparseRow     // their changes, rows(L) − base(L)
 	z       [][]float64     // z[j]: n×maxWoodbury row-major, column c = (A₀ + p_j I)⁻¹ e_{changed[c]}
+	zneg    [][]float64     // zneg[j]: −z[j]ᵀ, maxWoodbury×n row-major (linalg.MulAddOrdered's layout)
+	zzero   []bool          // zzero[j]: some column of z[j] has an exact zero (then woodburyApply)
 	capLU   []*mat.LU       // capacitance I + Dᵀ z[j]
 	work    []float64       // scratch of the LU solves (solves are sequential)
 	cand    *shiftCandidate // a temporary extra arc (RAfterAdd), or nil
@@ -101,6 +101,8 @@ func (s *shiftSolver) refactor() error {
 	}
 	s.changed, s.delta = s.changed[:0], s.delta[:0]
 	s.z = make([][]float64, len(s.shifts))
+	s.zneg = make([][]float64, len(s.shifts))
+	s.zzero = make([]bool, len(s.shifts))
 	s.capLU = make([]*mat.LU, len(s.shifts))
 	s.work = make([]float64, n*8)
 	s.updateW()
@@ -180,6 +182,7 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 	forShifts(len(s.shifts), func(j int, work []float64) {
 		if s.z[j] == nil {
 			s.z[j] = make([]float64, s.n*maxWoodbury)
+			s.zneg[j] = make([]float64, maxWoodbury*s.n)
 		}
 		col := work[s.n:]
 		for c := len(s.changed); c < len(keep); c++ {
@@ -188,6 +191,8 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 			s.lu[j].Solve(col, 1, work[:s.n])
 			for i, v := range col {
 				s.z[j][i*maxWoodbury+c] = v
+				s.zneg[j][c*s.n+i] = -v
+				s.zzero[j] = s.zzero[j] || v == 0
 			}
 		}
 	}, 2*s.n)
@@ -301,16 +306,109 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 	// loses accuracy, which the residual check sees.
 	_ = s.capLU[j].SolveTo(&u, false, t)
 	ur := u.RawMatrix()
-	blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, s.n, m, k, -1, s.z[j], maxWoodbury, ur.Data, ur.Stride, 1, b, m)
+	if s.zzero[j] {
+		woodburyApply(s.n, m, k, s.z[j], ur.Data, ur.Stride, b)
+		return
+	}
+	// b −= z u in the order of woodburyApply, by linalg.MulAddOrdered on bᵀ
+	// (m×n): a(r, l) = u_lr, the rows of −zᵀ.
+	bt := b
+	if m > 1 {
+		bt = make([]float64, m*s.n)
+		for i := range s.n {
+			for r := range m {
+				bt[r*s.n+i] = b[i*m+r]
+			}
+		}
+	}
+	linalg.MulAddOrdered(m, s.n, k, ur.Data, 1, ur.Stride, s.zneg[j], s.n, bt, s.n)
+	if m > 1 {
+		for i := range s.n {
+			for r := range m {
+				b[i*m+r] = bt[r*s.n+i]
+			}
+		}
+	}
+}
+
+// woodburyApply subtracts z·u from the n×m row-major b, z n×k (row stride
+// maxWoodbury), u k×m (stride ldu): b_ir += (−z_il)·u_lr for l = 0, 1, …,
+// k−1 in turn, a zero z_il skipped, each product and sum rounded on its
+// own — the operations, in their order, of gonum's pure-Go
+// Dgemm(NoTrans, NoTrans, n, m, k, −1, z, maxWoodbury, u, ldu, 1, b, m),
+// which with m ≤ 8 right-hand sides spends its time starting a goroutine per
+// block of 64 rows and calling AxpyUnitary on m entries. O(n·k·m).
+func woodburyApply(n, m, k int, z, u []float64, ldu int, b []float64) {
+	const W = maxWoodbury
+	i := 0
+	// Four rows at a time: four independent chains of additions.
+	for ; i+4 <= n; i += 4 {
+		z0, z1, z2, z3 := z[i*W:i*W+k], z[(i+1)*W:(i+1)*W+k], z[(i+2)*W:(i+2)*W+k], z[(i+3)*W:(i+3)*W+k]
+		for r := range m {
+			v0, v1, v2, v3 := b[i*m+r], b[(i+1)*m+r], b[(i+2)*m+r], b[(i+3)*m+r]
+			for l := range k {
+				ul := u[l*ldu+r]
+				if t := -z0[l]; t != 0 {
+					v0 += float64(t * ul)
+				}
+				if t := -z1[l]; t != 0 {
+					v1 += float64(t * ul)
+				}
+				if t := -z2[l]; t != 0 {
+					v2 += float64(t * ul)
+				}
+				if t := -z3[l]; t != 0 {
+					v3 += float64(t * ul)
+				}
+			}
+			b[i*m+r], b[(i+1)*m+r], b[(i+2)*m+r], b[(i+3)*m+r] = v0, v1, v2, v3
+		}
+	}
+	for ; i < n; i++ {
+		zi := z[i*W : i*W+k]
+		for r := range m {
+			v := b[i*m+r]
+			for l, zv := range zi {
+				if t := -zv; t != 0 {
+					v += float64(t * u[l*ldu+r])
+				}
+			}
+			b[i*m+r] = v
+		}
+	}
 }
 
 // solve overwrites the n×m row-major b with (M + p_j I)⁻¹ b, including the
 // candidate arc when one is set. It implements linalg.ShiftedSolve.
 func (s *shiftSolver) solve(j int, b []float64, m int) error {
-	s.solveL(j, b, m)
+	if len(s.work) < s.n*m {
+		s.work = make([]float64, s.n*m)
+	}
+	s.solveCand(j, b, m, s.cand, s.work)
+	return nil
+}
+
+// solverFor returns solve for the candidate arc c (nil: none) with its own
+// scratch: such solves may run concurrently with each other (the factors are
+// only read), unlike solve, as long as the rows do not change.
+func (s *shiftSolver) solverFor(c *shiftCandidate) linalg.ShiftedSolve {
+	var work []float64
+	return func(j int, b []float64, m int) error {
+		if len(work) < s.n*m {
+			work = make([]float64, s.n*m)
+		}
+		s.solveCand(j, b, m, c, work)
+		return nil
+	}
+}
+
+// solveCand is solve with the candidate c (nil: none) and the scratch work
+// (n·m floats).
+func (s *shiftSolver) solveCand(j int, b []float64, m int, c *shiftCandidate, work []float64) {
+	s.solveLWork(j, b, m, work)
 	p := s.shifts[j]
 	w := s.w
-	if c := s.cand; c != nil {
+	if c != nil {
 		// L_c = L + e_x (e_x − e_y)ᵀ: Sherman–Morrison with h = (L + pI)⁻¹ e_x.
 		h := c.h[j]
 		den := 1 + h[c.x] - h[c.y]
@@ -330,7 +428,7 @@ func (s *shiftSolver) solve(j int, b []float64, m int) error {
 		for i, wv := range w {
 			d += wv * b[i*m+r]
 		}
-		if c := s.cand; c != nil {
+		if c != nil {
 			// w_c = w − (e_x − e_y)/n.
 			d -= (b[c.x*m+r] - b[c.y*m+r]) * inv
 		}
@@ -339,7 +437,6 @@ func (s *shiftSolver) solve(j int, b []float64, m int) error {
 			b[i*m+r] -= d
 		}
 	}
-	return nil
 }
 
 // setCandidate sets (x ≥ 0) or clears (x < 0) the temporary arc x→y (local
@@ -350,12 +447,22 @@ func (s *shiftSolver) setCandidate(x, y int) {
 		s.cand = nil
 		return
 	}
-	c := &shiftCandidate{x: x, y: y, h: make([][]float64, len(s.shifts))}
-	forShifts(len(s.shifts), func(j int, work []float64) {
-		h := make([]float64, s.n)
-		h[x] = 1
-		s.solveLWork(j, h, 1, work)
-		c.h[j] = h
-	}, s.n)
-	s.cand = c
+	s.cand = &shiftCandidate{x: x, y: y, h: s.candidateHs(x)}
+}
+
+// candidateH returns (L + p_j I)⁻¹ e_x, with the scratch work (n floats).
+func (s *shiftSolver) candidateH(j, x int, work []float64) []float64 {
+	h := make([]float64, s.n)
+	h[x] = 1
+	s.solveLWork(j, h, 1, work)
+	return h
+}
+
+// candidateHs returns the vectors (L + p_j I)⁻¹ e_x of every shift, which
+// all the candidate arcs x→y of one tail share (shiftCandidate.h, read
+// only), solved over GOMAXPROCS goroutines. O(len(shifts)) single solves.
+func (s *shiftSolver) candidateHs(x int) [][]float64 {
+	h := make([][]float64, len(s.shifts))
+	forShifts(len(s.shifts), func(j int, work []float64) { h[j] = s.candidateH(j, x, work) }, s.n)
+	return h
 }

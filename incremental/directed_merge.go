@@ -61,7 +61,7 @@ func (e *Directed) repartition() error {
 			continue // an SCC only grows by merging: same size, same set
 		}
 		s := len(e.sccs)
-		e.sccs = append(e.sccs, dirSCC{members: members})
+		e.sccs = append(e.sccs, dirSCC{members: members, workers: e.opt.Workers})
 		for a, i := range members {
 			if o := e.comp[i]; len(e.sccs[o].members) > 0 {
 				e.retire(o)

@@ -773,3 +773,33 @@ func BenchmarkDirectedSolve(b *testing.B) {
 		})
 	}
 }
+
+// TestBelowPerHop: belowPerHop never says "below" for a quotient that
+// reaches the threshold, over random scores near thresholds of every scale
+// and the hop counts of a scan, and says it for most scores well below.
+func TestBelowPerHop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	below := 0
+	const trials = 200000
+	for range trials {
+		lo := math.Ldexp(1+rng.Float64(), rng.IntN(40)-20)
+		h := float64(1 + rng.IntN(30))
+		// r near lo·h: a few ulps either side, or anywhere below.
+		r := lo * h * (1 + float64(rng.IntN(17)-8)*0x1p-53)
+		if rng.IntN(2) == 0 {
+			r = lo * h * rng.Float64()
+		}
+		if belowPerHop(r, h, lo) {
+			below++
+			if r/h >= lo {
+				t.Fatalf("belowPerHop(%v, %v, %v) but r/h = %v ≥ lo", r, h, lo, r/h)
+			}
+		}
+	}
+	if below < trials/4 {
+		t.Errorf("only %d of %d pairs recognised below", below, trials)
+	}
+	if belowPerHop(-1, 1, 0) || belowPerHop(-1, 1, math.Inf(-1)) {
+		t.Error("belowPerHop without a positive threshold")
+	}
+}

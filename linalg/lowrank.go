@@ -205,7 +205,14 @@ func (l *LowRankSym) AddToSym(alpha float64, x []float64, ld int) {
 	}
 	impl := blas64.Implementation()
 	t := make([]float64, n*r)
-	impl.Dgemm(blas.NoTrans, blas.NoTrans, n, r, r, alpha, l.Z, r, l.D, r, 0, t, r)
+	if !symKernel || !scaleDiag(n, r, alpha, l.Z, l.D, t) {
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, r, r, alpha, l.Z, r, l.D, r, 0, t, r)
+	}
+	if symKernel {
+		// The same sums as the products below, faster (symkernel.go).
+		addUpperTZ(n, r, t, l.Z, x, ld) // mirrored too
+		return
+	}
 	// The upper triangle of T Zᵀ by recursive halving: the off-diagonal
 	// block of each split is one large matrix product, the diagonal blocks
 	// below symLeaf rows are computed whole.
@@ -515,8 +522,12 @@ func (o *orthoBasis) add(v []float64, k int) {
 		h := make([]float64, k*q0)
 		for range 2 {
 			// h = cols·Q (k×q0), cols −= h·Qᵀ.
-			impl.Dgemm(blas.NoTrans, blas.Trans, k, q0, n, 1, cols, n, o.qt, n, 0, h, q0)
-			impl.Dgemm(blas.NoTrans, blas.NoTrans, k, n, q0, -1, h, q0, o.qt, n, 1, cols, n)
+			if symKernel {
+				projectOut(n, k, q0, cols, o.qt, h)
+			} else {
+				impl.Dgemm(blas.NoTrans, blas.Trans, k, q0, n, 1, cols, n, o.qt, n, 0, h, q0)
+				impl.Dgemm(blas.NoTrans, blas.NoTrans, k, n, q0, -1, h, q0, o.qt, n, 1, cols, n)
+			}
 			for c := range k {
 				for b := range q0 {
 					coef[c][b] += h[c*q0+b]
@@ -590,7 +601,13 @@ func (o *orthoBasis) result(d []float64, tol float64) (*LowRankSym, float64) {
 	u, dd, rk, dropped := truncateEig(q, lam, vec, tol)
 	z := make([]float64, n*rk)
 	if rk > 0 {
-		blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, n, rk, q, 1, o.qt, n, u, rk, 0, z, rk)
+		if symKernel {
+			// The same sums (z starts at +0, so Dgemm's skipped zero
+			// products change nothing).
+			gemmSeq(n, rk, q, o.qt, 1, n, u, rk, z, rk)
+		} else {
+			blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, n, rk, q, 1, o.qt, n, u, rk, 0, z, rk)
+		}
 	}
 	return &LowRankSym{N: n, R: rk, Z: z, D: dd}, dropped
 }

@@ -89,6 +89,14 @@ func prune(items []Pair, th float64) []Pair {
 	return out
 }
 
+// Kept returns the pairs the tracker keeps, in the order they were offered
+// (row-major): offering them, in this order, to a tracker that saw the
+// pairs before them leaves it as offering it the whole stream would (a pair
+// this tracker dropped, any tracker that saw more before it drops too), so
+// that consecutive ranges of rows may be scanned by trackers of their own.
+// The slice is the tracker's; do not modify it. O(1).
+func (t *Max) Kept() []Pair { return t.items }
+
 // Result returns the first pair of the ranking of everything offered, and
 // false when nothing was.
 func (t *Max) Result() (Pair, bool) { return Merge([]*Max{t}) }

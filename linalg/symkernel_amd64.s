@@ -1,0 +1,239 @@
+//go:build !noasm && !openblas
+
+#include "textflag.h"
+
+// func dotChunkAVX2(t *float64, zt *float64, ldz int, c *float64, k int, groups int)
+//
+// For each of the groups·8 consecutive columns j of c, c[j] += s_j, where
+// s_j is the dot product of t[0:k] with column j of the k-row panel zt
+// (row stride ldz elements), summed exactly as gonum's amd64 DotUnitary
+// sums: four partial sums for the elements ≡ 0, 1, 2, 3 (mod 4) of the
+// multiples of four, the remaining 1–3 elements added to the first, then
+// (sum0 + sum2) + (sum1 + sum3). Products and sums are rounded separately
+// (VMULPD, VADDPD; no fused multiply–add), so the result is bit-identical.
+// Each YMM lane holds one column; Y0–Y3 and Y4–Y7 are the four partial sums
+// of the two groups of four columns.
+TEXT ·dotChunkAVX2(SB), NOSPLIT, $0-48
+	MOVQ t+0(FP), SI
+	MOVQ zt+8(FP), DI
+	MOVQ ldz+16(FP), R8
+	SHLQ $3, R8
+	MOVQ c+24(FP), DX
+	MOVQ k+32(FP), R9
+	MOVQ groups+40(FP), R10
+
+group:
+	TESTQ R10, R10
+	JE    done
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ   SI, R11
+	MOVQ   DI, R12
+	MOVQ   R9, CX
+	SUBQ   $4, CX
+	JL     tail
+
+loop4:
+	VBROADCASTSD (R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y4, Y4
+	ADDQ         R8, R12
+	VBROADCASTSD 8(R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y5, Y5
+	ADDQ         R8, R12
+	VBROADCASTSD 16(R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y6, Y6
+	ADDQ         R8, R12
+	VBROADCASTSD 24(R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y7, Y7
+	ADDQ         R8, R12
+	ADDQ         $32, R11
+	SUBQ         $4, CX
+	JGE          loop4
+
+tail:
+	ADDQ $4, CX
+	JLE  reduce
+
+tail1:
+	VBROADCASTSD (R11), Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y10
+	VADDPD       Y10, Y4, Y4
+	ADDQ         R8, R12
+	ADDQ         $8, R11
+	DECQ         CX
+	JNZ          tail1
+
+reduce:
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	VADDPD  Y6, Y4, Y4
+	VADDPD  Y7, Y5, Y5
+	VADDPD  Y5, Y4, Y4
+	VMOVUPD (DX), Y9
+	VADDPD  Y0, Y9, Y9
+	VMOVUPD Y9, (DX)
+	VMOVUPD 32(DX), Y10
+	VADDPD  Y4, Y10, Y10
+	VMOVUPD Y10, 32(DX)
+	ADDQ    $64, DX
+	ADDQ    $64, DI
+	DECQ    R10
+	JMP     group
+
+done:
+	VZEROUPPER
+	RET
+
+// func axpyBlockAVX2(a *float64, sa, sl int, b *float64, ldb int, c *float64, ldc int, k int)
+//
+// For the 4×8 block of c (rows r = 0..3 at c + r·ldc, eight columns each),
+// c[r][j] += a(r, l)·b[l][j] for l = 0, 1, …, k−1 in turn, a(r, l) at
+// a + r·sa + l·sl and row l of b at b + l·ldb: the sums of gonum's
+// AxpyUnitary, one product and one addition rounded at a time, made
+// in the same order for every entry. Y0–Y7 hold the block.
+TEXT ·axpyBlockAVX2(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), R11
+	MOVQ sa+8(FP), AX
+	SHLQ $3, AX
+	MOVQ sl+16(FP), R8
+	SHLQ $3, R8
+	MOVQ b+24(FP), BX
+	MOVQ ldb+32(FP), R9
+	SHLQ $3, R9
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R10
+	SHLQ $3, R10
+	MOVQ k+56(FP), CX
+
+	LEAQ (R11)(AX*1), R12
+	LEAQ (R12)(AX*1), R13
+	LEAQ (R13)(AX*1), R14
+
+	MOVQ    DX, SI
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	ADDQ    R10, SI
+	VMOVUPD (SI), Y2
+	VMOVUPD 32(SI), Y3
+	ADDQ    R10, SI
+	VMOVUPD (SI), Y4
+	VMOVUPD 32(SI), Y5
+	ADDQ    R10, SI
+	VMOVUPD (SI), Y6
+	VMOVUPD 32(SI), Y7
+
+	TESTQ CX, CX
+	JE    store
+
+loop:
+	VMOVUPD      (BX), Y8
+	VMOVUPD      32(BX), Y9
+	VBROADCASTSD (R11), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y1, Y1
+	VBROADCASTSD (R12), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y3, Y3
+	VBROADCASTSD (R13), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y5, Y5
+	VBROADCASTSD (R14), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y12
+	VADDPD       Y12, Y7, Y7
+	ADDQ         R8, R11
+	ADDQ         R8, R12
+	ADDQ         R8, R13
+	ADDQ         R8, R14
+	ADDQ         R9, BX
+	DECQ         CX
+	JNZ          loop
+
+store:
+	MOVQ    DX, SI
+	VMOVUPD Y0, (SI)
+	VMOVUPD Y1, 32(SI)
+	ADDQ    R10, SI
+	VMOVUPD Y2, (SI)
+	VMOVUPD Y3, 32(SI)
+	ADDQ    R10, SI
+	VMOVUPD Y4, (SI)
+	VMOVUPD Y5, 32(SI)
+	ADDQ    R10, SI
+	VMOVUPD Y6, (SI)
+	VMOVUPD Y7, 32(SI)
+	VZEROUPPER
+	RET
+
+// func axpyRowAVX2(a *float64, sl int, b *float64, ldb int, c *float64, k int)
+//
+// axpyBlockAVX2 for one row of sixteen columns: c[j] += a(l)·b[l][j] for
+// l = 0, …, k−1 in turn, a(l) at a + l·sl. Y0–Y3 hold the row.
+TEXT ·axpyRowAVX2(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), R11
+	MOVQ sl+8(FP), R8
+	SHLQ $3, R8
+	MOVQ b+16(FP), BX
+	MOVQ ldb+24(FP), R9
+	SHLQ $3, R9
+	MOVQ c+32(FP), DX
+	MOVQ k+40(FP), CX
+
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+
+	TESTQ CX, CX
+	JE    rstore
+
+rloop:
+	VBROADCASTSD (R11), Y10
+	VMULPD       (BX), Y10, Y4
+	VADDPD       Y4, Y0, Y0
+	VMULPD       32(BX), Y10, Y5
+	VADDPD       Y5, Y1, Y1
+	VMULPD       64(BX), Y10, Y6
+	VADDPD       Y6, Y2, Y2
+	VMULPD       96(BX), Y10, Y7
+	VADDPD       Y7, Y3, Y3
+	ADDQ         R8, R11
+	ADDQ         R9, BX
+	DECQ         CX
+	JNZ          rloop
+
+rstore:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VZEROUPPER
+	RET
