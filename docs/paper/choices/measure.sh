@@ -5,6 +5,9 @@
 # no/yes; depths 1–12; the 10 splits; none and err at 10 %), and PairNorm
 # before/after the ReLU on Cora and CiteSeer (GCN, 10 seeds, none and err at
 # 10 %). Resumable: run it again to continue. OHM names the binary.
+# On 2026-11-26 its pieces ran side by side into copies (a sweep locks its
+# results file): raw.jsonl (raw, after the ReLU), raw-pre.jsonl (raw, before),
+# planetoid-post.jsonl; evidence.py reads them all together.
 set -e
 OHM=${OHM:-ohm}
 R=${R:-docs/paper/choices/results.jsonl}
