@@ -25,7 +25,7 @@ import (
 type reportCmd struct {
 	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines); or the output of 'ohm train --json' (one or more, concatenated), reported as a table of its runs."`
 	Out         string   `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
-	Diagnostics string   `type:"existingfile" help:"diagnostics.json of ohm diagnose: adds the cosine, probe, CKA and overlap sections."`
+	Diagnostics []string `placeholder:"FILE" help:"diagnostics.json of ohm diagnose (several, comma-separated, are merged: e.g. one per dataset): adds the cosine, probe, CKA and overlap sections."`
 	Methods     []string `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
 	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`
 	Features    string   `name:"features" placeholder:"row|raw" help:"Report the runs trained on these features: row or raw (default: each dataset family's, definitions §4.3). Runs of other choices are left out and counted."`
@@ -68,8 +68,8 @@ func (c *reportCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of %s rewiring code: %s (%s)\n", st.Count, st.Relation, st, staleRemedy[st.Relation])
 	}
 	var diag *diagnose.Diagnostics
-	if c.Diagnostics != "" {
-		if diag, err = report.ReadDiagnostics(c.Diagnostics); err != nil {
+	if len(c.Diagnostics) > 0 {
+		if diag, err = report.ReadDiagnostics(c.Diagnostics...); err != nil {
 			return fmt.Errorf("--diagnostics: %w", err)
 		}
 	}
@@ -155,7 +155,7 @@ func readTrainOutputs(path string) []TrainOut {
 // row per training (mean ± std over its runs), then one per run. Sweep
 // reports (best layer, edits, figures) need sweep records.
 func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
-	if len(c.Methods) > 0 || len(c.Forms) > 0 || c.Diagnostics != "" {
+	if len(c.Methods) > 0 || len(c.Forms) > 0 || len(c.Diagnostics) > 0 {
 		return usagef("--methods, --forms and --diagnostics apply to sweep records; %s holds the output of 'ohm train --json'", c.Results)
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {

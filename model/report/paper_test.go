@@ -1,7 +1,9 @@
 package report
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -131,5 +133,69 @@ func TestDiagnosticsPerSetting(t *testing.T) {
 	if !strings.Contains(string(md), "### cornell, depth 4, PairNorm (post): cosine similarity per layer") ||
 		!strings.Contains(string(md), "layer 0 is the input features") {
 		t.Errorf("report:\n%s", md)
+	}
+}
+
+// TestReadDiagnosticsMerges: the diagnostics of two datasets, written by two
+// runs of ohm diagnose, read as one (every entry of each, once); a third file
+// holding one of the same datasets under the same setting is refused, naming
+// both files, and one under another setting is taken.
+func TestReadDiagnosticsMerges(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, d *diagnose.Diagnostics) string {
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	cornell := syntheticDiagnostics()
+	texas := syntheticDiagnostics()
+	relabel(texas, "texas", diagnose.Training{})
+	a, b := write("a.json", cornell), write("b.json", texas)
+	got, err := ReadDiagnostics(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, want := len(got.Cosine), 2*len(cornell.Cosine); n != want {
+		t.Errorf("%d cosine entries, want %d", n, want)
+	}
+	if n, want := len(got.Probe)+len(got.CKA)+len(got.Overlap), 2*(len(cornell.Probe)+len(cornell.CKA)+len(cornell.Overlap)); n != want {
+		t.Errorf("%d probe, CKA and overlap entries, want %d", n, want)
+	}
+	if got.Cosine[0].Dataset != "cornell" || got.Cosine[len(got.Cosine)-1].Dataset != "texas" {
+		t.Errorf("merged out of order: %s … %s", got.Cosine[0].Dataset, got.Cosine[len(got.Cosine)-1].Dataset)
+	}
+	again := syntheticDiagnostics()
+	again.Overlap = nil
+	c := write("c.json", again)
+	if _, err := ReadDiagnostics(a, b, c); err == nil || !strings.Contains(err.Error(), "a.json and "+c+" both hold the diagnostics of cornell (PairNorm no, features row)") {
+		t.Errorf("the same dataset and setting in two files: %v", err)
+	}
+	pn := syntheticDiagnostics()
+	pn.Overlap = nil
+	relabel(pn, "cornell", diagnose.Training{PairNorm: true, PairNormAt: "post"})
+	if got, err := ReadDiagnostics(a, write("d.json", pn)); err != nil || len(got.Cosine) != 2*len(cornell.Cosine) {
+		t.Errorf("another setting of the same dataset: %v", err)
+	}
+}
+
+// relabel sets the dataset and training setting of every entry of d.
+func relabel(d *diagnose.Diagnostics, dataset string, tr diagnose.Training) {
+	for i := range d.Cosine {
+		d.Cosine[i].Dataset, d.Cosine[i].Training = dataset, tr
+	}
+	for i := range d.Probe {
+		d.Probe[i].Dataset, d.Probe[i].Training = dataset, tr
+	}
+	for i := range d.CKA {
+		d.CKA[i].Dataset, d.CKA[i].Training = dataset, tr
+	}
+	for i := range d.Overlap {
+		d.Overlap[i].Dataset = dataset
 	}
 }

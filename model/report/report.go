@@ -11,10 +11,12 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -69,17 +71,70 @@ type Output struct {
 	LeftOut  map[string]int // records of other training choices, by choice ("features raw, PairNorm post")
 }
 
-// ReadDiagnostics reads diagnostics.json as `ohm diagnose` writes it.
-func ReadDiagnostics(path string) (*diagnose.Diagnostics, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+// ReadDiagnostics reads diagnostics.json files as `ohm diagnose` writes
+// them and merges them into one, so that the diagnostics of several
+// datasets, run one `ohm diagnose` each, make one report. Two files that
+// hold the same dataset under the same training setting (or the same
+// overlap) are an error: the report would show one of them silently.
+func ReadDiagnostics(paths ...string) (*diagnose.Diagnostics, error) {
+	var all diagnose.Diagnostics
+	owner := map[string]string{} // a part of the diagnostics → the file that holds it
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var d diagnose.Diagnostics
+		if err := json.Unmarshal(b, &d); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := claimParts(owner, path, &d); err != nil {
+			return nil, err
+		}
+		all.Cosine = append(all.Cosine, d.Cosine...)
+		all.Probe = append(all.Probe, d.Probe...)
+		all.CKA = append(all.CKA, d.CKA...)
+		all.Overlap = append(all.Overlap, d.Overlap...)
 	}
-	var d diagnose.Diagnostics
-	if err := json.Unmarshal(b, &d); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	return &all, nil
+}
+
+// claimParts records in owner the parts of d — a dataset under one training
+// setting, an overlap of one dataset and budget — as path's, and fails on a
+// part another file holds.
+func claimParts(owner map[string]string, path string, d *diagnose.Diagnostics) error {
+	parts := map[string]bool{}
+	add := func(dataset string, t diagnose.Training) {
+		parts[fmt.Sprintf("diagnostics of %s (%s)", dataset, trainingName(t))] = true
 	}
-	return &d, nil
+	for _, c := range d.Cosine {
+		add(c.Dataset, c.Training)
+	}
+	for _, p := range d.Probe {
+		add(p.Dataset, p.Training)
+	}
+	for _, c := range d.CKA {
+		add(c.Dataset, c.Training)
+	}
+	for _, o := range d.Overlap {
+		parts[fmt.Sprintf("the edge overlap of %s at budget %s", o.Dataset, budgetName(o.Budget))] = true
+	}
+	for _, part := range slices.Sorted(maps.Keys(parts)) {
+		if other, ok := owner[part]; ok {
+			return fmt.Errorf("%s and %s both hold the %s", other, path, part)
+		}
+		owner[part] = path
+	}
+	return nil
+}
+
+// trainingName says how a diagnostics entry's models were trained.
+func trainingName(t diagnose.Training) string {
+	s := "PairNorm no"
+	if t.PairNorm {
+		s = "PairNorm " + cmp.Or(t.PairNormAt, "pre")
+	}
+	return s + ", features " + cmp.Or(t.Features, "row")
 }
 
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'g', 4, 64) + " %" }
