@@ -2,12 +2,14 @@ package rewire
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/sketch"
@@ -43,6 +45,11 @@ func kirchhoff(e *incremental.Undirected) float64 {
 	return k
 }
 
+// qualityProgress, when set, receives a line after the exact run and every
+// 100 iterations of the sketch run: the benchmark at 2·10⁴ nodes runs for
+// an hour and more.
+var qualityProgress io.Writer
+
 // measureSketch runs err on g with the exact (incremental) engine and with
 // the sketch engine; a dense mirror engine follows the sketch run's edits
 // and gives, before each iteration, the exact maximum resistance of G(t),
@@ -63,6 +70,10 @@ func measureSketch(t testing.TB, g *linalg.Graph, budget float64, opt sketch.Opt
 		t.Fatal(err)
 	}
 	q.ExactSeconds = ex.Seconds
+	start := time.Now()
+	if qualityProgress != nil {
+		fmt.Fprintf(qualityProgress, "sketch quality: the exact run: %d iterations in %.1f s\n", ex.Iterations, ex.Seconds)
+	}
 	und, ok := exEng.(*incremental.Undirected)
 	if !ok {
 		t.Fatalf("the exact run's engine is %T", exEng)
@@ -112,6 +123,10 @@ func measureSketch(t testing.TB, g *linalg.Graph, budget float64, opt sketch.Opt
 				}
 			}
 			failed = mirror.Commit()
+			if qualityProgress != nil && it%100 == 0 {
+				fmt.Fprintf(qualityProgress, "sketch quality: iteration %d, %.0f s: worst %.4f, mean %.5f over %d additions, %d bridges\n",
+					it, time.Since(start).Seconds(), q.Worst, q.Mean/float64(max(1, q.Iterations)), q.Iterations, q.Bridges)
+			}
 		}}
 	sk, err := Run(g, cfg)
 	if err != nil {
@@ -187,6 +202,8 @@ func BenchmarkSketchQualitySBM(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	qualityProgress = os.Stderr
+	defer func() { qualityProgress = nil }()
 	for range b.N {
 		q := measureSketch(b, g, 0.01, sketch.Options{Seed: 1})
 		q.check(b, fmt.Sprintf("sbm-%d", n), 0.98, 0.995)
