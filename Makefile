@@ -36,9 +36,10 @@ run: build
 # OHM_FLAGS="--data-dir DIR" (global flags); PAPER_ARGS adds sweep flags.
 # Then the diagnostics (ohm diagnose: cosine, probes, CKA, edge overlap;
 # PAPER_DIAG_SEEDS seeds (mean ± std), split 0, depths 1–12, undirected GCN,
-# budget PAPER_DIAG_BUDGET, the datasets of PAPER_DATASETS) into
-# $(PAPER_DIR)/diagnostics.json, unless that file exists (delete it to
-# recompute; PAPER_DIAG=no skips them), and the report with them.
+# budget PAPER_DIAG_BUDGET, PairNorm no and yes), one `ohm diagnose` per
+# dataset of PAPER_DATASETS into $(PAPER_DIR)/diagnostics/DATASET/
+# diagnostics.json, each unless that file exists (delete it to recompute;
+# PAPER_DIAG=no skips them), and the report with them (merged).
 # paper-slice is the undirected 10 % budget only, into out/paper-slice.
 # Runtime: see the README (Development).
 PAPER_DIR       ?= out/paper
@@ -73,9 +74,14 @@ PAPER_MODELS_directed   = gcn,dirgcn
 PAPER_SWEEPS = $(foreach f,$(PAPER_FORM_LIST),$(foreach g,planetoid webkb,$(if $(PAPER_GROUP_$(g)),\
 	$(PAPER_SWEEP) --datasets $(call commas,$(PAPER_GROUP_$(g))) --forms $(f) --models $(PAPER_MODELS_$(f)) $(PAPER_RUNS_$(g)) &&))) true
 
-PAPER_DIAGNOSE = test -f $(PAPER_DIR)/diagnostics.json || $(BIN) $(OHM_FLAGS) diagnose --datasets $(call commas,$(PAPER_DATASET_LIST)) \
-	--methods none,curvature,res,res-hop,err,err-hop --budget $(PAPER_DIAG_BUDGET) --seeds $(PAPER_DIAG_SEEDS) \
-	--depths 1,2,3,4,5,6,7,8,9,10,11,12 --pairnorm no,yes --out $(PAPER_DIR)
+PAPER_DIAG_FILE = $(PAPER_DIR)/diagnostics/$(1)/diagnostics.json
+PAPER_DIAG_FILES = $(foreach d,$(PAPER_DATASET_LIST),$(call PAPER_DIAG_FILE,$(d)))
+PAPER_DIAGNOSE = $(foreach d,$(PAPER_DATASET_LIST),{ test -f $(call PAPER_DIAG_FILE,$(d)) || { mkdir -p $(PAPER_DIR)/diagnostics/$(d) && \
+	$(BIN) $(OHM_FLAGS) diagnose --datasets $(d) --methods none,curvature,res,res-hop,err,err-hop --budget $(PAPER_DIAG_BUDGET) \
+	--seeds $(PAPER_DIAG_SEEDS) --depths 1,2,3,4,5,6,7,8,9,10,11,12 --pairnorm no,yes --out $(PAPER_DIR)/diagnostics/$(d); }; } &&) true
+# The report takes every dataset's diagnostics when they are computed, else
+# those already there.
+PAPER_REPORT_DIAG = $(if $(filter yes,$(PAPER_DIAG)),$(PAPER_DIAG_FILES),$(wildcard $(PAPER_DIAG_FILES)))
 
 paper: build
 	$(if $(filter-out cora citeseer cornell texas,$(PAPER_DATASET_LIST)),$(error PAPER_DATASETS=$(PAPER_DATASETS): unknown dataset $(firstword $(filter-out cora citeseer cornell texas,$(PAPER_DATASET_LIST))) (want some of cora citeseer cornell texas separated by commas)))
@@ -85,7 +91,7 @@ paper: build
 	mkdir -p $(PAPER_DIR)
 	$(PAPER_SWEEPS)
 	$(if $(filter yes,$(PAPER_DIAG)),$(PAPER_DIAGNOSE))
-	$(BIN) report $(PAPER_DIR)/results.jsonl --out $(PAPER_DIR) $(if $(wildcard $(PAPER_DIR)/diagnostics.json)$(filter yes,$(PAPER_DIAG)),--diagnostics $(PAPER_DIR)/diagnostics.json)
+	$(BIN) report $(PAPER_DIR)/results.jsonl --out $(PAPER_DIR) $(if $(PAPER_REPORT_DIAG),--diagnostics $(call commas,$(PAPER_REPORT_DIAG)))
 
 paper-slice:
 	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_FORMS=undirected
