@@ -32,9 +32,9 @@ type sketchQuality struct {
 	// the exact choice), and how many were not within 1e-9 of it.
 	RemovalWorst, RemovalMean float64
 	Removals, RemovalMisses   int
-	SketchSeconds  float64
-	ExactSeconds   float64
-	Rounds, Solves int
+	SketchSeconds             float64
+	ExactSeconds              float64
+	Rounds, Solves            int
 }
 
 // kirchhoff is Σ over the pairs inside one component of R_ij, from a dense
