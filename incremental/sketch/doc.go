@@ -21,7 +21,7 @@
 //     fewer) L⁺ is dense and the eccentricity exact. The candidates are X,
 //     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
-//   - for removals, the E/2 + 16 edges of smallest sketched resistance that
+//   - for removals, the Round/2 + 16 edges of smallest sketched resistance that
 //     are not bridges (Tarjan), i.e. their endpoints.
 //
 // It then solves L x = e_c exactly (relative residual Tol) for every
