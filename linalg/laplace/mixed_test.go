@@ -190,17 +190,11 @@ func TestSolveMixedIllConditioned(t *testing.T) {
 		name string
 		gg   *graphgen.Graph
 	}{{"ring of 2 000 cliques", ring}, {"random geometric", rgg}} {
-		g, err := linalg.FromEdges(c.gg.N, false, c.gg.Edges)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := New(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, s := solverOf(t, c.gg)
 		n := s.N()
 		var P *mat.SymDense // dense L⁺ where it is cheap
 		if n <= 3000 {
+			var err error
 			if P, err = linalg.Pinv(g, labels(g)); err != nil {
 				t.Fatal(err)
 			}
@@ -324,14 +318,7 @@ func TestFloat64RoundNotCutShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := solverOf(t, gg)
 	n := s.N()
 	// Edges added after the factorization, as a round's edits are: the
 	// preconditioner does not know them, and on the ring they are long
