@@ -77,8 +77,10 @@ func benchSketchOptions(b *testing.B) sketch.Options {
 			opt.Rows = int(x)
 		case "boundtol":
 			opt.BoundTol = x
+		case "removals":
+			opt.RemovalCandidates = int(x)
 		default:
-			b.Fatalf("OHM_SKETCH_OPTIONS: unknown field %q (round, probes, candidates, rows, boundtol)", k)
+			b.Fatalf("OHM_SKETCH_OPTIONS: unknown field %q (round, probes, candidates, rows, boundtol, removals)", k)
 		}
 	}
 	b.Logf("sketch options %+v", opt)

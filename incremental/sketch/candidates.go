@@ -60,7 +60,7 @@ func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) map[int]bool {
 	if e.opt.Removes {
 		// Removal candidates: the lightest non-bridge edges by the sketch.
 		bridges := tarjan.Bridges(e.g)
-		for _, p := range lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.Round/2+16) {
+		for _, p := range lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.RemovalCandidates) {
 			keep[p.U], keep[p.V] = true, true
 		}
 	}

@@ -21,8 +21,9 @@
 //     fewer) L⁺ is dense and the eccentricity exact. The candidates are X,
 //     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
-//   - for removals, the Round/2 + 16 edges of smallest sketched resistance that
-//     are not bridges (Tarjan), i.e. their endpoints.
+//   - for removals, the RemovalCandidates (default Round/2 + 16) edges of
+//     smallest sketched resistance that are not bridges (Tarjan), i.e.
+//     their endpoints.
 //
 // It then solves L x = e_c exactly (relative residual Tol) for every
 // candidate node c, keeping only the block M = L⁺[K, K] of the kept nodes

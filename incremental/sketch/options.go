@@ -15,6 +15,11 @@ type Options struct {
 	// Removes says the operator removes edges (err), so the engine keeps
 	// removal candidates too.
 	Removes bool
+	// RemovalCandidates is the number of edges of least sketched
+	// resistance whose ends a round keeps for the removals (default
+	// Round/2 + 16). The removal is exact only among the kept edges; a
+	// larger pool keeps more nodes (M is |K|², one solve per node).
+	RemovalCandidates int
 	// WithinComponents restricts pairs to one component (as in
 	// incremental.Options).
 	WithinComponents bool
@@ -62,6 +67,9 @@ func (opt Options) withDefaults() Options {
 	}
 	if opt.Probes < 2 {
 		opt.Probes = 128
+	}
+	if opt.RemovalCandidates <= 0 {
+		opt.RemovalCandidates = opt.Round/2 + 16
 	}
 	if opt.MaxKept <= 0 {
 		opt.MaxKept = 8192
