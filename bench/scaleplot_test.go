@@ -44,11 +44,11 @@ func logSlope(x, y []float64) float64 {
 // n on log-log axes into file (.svg or .png), each series named with its
 // slope. The generated graphs keep the mean degree, so m grows as n and
 // the slope against m is the same.
-func plotScale(file string, points []scalePoint) error {
+func plotScale(file, title string, points []scalePoint) error {
 	points = slices.Clone(points)
 	slices.SortFunc(points, func(a, b scalePoint) int { return a.n - b.n })
 	p := plot.New()
-	p.Title.Text = "sketch engine, err on SBMs of mean degree 20, one thread"
+	p.Title.Text = "sketch engine, err on " + title + ", one thread"
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "nodes n (edges m = 10 n)"
 	p.Y.Label.Text = "seconds"
@@ -115,10 +115,10 @@ func TestLogSlope(t *testing.T) {
 			t.Errorf("logSlope(%v, %v) = %v, want %v", c.x, c.y, got, c.want)
 		}
 	}
-	if err := plotScale(filepath.Join(t.TempDir(), "s.svg"), []scalePoint{{n: 10, start: 1, perIteration: 0.1}, {n: 100, start: 9, perIteration: 0.5}}); err != nil {
+	if err := plotScale(filepath.Join(t.TempDir(), "s.svg"), "test graphs", []scalePoint{{n: 10, start: 1, perIteration: 0.1}, {n: 100, start: 9, perIteration: 0.5}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := plotScale(filepath.Join(t.TempDir(), "s.pdf"), nil); err == nil {
+	if err := plotScale(filepath.Join(t.TempDir(), "s.pdf"), "test graphs", nil); err == nil {
 		t.Error("plotScale took a .pdf")
 	}
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,13 +15,13 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-// BenchmarkSketchScale runs err with the sketch engine on generated SBMs
-// (10 blocks, mean degree 20, 80 % of a node's edges inside its block, as
-// `ohm data synth --model sbm --blocks 10 --avg-degree 20`) of the sizes in
-// OHM_SCALE_NODES (comma-separated, default 10000,20000) at the budget
-// OHM_SCALE_BUDGET (default 0.01), stopping after OHM_SCALE_ITERATIONS
-// iterations when set: issue 14's scale measurement (10⁵ nodes at 1 %, 10⁶
-// at 0.1 %: set the variables; they take from minutes to hours). It
+// BenchmarkSketchScale runs err with the sketch engine on generated graphs
+// of mean degree 20 — the shapes of OHM_SCALE_SHAPES (comma-separated,
+// default sbm; see scaleShapes) — of the sizes in OHM_SCALE_NODES
+// (comma-separated, default 10000,20000) at the budget OHM_SCALE_BUDGET
+// (default 0.01), stopping after OHM_SCALE_ITERATIONS iterations when set:
+// issue 14's scale measurement (10⁵ nodes at 1 %, 10⁶ at 0.1 %: set the
+// variables; they take from minutes to hours) and issue 40's per shape. It
 // reports seconds per iteration, solves per iteration, the rounds and the
 // heap's peak (runtime.MemStats.HeapSys, MB) beside ns/op, one worker, and
 // the two parts the time is made of: the first round's start (engine
@@ -28,7 +29,9 @@ import (
 // after it (s/iteration-after; round starts included when the run has
 // more than one round, so cap the iterations at 1 000 to read one round).
 // With OHM_SCALE_PLOT=FILE (.svg or .png) it draws both against n on
-// log-log axes, each with its least-squares slope, after the last size.
+// log-log axes, each with its least-squares slope, after the last size:
+// the SBM's into FILE, every other shape's into FILE with "-SHAPE" before
+// the extension.
 func BenchmarkSketchScale(b *testing.B) {
 	sizes := []int{10000, 20000}
 	if s := os.Getenv("OHM_SCALE_NODES"); s != "" {
@@ -57,52 +60,102 @@ func BenchmarkSketchScale(b *testing.B) {
 		}
 		maxIt = v
 	}
-	var points []scalePoint
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			gg, err := graphgen.SBMByDegree(n, 10, 20, 0.8, 1)
-			var g *linalg.Graph
-			if err == nil {
-				g, err = gg.Undirected()
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				start := time.Now()
-				var first time.Duration
-				res, err := rewire.Run(g, rewire.Config{Method: rewire.ERR, Budget: budget,
-					Engine: rewire.Sketch, Workers: 1, MaxIterations: maxIt,
-					OnIteration: func(it int, _ *linalg.Graph, _ []rewire.Edit) {
-						if it == 1 {
-							first = time.Since(start)
-						}
-					}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				total := time.Since(start)
-				it := float64(max(1, res.Iterations))
-				after := 0.0
-				if res.Iterations > 1 {
-					after = (total - first).Seconds() / float64(res.Iterations-1)
-				}
-				b.ReportMetric(res.Seconds/it, "s/iteration")
-				b.ReportMetric(first.Seconds(), "round-start-s")
-				b.ReportMetric(after, "s/iteration-after")
-				b.ReportMetric(float64(res.Solves)/it, "solves/iteration")
-				b.ReportMetric(float64(res.Rounds), "rounds")
-				b.ReportMetric(float64(res.Iterations), "iterations")
-				points = append(points, scalePoint{n: n, m: g.NumEdges(), start: first.Seconds(), perIteration: after})
-			}
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			b.ReportMetric(float64(ms.HeapSys)/1e6, "heap-MB")
-		})
+	shapes := []string{"sbm"}
+	if s := os.Getenv("OHM_SCALE_SHAPES"); s != "" {
+		shapes = strings.Split(s, ",")
 	}
-	if file := os.Getenv("OHM_SCALE_PLOT"); file != "" {
-		if err := plotScale(file, points); err != nil {
-			b.Fatal(err)
+	points := map[string][]scalePoint{}
+	for _, shape := range shapes {
+		gen, ok := scaleShapes[shape]
+		if !ok {
+			b.Fatalf("OHM_SCALE_SHAPES: unknown shape %q (sbm, ba, pp, rgg, ring)", shape)
+		}
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("shape=%s/nodes=%d", shape, n), func(b *testing.B) {
+				p := scaleRun(b, gen, n, budget, maxIt)
+				points[shape] = append(points[shape], p)
+			})
 		}
 	}
+	if file := os.Getenv("OHM_SCALE_PLOT"); file != "" {
+		for _, shape := range shapes {
+			f := file
+			if shape != "sbm" {
+				ext := filepath.Ext(file)
+				f = strings.TrimSuffix(file, ext) + "-" + shape + ext
+			}
+			if err := plotScale(f, scaleTitles[shape], points[shape]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// scaleShapes generates the graphs of BenchmarkSketchScale by shape, as
+// `ohm data synth` does (seed 1, rgg seed 2): sbm (10 blocks, 80 % of a
+// node's edges inside its block), pp (a planted partition: 100 blocks,
+// 90 %), ba (Barabási–Albert, 10 edges per new node), rgg (random
+// geometric) and ring (a ring of cliques of 20; n rounded down to a
+// multiple of 20), all of mean degree about 20.
+var scaleShapes = map[string]func(n int) (*graphgen.Graph, error){
+	"sbm":  func(n int) (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 10, 20, 0.8, 1) },
+	"pp":   func(n int) (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 100, 20, 0.9, 1) },
+	"ba":   func(n int) (*graphgen.Graph, error) { return graphgen.BA(n, 10, 1) },
+	"rgg":  func(n int) (*graphgen.Graph, error) { return graphgen.RGGByDegree(n, 20, 2) },
+	"ring": func(n int) (*graphgen.Graph, error) { return graphgen.RingOfCliques(max(1, n/20), 20) },
+}
+
+// scaleTitles names the shapes in the plots' titles.
+var scaleTitles = map[string]string{
+	"sbm":  "SBMs of mean degree 20",
+	"pp":   "planted partitions (100 blocks) of mean degree 20",
+	"ba":   "Barabási–Albert graphs (10 edges per node)",
+	"rgg":  "random geometric graphs of mean degree 20",
+	"ring": "rings of cliques of 20",
+}
+
+// scaleRun is one size of BenchmarkSketchScale: the graph gen(n), err at
+// budget with the sketch engine on one worker, at most maxIt iterations
+// (0: the budget), and its measurements.
+func scaleRun(b *testing.B, gen func(int) (*graphgen.Graph, error), n int, budget float64, maxIt int) scalePoint {
+	gg, err := gen(n)
+	var g *linalg.Graph
+	if err == nil {
+		g, err = gg.Undirected()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p scalePoint
+	for b.Loop() {
+		start := time.Now()
+		var first time.Duration
+		res, err := rewire.Run(g, rewire.Config{Method: rewire.ERR, Budget: budget,
+			Engine: rewire.Sketch, Workers: 1, MaxIterations: maxIt,
+			OnIteration: func(it int, _ *linalg.Graph, _ []rewire.Edit) {
+				if it == 1 {
+					first = time.Since(start)
+				}
+			}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		total := time.Since(start)
+		it := float64(max(1, res.Iterations))
+		after := 0.0
+		if res.Iterations > 1 {
+			after = (total - first).Seconds() / float64(res.Iterations-1)
+		}
+		b.ReportMetric(res.Seconds/it, "s/iteration")
+		b.ReportMetric(first.Seconds(), "round-start-s")
+		b.ReportMetric(after, "s/iteration-after")
+		b.ReportMetric(float64(res.Solves)/it, "solves/iteration")
+		b.ReportMetric(float64(res.Rounds), "rounds")
+		b.ReportMetric(float64(res.Iterations), "iterations")
+		p = scalePoint{n: g.N(), m: g.NumEdges(), start: first.Seconds(), perIteration: after}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapSys)/1e6, "heap-MB")
+	return p
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -91,8 +90,7 @@ func (c *dataSynthCmd) generate() (*graphgen.Graph, error) {
 	case "sbm":
 		return graphgen.SBMByDegree(c.Nodes, c.Blocks, c.AvgDegree, c.Homophily, c.Seed)
 	case "rgg":
-		// Mean degree ≈ (n−1)·π·r² away from the border.
-		return graphgen.RGG(c.Nodes, min(1.4, math.Sqrt(c.AvgDegree/(math.Pi*float64(max(c.Nodes-1, 1))))), c.Seed)
+		return graphgen.RGGByDegree(c.Nodes, c.AvgDegree, c.Seed)
 	case "ba":
 		return graphgen.BA(c.Nodes, c.EdgesPerNode, c.Seed)
 	case "ring":

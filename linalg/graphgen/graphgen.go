@@ -140,6 +140,13 @@ func skip(r *rand.Rand, total int, p float64, f func(int)) {
 	}
 }
 
+// RGGByDegree is RGG with the radius that gives about avgDegree
+// neighbours a node away from the border: (n−1)·π·r² = avgDegree (r at
+// most 1.4, which joins every pair of the unit square).
+func RGGByDegree(n int, avgDegree float64, seed uint64) (*Graph, error) {
+	return RGG(n, min(1.4, math.Sqrt(avgDegree/(math.Pi*float64(max(n-1, 1))))), seed)
+}
+
 // RGG is the random geometric graph: n points uniform in the unit square,
 // joined when closer than radius. A grid of cells of side radius finds the
 // pairs in O(n + m) expected time. No labels.
