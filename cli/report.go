@@ -49,6 +49,15 @@ func (c *reportCmd) Run(g *Globals) error {
 			return usagef("--pairnorm-at: %v", err)
 		}
 	}
+	// The diagnostics first: a missing or clashing file fails at once,
+	// not after a large results file is read.
+	var diag *diagnose.Diagnostics
+	if len(c.Diagnostics) > 0 {
+		var err error
+		if diag, err = report.ReadDiagnostics(c.Diagnostics...); err != nil {
+			return fmt.Errorf("--diagnostics: %w", err)
+		}
+	}
 	if outs := readTrainOutputs(c.Results); outs != nil {
 		return c.reportTraining(g, outs)
 	}
@@ -66,12 +75,6 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	for _, st := range stale {
 		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of %s rewiring code: %s (%s)\n", st.Count, st.Relation, st, staleRemedy[st.Relation])
-	}
-	var diag *diagnose.Diagnostics
-	if len(c.Diagnostics) > 0 {
-		if diag, err = report.ReadDiagnostics(c.Diagnostics...); err != nil {
-			return fmt.Errorf("--diagnostics: %w", err)
-		}
 	}
 	if len(recs) == 0 && diag == nil {
 		if len(all) > 0 {

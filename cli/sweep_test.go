@@ -325,6 +325,22 @@ func TestReportAndDemo(t *testing.T) {
 	if body(again) != body(md) {
 		t.Errorf("ohm report and ohm demo disagree")
 	}
+	// A diagnostics file named twice (the same dataset and setting in
+	// both) or a missing one fails, naming it, and nothing is written.
+	diag := filepath.Join(dir, diagnosticsFile)
+	for _, c := range []struct{ files, want string }{
+		{diag + "," + diag, "both hold the diagnostics of bottleneck"},
+		{filepath.Join(dir, "missing.json"), "missing.json"},
+	} {
+		bad := filepath.Join(dir, "bad")
+		code, _, errs = run(t, "report", filepath.Join(dir, "results.jsonl"), "--out", bad, "--diagnostics", c.files)
+		if code == 0 || !strings.Contains(errs, "--diagnostics: ") || !strings.Contains(errs, c.want) {
+			t.Errorf("--diagnostics %s: exit %d: %s", c.files, code, errs)
+		}
+		if _, err := os.Stat(filepath.Join(bad, "report.md")); err == nil {
+			t.Errorf("--diagnostics %s: report.md written", c.files)
+		}
+	}
 	// A resumed demo runs nothing new.
 	code, _, errs = run(t, "demo", "--dataset", "bottleneck", "--epochs", "20", "--seeds", "2", "--out", dir, "--resume")
 	if code != 0 || !strings.Contains(errs, "(0 new)") {
