@@ -6,15 +6,13 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/incremental/hops"
-	"github.com/ohmgnn/ohm/incremental/internal/parallel"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -444,25 +442,14 @@ func (e *Directed) Refresh() error {
 	})
 	xs := make([]*mat.SymDense, len(e.sccs))
 	errs := make([]error, len(e.sccs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(e.opt.Workers, len(order))) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(order) {
-					return
-				}
-				s := order[k]
-				if e.fast != nil {
-					xs[s], errs[s] = e.exactX(s)
-				} else {
-					xs[s], errs[s] = e.solveX(s, -1, -1)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(e.opt.Workers, len(order), func(_, k int) {
+		s := order[k]
+		if e.fast != nil {
+			xs[s], errs[s] = e.exactX(s)
+		} else {
+			xs[s], errs[s] = e.solveX(s, -1, -1)
+		}
+	})
 	for _, s := range e.big {
 		if errs[s] != nil {
 			return errs[s]

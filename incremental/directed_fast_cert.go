@@ -4,16 +4,15 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/ohmgnn/ohm/incremental/hops"
-	"github.com/ohmgnn/ohm/incremental/internal/parallel"
-	"github.com/ohmgnn/ohm/incremental/rank"
 	"math"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/ohmgnn/ohm/incremental/hops"
+	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -482,25 +481,14 @@ func (e *Directed) fastCandidates(s, a, b, x int, ys []int, rs, errs []float64, 
 	// The candidates share their tail x, and so the Sherman–Morrison
 	// vectors (L + p_j I)⁻¹ e_x.
 	hs := f.solver.candidateHs(e.local[x])
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(e.opt.Workers, len(qs))) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(qs) {
-					return
-				}
-				q := qs[k]
-				cand := &shiftCandidate{x: e.local[x], y: e.local[ys[q]], h: hs}
-				r, er, st, err := e.candidateR(s, a, b, x, ys[q], f.solver.solverFor(cand))
-				if err == nil {
-					rs[q], errs[q], steps[q], done[q] = r, er, st, true
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(e.opt.Workers, len(qs), func(_, k int) {
+		q := qs[k]
+		cand := &shiftCandidate{x: e.local[x], y: e.local[ys[q]], h: hs}
+		r, er, st, err := e.candidateR(s, a, b, x, ys[q], f.solver.solverFor(cand))
+		if err == nil {
+			rs[q], errs[q], steps[q], done[q] = r, er, st, true
+		}
+	})
 	for q := range ys {
 		if done[q] {
 			e.fast.stats.Candidates++

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -203,22 +202,14 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 // forShifts runs body(j, work) for j in [0, m) on GOMAXPROCS goroutines,
 // each with its own work slice of the given length.
 func forShifts(m int, body func(j int, work []float64), work int) {
-	w := max(1, min(runtime.GOMAXPROCS(0), m))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range w {
-		wg.Go(func() {
-			buf := make([]float64, work)
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= m {
-					return
-				}
-				body(j, buf)
-			}
-		})
-	}
-	wg.Wait()
+	w := runtime.GOMAXPROCS(0)
+	bufs := make([][]float64, max(1, min(w, m)))
+	parallel.Each(w, m, func(t, j int) {
+		if bufs[t] == nil {
+			bufs[t] = make([]float64, work)
+		}
+		body(j, bufs[t])
+	})
 }
 
 // rowDelta returns row i of L − L₀.

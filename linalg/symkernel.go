@@ -5,8 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"sync"
-	"sync/atomic"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // The product kernel of AddToSym. AddToSym forms the upper triangle of
@@ -89,21 +89,10 @@ func addUpperTZ(n, r int, t, z, x []float64, ld int) {
 			units = append(units, unit{rc, i, min(i+kernelStrip, rc.i1)})
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(units))) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(units) {
-					return
-				}
-				u := units[k]
-				addStrip(u.rect, u.i0, u.i1, r, t, zt, n, x, ld)
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(runtime.GOMAXPROCS(0), len(units), func(_, k int) {
+		u := units[k]
+		addStrip(u.rect, u.i0, u.i1, r, t, zt, n, x, ld)
+	})
 }
 
 // addStrip does rows [i0, i1) of the product rc, column tile by column
@@ -221,18 +210,13 @@ func gemmSeq(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []fl
 		// Row blocks split over GOMAXPROCS goroutines (each entry's sum
 		// is the same whatever the split).
 		w := max(1, min(runtime.GOMAXPROCS(0), m4/256))
-		var wg sync.WaitGroup
-		for t := range w {
-			r0, r1 := m4/4*t/w*4, m4/4*(t+1)/w*4
-			wg.Go(func() {
-				for r := r0; r < r1; r += 4 {
-					for j := 0; j < n8; j += 8 {
-						block(r, j)
-					}
+		parallel.Rows(w, m4/4, func(_, lo, hi int) {
+			for r := 4 * lo; r < 4*hi; r += 4 {
+				for j := 0; j < n8; j += 8 {
+					block(r, j)
 				}
-			})
-		}
-		wg.Wait()
+			}
+		})
 	}
 	for r := m4; r < m; r++ {
 		for j := 0; j < n16; j += 16 {

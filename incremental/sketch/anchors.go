@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ohmgnn/ohm/incremental/internal/parallel"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )
 

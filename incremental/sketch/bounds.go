@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/ohmgnn/ohm/incremental/internal/parallel"
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // confidence is the number of standard errors of D̂_i added to the bound.

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/ohmgnn/ohm/incremental"
-	"github.com/ohmgnn/ohm/incremental/internal/parallel"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/ohmgnn/ohm/incremental"
-	"github.com/ohmgnn/ohm/incremental/internal/parallel"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 	"gonum.org/v1/gonum/floats"
 )

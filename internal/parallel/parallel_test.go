@@ -29,3 +29,26 @@ func TestRows(t *testing.T) {
 		}
 	}
 }
+
+// TestEach: every item runs once, on a goroutine index below min(w, n)
+// (at least 1), and Each returns after the last.
+func TestEach(t *testing.T) {
+	for _, c := range []struct{ w, n int }{{1, 0}, {0, 5}, {3, 7}, {4, 2}, {8, 1000}} {
+		runs := make([]atomic.Int32, c.n)
+		var bad atomic.Int32
+		Each(c.w, c.n, func(g, k int) {
+			if g < 0 || g >= max(1, min(c.w, c.n)) {
+				bad.Add(1)
+			}
+			runs[k].Add(1)
+		})
+		if bad.Load() != 0 {
+			t.Errorf("w=%d n=%d: %d calls on a goroutine index out of range", c.w, c.n, bad.Load())
+		}
+		for k := range runs {
+			if r := runs[k].Load(); r != 1 {
+				t.Errorf("w=%d n=%d: item %d ran %d times", c.w, c.n, k, r)
+			}
+		}
+	}
+}
