@@ -2,6 +2,36 @@
 
 #include "textflag.h"
 
+// DOT_STEP is one element l of dotChunkAVX2's sums: t[l] (at off(R11))
+// times row l of the panel (at R12, two groups of four columns) added to
+// the partial sums a and b, then R12 moves to row l+1.
+#define DOT_STEP(off, a, b) \
+	VBROADCASTSD off(R11), Y8 \
+	VMULPD       (R12), Y8, Y9 \
+	VADDPD       Y9, a, a \
+	VMULPD       32(R12), Y8, Y10 \
+	VADDPD       Y10, b, b \
+	ADDQ         R8, R12
+
+// AXPY_ROW adds a(r, l) (at p) times row l of b (Y8, Y9) to row r of the
+// block (a, b), one product and one addition rounded at a time.
+#define AXPY_ROW(p, a, b) \
+	VBROADCASTSD (p), Y10 \
+	VMULPD       Y8, Y10, Y11 \
+	VADDPD       Y11, a, a \
+	VMULPD       Y9, Y10, Y12 \
+	VADDPD       Y12, b, b
+
+// LOAD_ROW and STORE_ROW move one row of eight entries of c, at SI,
+// into and out of (a, b).
+#define LOAD_ROW(a, b) \
+	VMOVUPD (SI), a \
+	VMOVUPD 32(SI), b
+
+#define STORE_ROW(a, b) \
+	VMOVUPD a, (SI) \
+	VMOVUPD b, 32(SI)
+
 // func dotChunkAVX2(t *float64, zt *float64, ldz int, c *float64, k int, groups int)
 //
 // For each of the groups·8 consecutive columns j of c, c[j] += s_j, where
@@ -40,30 +70,10 @@ group:
 	JL     tail
 
 loop4:
-	VBROADCASTSD (R11), Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), Y8, Y10
-	VADDPD       Y10, Y4, Y4
-	ADDQ         R8, R12
-	VBROADCASTSD 8(R11), Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       32(R12), Y8, Y10
-	VADDPD       Y10, Y5, Y5
-	ADDQ         R8, R12
-	VBROADCASTSD 16(R11), Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), Y8, Y10
-	VADDPD       Y10, Y6, Y6
-	ADDQ         R8, R12
-	VBROADCASTSD 24(R11), Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	VMULPD       32(R12), Y8, Y10
-	VADDPD       Y10, Y7, Y7
-	ADDQ         R8, R12
+	DOT_STEP(0, Y0, Y4)
+	DOT_STEP(8, Y1, Y5)
+	DOT_STEP(16, Y2, Y6)
+	DOT_STEP(24, Y3, Y7)
 	ADDQ         $32, R11
 	SUBQ         $4, CX
 	JGE          loop4
@@ -73,12 +83,7 @@ tail:
 	JLE  reduce
 
 tail1:
-	VBROADCASTSD (R11), Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), Y8, Y10
-	VADDPD       Y10, Y4, Y4
-	ADDQ         R8, R12
+	DOT_STEP(0, Y0, Y4)
 	ADDQ         $8, R11
 	DECQ         CX
 	JNZ          tail1
@@ -130,18 +135,14 @@ TEXT ·axpyBlockAVX2(SB), NOSPLIT, $0-64
 	LEAQ (R12)(AX*1), R13
 	LEAQ (R13)(AX*1), R14
 
-	MOVQ    DX, SI
-	VMOVUPD (SI), Y0
-	VMOVUPD 32(SI), Y1
-	ADDQ    R10, SI
-	VMOVUPD (SI), Y2
-	VMOVUPD 32(SI), Y3
-	ADDQ    R10, SI
-	VMOVUPD (SI), Y4
-	VMOVUPD 32(SI), Y5
-	ADDQ    R10, SI
-	VMOVUPD (SI), Y6
-	VMOVUPD 32(SI), Y7
+	MOVQ DX, SI
+	LOAD_ROW(Y0, Y1)
+	ADDQ R10, SI
+	LOAD_ROW(Y2, Y3)
+	ADDQ R10, SI
+	LOAD_ROW(Y4, Y5)
+	ADDQ R10, SI
+	LOAD_ROW(Y6, Y7)
 
 	TESTQ CX, CX
 	JE    store
@@ -149,26 +150,10 @@ TEXT ·axpyBlockAVX2(SB), NOSPLIT, $0-64
 loop:
 	VMOVUPD      (BX), Y8
 	VMOVUPD      32(BX), Y9
-	VBROADCASTSD (R11), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y12
-	VADDPD       Y12, Y1, Y1
-	VBROADCASTSD (R12), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y12
-	VADDPD       Y12, Y3, Y3
-	VBROADCASTSD (R13), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y12
-	VADDPD       Y12, Y5, Y5
-	VBROADCASTSD (R14), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       Y9, Y10, Y12
-	VADDPD       Y12, Y7, Y7
+	AXPY_ROW(R11, Y0, Y1)
+	AXPY_ROW(R12, Y2, Y3)
+	AXPY_ROW(R13, Y4, Y5)
+	AXPY_ROW(R14, Y6, Y7)
 	ADDQ         R8, R11
 	ADDQ         R8, R12
 	ADDQ         R8, R13
@@ -178,18 +163,14 @@ loop:
 	JNZ          loop
 
 store:
-	MOVQ    DX, SI
-	VMOVUPD Y0, (SI)
-	VMOVUPD Y1, 32(SI)
-	ADDQ    R10, SI
-	VMOVUPD Y2, (SI)
-	VMOVUPD Y3, 32(SI)
-	ADDQ    R10, SI
-	VMOVUPD Y4, (SI)
-	VMOVUPD Y5, 32(SI)
-	ADDQ    R10, SI
-	VMOVUPD Y6, (SI)
-	VMOVUPD Y7, 32(SI)
+	MOVQ DX, SI
+	STORE_ROW(Y0, Y1)
+	ADDQ R10, SI
+	STORE_ROW(Y2, Y3)
+	ADDQ R10, SI
+	STORE_ROW(Y4, Y5)
+	ADDQ R10, SI
+	STORE_ROW(Y6, Y7)
 	VZEROUPPER
 	RET
 
