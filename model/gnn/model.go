@@ -170,13 +170,13 @@ func (m *Model) forward(x mat.Matrix, train bool, seen func(l int, z *mat.Dense)
 		}
 		if m.norms[l] != nil && m.Arch.PairNormAt == PairNormPost {
 			m.pre[l] = z
-			m.h[l] = m.stagePost(l, z)
+			m.stagePost(l, z)
 		} else {
 			if m.norms[l] != nil {
 				z = m.norms[l].Forward(z)
 			}
 			m.pre[l] = z
-			m.h[l] = m.stagePre(l, z)
+			m.stagePre(l, z)
 		}
 		in = m.h[l]
 	}
@@ -191,10 +191,7 @@ func (m *Model) stagePre(l int, z *mat.Dense) *mat.Dense {
 	m.h[l] = ensure(m.h[l], r, cols)
 	h, zs := rawDense(m.h[l]), rawDense(z)
 	if m.drop {
-		if len(m.mask[l]) != len(h) {
-			m.mask[l] = make([]float64, len(h))
-		}
-		reluDrop(h, m.mask[l], zs, m.draws(len(h)), m.Arch.Dropout)
+		reluDrop(h, m.maskOf(l, len(h)), zs, m.draws(len(h)), m.Arch.Dropout)
 	} else {
 		for k, v := range zs {
 			h[k] = max(v, 0)
@@ -220,14 +217,21 @@ func (m *Model) stagePost(l int, z *mat.Dense) *mat.Dense {
 		copy(h, y)
 		return m.h[l]
 	}
-	if len(m.mask[l]) != len(h) {
-		m.mask[l] = make([]float64, len(h))
-	}
-	dropMaskFrom(m.mask[l], m.draws(len(h)), m.Arch.Dropout)
+	mask := m.maskOf(l, len(h))
+	dropMaskFrom(mask, m.draws(len(h)), m.Arch.Dropout)
 	for k, v := range y {
-		h[k] = v * m.mask[l][k]
+		h[k] = v * mask[k]
 	}
 	return m.h[l]
+}
+
+// maskOf returns stage l's dropout mask, n entries, reallocated only when
+// the size changes.
+func (m *Model) maskOf(l, n int) []float64 {
+	if len(m.mask[l]) != n {
+		m.mask[l] = make([]float64, n)
+	}
+	return m.mask[l]
 }
 
 // dropInput returns x with dropout applied, in a model-owned buffer. A
