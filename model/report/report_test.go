@@ -100,6 +100,23 @@ func syntheticDiagnostics() *diagnose.Diagnostics {
 	return d
 }
 
+// reportHas reads the report.md of out, fails the test for every want it
+// does not contain, and returns its text.
+func reportHas(t *testing.T, out *Output, wants ...string) string {
+	t.Helper()
+	md, err := os.ReadFile(out.Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	for _, want := range wants {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	return s
+}
+
 // checkFigures checks that every figure is a PNG of the expected size and
 // an SVG that parses.
 func checkFigures(t *testing.T, figs []string) {
@@ -176,12 +193,7 @@ func TestReportSynthetic(t *testing.T) {
 		t.Errorf("%d figures, want 52: %v", len(out.Figures), out.Figures)
 	}
 	checkFigures(t, out.Figures)
-	md, err := os.ReadFile(out.Markdown)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(md)
-	for _, want := range []string{
+	s := reportHas(t, out,
 		// Every table of the grid: 3 form/model × 2 budgets × 2 pairs.
 		"### cornell / texas, undirected form, GCN, budget 0.05 (5 % of E0)",
 		"### cornell / texas, undirected form, GCN, budget 0.1 (10 % of E0)",
@@ -210,11 +222,7 @@ func TestReportSynthetic(t *testing.T) {
 		"mean over 5 models (seeds)",
 		"| curvature | 28 | 1.00 | 0.16 |",
 		"; each cell averages 6 runs.", // 6 seeds/splits per setting
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
+	)
 	if t.Failed() {
 		t.Log(s)
 	}
@@ -353,11 +361,8 @@ func TestReportGraphFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ := os.ReadFile(out.Markdown)
-	for _, want := range []string{"### mine, undirected form, GCN", "| none | no | 2 | 90.0 ± 0.0 | 90.0 (2) |", "| mine | `" + shaA + "` | the file's masks |"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("report lacks %q:\n%s", want, md)
-		}
+	if md := reportHas(t, out, "### mine, undirected form, GCN", "| none | no | 2 | 90.0 ± 0.0 | 90.0 (2) |", "| mine | `"+shaA+"` | the file's masks |"); t.Failed() {
+		t.Log(md)
 	}
 	r := rec("g", shaB, 0.4)
 	r.SplitRule, r.SplitSeed = "random:0.6,0.2,0.2", 3
@@ -366,13 +371,9 @@ func TestReportGraphFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ = os.ReadFile(out.Markdown)
-	s := string(md)
-	for _, want := range []string{"| none | no | 2 | 50.0 ± 0.0 |", "### cornell@aaaaaaaa, undirected form, GCN", "| none | no | 2 | 70.0 ± 0.0 |",
-		"### g@aaaaaaaa,", "| none | no | 2 | 60.0 ± 0.0 |", "| none | no | 2 | 40.0 ± 0.0 |", "| random:0.6,0.2,0.2, seed 3 |"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("report lacks %q:\n%s", want, s)
-		}
+	if md := reportHas(t, out, "| none | no | 2 | 50.0 ± 0.0 |", "### cornell@aaaaaaaa, undirected form, GCN", "| none | no | 2 | 70.0 ± 0.0 |",
+		"### g@aaaaaaaa,", "| none | no | 2 | 60.0 ± 0.0 |", "| none | no | 2 | 40.0 ± 0.0 |", "| random:0.6,0.2,0.2, seed 3 |"); t.Failed() {
+		t.Log(md)
 	}
 	if recs[1].Dataset != "cornell" {
 		t.Error("Write modified the records")
