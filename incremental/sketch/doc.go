@@ -21,7 +21,7 @@
 //     fewer) L⁺ is dense and the eccentricity exact. The candidates are X,
 //     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
-//   - for removals, the RemovalCandidates (default Round/2 + 16) edges of
+//   - for removals, the RemovalCandidates (default 2·Round) edges of
 //     smallest sketched resistance that are not bridges (Tarjan), i.e.
 //     their endpoints.
 //

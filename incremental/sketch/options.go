@@ -17,8 +17,10 @@ type Options struct {
 	Removes bool
 	// RemovalCandidates is the number of edges of least sketched
 	// resistance whose ends a round keeps for the removals (default
-	// Round/2 + 16). The removal is exact only among the kept edges; a
-	// larger pool keeps more nodes (M is |K|², one solve per node).
+	// 2·Round: twice the removals a round can make). The removal is exact
+	// only among the kept edges; a larger pool keeps more nodes (M is
+	// |K|², one solve per node). sketch-17's Round/2 + 16 missed the least
+	// resistant edge on nearly every removal (docs/sketch.md).
 	RemovalCandidates int
 	// WithinComponents restricts pairs to one component (as in
 	// incremental.Options).
@@ -69,7 +71,7 @@ func (opt Options) withDefaults() Options {
 		opt.Probes = 128
 	}
 	if opt.RemovalCandidates <= 0 {
-		opt.RemovalCandidates = opt.Round/2 + 16
+		opt.RemovalCandidates = 2 * opt.Round
 	}
 	if opt.MaxKept <= 0 {
 		opt.MaxKept = 8192
