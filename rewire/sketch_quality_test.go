@@ -249,10 +249,8 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 // BenchmarkSketchQualitySBM measures the same on a generated SBM of
 // OHM_SKETCH_NODES nodes (default 20 000, mean degree 20) at 1 %: the
 // dense engines still run there (about 10 GB at 2·10⁴ nodes), so it is a
-// benchmark, not a test. Measured at 10⁴ nodes (1 001 iterations,
-// sketch-14, 19 minutes in all): worst 0.9889, mean 0.99724, Kirchhoff
-// 0.951, no bridge; sketch 54 s against 421 s for the dense engine. With
-// OHM_SKETCH_GRAPH (a graph file, e.g. an .npz of `ohm data synth`, read
+// benchmark, not a test (its figures, version by version, are in
+// docs/sketch.md and docs/benchmarks.md). With OHM_SKETCH_GRAPH (a graph file, e.g. an .npz of `ohm data synth`, read
 // as undirected) it measures that graph instead: the other shapes of issue
 // 40 at 10⁴ nodes.
 func BenchmarkSketchQualitySBM(b *testing.B) {
