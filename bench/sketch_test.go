@@ -2,9 +2,11 @@ package bench
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,13 +68,13 @@ func BenchmarkSketchScale(b *testing.B) {
 	}
 	points := map[string][]scalePoint{}
 	for _, shape := range shapes {
-		gen, ok := scaleShapes[shape]
+		sh, ok := scaleShapes[shape]
 		if !ok {
-			b.Fatalf("OHM_SCALE_SHAPES: unknown shape %q (sbm, ba, pp, rgg, ring)", shape)
+			b.Fatalf("OHM_SCALE_SHAPES: unknown shape %q (%s)", shape, strings.Join(slices.Sorted(maps.Keys(scaleShapes)), ", "))
 		}
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("shape=%s/nodes=%d", shape, n), func(b *testing.B) {
-				p := scaleRun(b, gen, n, budget, maxIt)
+				p := scaleRun(b, sh.gen, n, budget, maxIt)
 				points[shape] = append(points[shape], p)
 			})
 		}
@@ -84,34 +86,33 @@ func BenchmarkSketchScale(b *testing.B) {
 				ext := filepath.Ext(file)
 				f = strings.TrimSuffix(file, ext) + "-" + shape + ext
 			}
-			if err := plotScale(f, scaleTitles[shape], points[shape]); err != nil {
+			if err := plotScale(f, scaleShapes[shape].title, points[shape]); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 }
 
-// scaleShapes generates the graphs of BenchmarkSketchScale by shape, as
-// `ohm data synth` does (seed 1, rgg seed 2): sbm (10 blocks, 80 % of a
-// node's edges inside its block), pp (a planted partition: 100 blocks,
-// 90 %), ba (Barabási–Albert, 10 edges per new node), rgg (random
-// geometric) and ring (a ring of cliques of 20; n rounded down to a
-// multiple of 20), all of mean degree about 20.
-var scaleShapes = map[string]func(n int) (*graphgen.Graph, error){
-	"sbm":  func(n int) (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 10, 20, 0.8, 1) },
-	"pp":   func(n int) (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 100, 20, 0.9, 1) },
-	"ba":   func(n int) (*graphgen.Graph, error) { return graphgen.BA(n, 10, 1) },
-	"rgg":  func(n int) (*graphgen.Graph, error) { return graphgen.RGGByDegree(n, 20, 2) },
-	"ring": func(n int) (*graphgen.Graph, error) { return graphgen.RingOfCliques(max(1, n/20), 20) },
-}
-
-// scaleTitles names the shapes in the plots' titles.
-var scaleTitles = map[string]string{
-	"sbm":  "SBMs of mean degree 20",
-	"pp":   "planted partitions (100 blocks) of mean degree 20",
-	"ba":   "Barabási–Albert graphs (10 edges per node)",
-	"rgg":  "random geometric graphs of mean degree 20",
-	"ring": "rings of cliques of 20",
+// scaleShapes are the graphs of BenchmarkSketchScale by shape: the
+// generator, as `ohm data synth` makes them (seed 1, rgg seed 2), and the
+// plot's title. sbm: 10 blocks, 80 % of a node's edges inside its block;
+// pp: a planted partition, 100 blocks, 90 %; ba: Barabási–Albert, 10
+// edges per new node; rgg: random geometric; ring: a ring of cliques of
+// 20 (n rounded down to a multiple of 20). All of mean degree about 20.
+var scaleShapes = map[string]struct {
+	gen   func(n int) (*graphgen.Graph, error)
+	title string
+}{
+	"sbm": {func(n int) (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 10, 20, 0.8, 1) },
+		"SBMs of mean degree 20"},
+	"pp": {func(n int) (*graphgen.Graph, error) { return graphgen.SBMByDegree(n, 100, 20, 0.9, 1) },
+		"planted partitions (100 blocks) of mean degree 20"},
+	"ba": {func(n int) (*graphgen.Graph, error) { return graphgen.BA(n, 10, 1) },
+		"Barabási–Albert graphs (10 edges per node)"},
+	"rgg": {func(n int) (*graphgen.Graph, error) { return graphgen.RGGByDegree(n, 20, 2) },
+		"random geometric graphs of mean degree 20"},
+	"ring": {func(n int) (*graphgen.Graph, error) { return graphgen.RingOfCliques(max(1, n/20), 20) },
+		"rings of cliques of 20"},
 }
 
 // scaleRun is one size of BenchmarkSketchScale: the graph gen(n), err at
