@@ -250,9 +250,9 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 // OHM_SKETCH_NODES nodes (default 20 000, mean degree 20) at 1 %: the
 // dense engines still run there (about 10 GB at 2·10⁴ nodes), so it is a
 // benchmark, not a test (its figures, version by version, are in
-// docs/sketch.md and docs/benchmarks.md). With OHM_SKETCH_GRAPH (a graph file, e.g. an .npz of `ohm data synth`, read
-// as undirected) it measures that graph instead: the other shapes of issue
-// 40 at 10⁴ nodes.
+// docs/sketch.md and docs/benchmarks.md). With OHM_SKETCH_GRAPH (a graph
+// file, e.g. an .npz of `ohm data synth`, read as undirected) it measures
+// that graph instead: the other shapes of issue 40 at 10⁴ nodes.
 func BenchmarkSketchQualitySBM(b *testing.B) {
 	n := 20000
 	if s := os.Getenv("OHM_SKETCH_NODES"); s != "" {

@@ -17,10 +17,10 @@ type Options struct {
 	Removes bool
 	// RemovalCandidates is the number of edges of least sketched
 	// resistance whose ends a round keeps for the removals (default
-	// 2·Round: twice the removals a round can make). The removal is exact
-	// only among the kept edges; a larger pool keeps more nodes (M is
-	// |K|², one solve per node). sketch-17's Round/2 + 16 missed the least
-	// resistant edge on nearly every removal (docs/sketch.md).
+	// 2·Round: a pool smaller than the removals a round makes runs dry,
+	// and the later removals then take heavier edges). The removal is
+	// exact only among the kept edges; a larger pool keeps more nodes (M
+	// is |K|², one solve per node).
 	RemovalCandidates int
 	// WithinComponents restricts pairs to one component (as in
 	// incremental.Options).
