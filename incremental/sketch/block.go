@@ -19,8 +19,10 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	var oldM []float64
 	oldK := 0
 	if !e.stale && len(e.kept) > 0 {
+		e.flushM()
 		oldIndex, oldM, oldK = slices.Clone(e.index), e.m, len(e.kept)
 	}
+	e.dropWaiting()
 	e.kept = e.kept[:0]
 	for i := range keep {
 		e.kept = append(e.kept, i)
@@ -82,18 +84,18 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 			e.m[a*K+b], e.m[b*K+a] = v, v
 		}
 	}
+	e.setDiag()
 	return nil
 }
 
 // r is the exact resistance between kept positions a and b (across
-// components, L⁺_aa + L⁺_bb: M_ab is 0 there).
+// components, L⁺_aa + L⁺_bb: M_ab is 0 there). O(waiting updates).
 func (e *Engine) r(a, b int32) float64 {
-	K := len(e.kept)
-	return e.m[int(a)*K+int(a)] + e.m[int(b)*K+int(b)] - 2*e.m[int(a)*K+int(b)]
+	return e.diag[a] + e.diag[b] - 2*e.at(int(a), int(b))
 }
 
 // setRowMin sets rowMin to every row's minimum of M, the rows split
-// among up to Workers goroutines. O(|K|²).
+// among up to Workers goroutines; nothing may wait (flushM). O(|K|²).
 func (e *Engine) setRowMin() {
 	K := len(e.kept)
 	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
@@ -105,7 +107,7 @@ func (e *Engine) setRowMin() {
 }
 
 // mii is M's diagonal entry at kept position a, L⁺ of the node.
-func (e *Engine) mii(a int32) float64 { return e.m[int(a)*len(e.kept)+int(a)] }
+func (e *Engine) mii(a int32) float64 { return e.diag[a] }
 
 // rowWorkers is how many goroutines share a pass over M's rows: up to
 // Workers, one per 256 rows at least.

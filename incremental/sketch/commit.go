@@ -6,8 +6,6 @@ import (
 	"slices"
 
 	"github.com/ohmgnn/ohm/incremental"
-	"github.com/ohmgnn/ohm/internal/parallel"
-	"github.com/ohmgnn/ohm/linalg"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -63,8 +61,9 @@ func (e *Engine) check(op string, u, v int) error {
 }
 
 // Commit applies the batch's Sherman–Morrison updates to M, each edit's
-// vector read from M's columns and brought past the edits before it, all
-// of them in one pass over M (updateM, O(|K|²)), and hands each edit to
+// vector read from M's columns and brought past the edits before it (the
+// updates wait, and M takes them in one pass every boundBatch edits:
+// updateM, deferred.go; O(|K|) an edit, O(|K|²) a pass), and hands each edit to
 // the round's solver (laplace.Solver.Update). The
 // bounds follow the edits in batches (flushBounds): each edit waits, with
 // its coefficient, until boundBatch edits wait or the engine needs
@@ -79,6 +78,7 @@ func (e *Engine) Commit() error {
 	// takes them all in one pass (updateM).
 	us := make([]float64, 0, len(e.pending)*K)
 	var cs []float64
+	rowB := make([]float64, K)
 	for _, ed := range e.pending {
 		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
 			e.stale = true
@@ -88,8 +88,10 @@ func (e *Engine) Commit() error {
 		j := len(cs)
 		us = us[:(j+1)*K]
 		u := us[j*K:]
-		for p := range K {
-			u[p] = e.m[a*K+p] - e.m[b*K+p]
+		e.rowInto(a, u[:K])
+		e.rowInto(b, rowB)
+		for p, v := range rowB {
+			u[p] -= v
 		}
 		// M is still that of the graph before the iteration.
 		carry(u, us, cs, a, b)
@@ -122,7 +124,7 @@ func (e *Engine) Commit() error {
 	e.updateM(cs, us)
 	e.pending = e.pending[:0]
 	e.left--
-	if math.IsNaN(e.m[0]) {
+	if K > 0 && math.IsNaN(e.diag[0]) {
 		return fmt.Errorf("sketch engine: the kept block became NaN")
 	}
 	if len(e.waiting) >= boundBatch && !e.stale {
@@ -133,41 +135,44 @@ func (e *Engine) Commit() error {
 
 // updateM adds Σ_j c_j u_j u_jᵀ to M (the iteration's Sherman–Morrison
 // updates, u_j = us[j·K:(j+1)·K], each of the graph after the ones before
-// it) in one pass over M, each entry taking the terms in the order of j
-// (linalg.AddScaledRows), the rows split among up to Workers goroutines
-// (each entry's arithmetic the same whatever the split), and lowers each
-// row's rowMin by the most the updates can lower an entry of the row
-// (rounding is monotone): rowMin stays a lower bound on the row's minimum
-// (flushBounds makes it exact again every boundBatch edits). O(|K|²), one
-// pass over M however many edits.
+// it): the vectors wait (deferred.go), at most deferCap of them, and the
+// diagonal takes them at once, as does each row's rowMin, lowered by the
+// most the updates can lower an entry of the row (rounding is monotone):
+// rowMin stays a lower bound on the row's minimum (flushBounds makes it
+// exact again every boundBatch edits). O(|K|) an edit.
 func (e *Engine) updateM(cs, us []float64) {
 	if len(cs) == 0 {
 		return
 	}
-	K := len(e.kept)
+	K, d := len(e.kept), &e.deferred
+	if len(d.cs)+len(cs) > deferCap {
+		e.flushM()
+	}
 	lows, highs := make([]float64, len(cs)), make([]float64, len(cs))
 	for j := range cs {
 		lows[j], highs[j] = floats.Min(us[j*K:(j+1)*K]), floats.Max(us[j*K:(j+1)*K])
 	}
-	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
-		fs := make([]float64, len(cs))
-		for p := lo; p < hi; p++ {
-			zero := true
-			for j, c := range cs {
-				fs[j] = c * us[j*K+p]
-				zero = zero && fs[j] == 0
-			}
-			if zero {
-				continue
-			}
-			linalg.AddScaledRows(e.m[p*K:(p+1)*K], fs, us, K)
-			// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p +
-			// d), d the least of fl(f·u_q), term after term.
-			for j, f := range fs {
-				e.rowMin[p] += min(0, f*lows[j], f*highs[j])
-			}
+	lo := len(d.cs)
+	d.us = append(d.us, us[:len(cs)*K]...)
+	d.cs = append(d.cs, cs...)
+	d.ends = append(d.ends, len(d.cs))
+	fs := make([]float64, len(cs))
+	for p := range K {
+		if e.rowFactors(p, lo, len(d.cs), fs) {
+			continue
 		}
-	})
+		// The diagonal entry as addWaiting will write it.
+		v := e.diag[p]
+		for j, f := range fs {
+			v += float64(f * us[j*K+p])
+		}
+		e.diag[p] = v
+		// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p +
+		// d), d the least of fl(f·u_q), term after term.
+		for j, f := range fs {
+			e.rowMin[p] += min(0, f*lows[j], f*highs[j])
+		}
+	}
 }
 
 // carry brings x = L⁺(e_a − e_b) of a graph to the graph after edits

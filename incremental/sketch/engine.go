@@ -17,13 +17,15 @@ type Engine struct {
 	g   *linalg.Graph
 	opt Options
 
-	solver *laplace.Solver // of the graph the round started on
-	comp   []int32         // component per node, at the round's start
-	kept   []int           // K, in the order the nodes were kept
-	index  []int32         // node → position in kept, or −1
-	cand   []int32         // positions (in kept) of the addition candidates, ascending ids
-	m      []float64
-	edges  []incremental.Pair // edges of the graph with both ends kept (row-major U < V)
+	solver   *laplace.Solver // of the graph the round started on
+	comp     []int32         // component per node, at the round's start
+	kept     []int           // K, in the order the nodes were kept
+	index    []int32         // node → position in kept, or −1
+	cand     []int32         // positions (in kept) of the addition candidates, ascending ids
+	m        []float64       // M = L⁺[K, K] but the updates waiting in deferred
+	diag     []float64       // M's current diagonal (the waiting updates added)
+	deferred deferredM
+	edges    []incremental.Pair // edges of the graph with both ends kept (row-major U < V)
 
 	// The bounds on the eccentricities, ecc per node, and scale the factor
 	// the calibration puts on them.

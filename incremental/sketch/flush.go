@@ -137,12 +137,12 @@ func (e *Engine) flushBounds() error {
 			e.dhat[i] += c * v * v
 		}
 	}
-	K := len(e.kept)
 	for p, i := range e.kept {
-		e.dhat[i] = e.m[p*K+p]
+		e.dhat[i] = e.diag[p]
 	}
 	e.waiting = e.waiting[:0]
 	e.dirty = true
+	e.flushM()
 	e.setRowMin()
 	return nil
 }

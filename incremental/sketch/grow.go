@@ -19,6 +19,7 @@ func (e *Engine) grow(ws []int) error {
 	if err := e.flushBounds(); err != nil {
 		return err
 	}
+	e.flushM() // M's layout changes below
 	slices.Sort(ws)
 	ws = slices.Compact(ws)
 	K0, N := len(e.kept), len(ws)
@@ -70,6 +71,7 @@ func (e *Engine) grow(ws []int) error {
 		}
 	}
 	e.m = m
+	e.setDiag()
 	// The old rows' bounds stay bounds over their old columns; the new
 	// columns and rows are read once. O(K·N), not M's O(K²).
 	e.rowMin = slices.Grow(e.rowMin[:K0], N)[:K]

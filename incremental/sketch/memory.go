@@ -18,8 +18,9 @@ const perNode = 120
 // them): its copy of the graph, the Laplacian solver and the work vectors
 // of its solves (laplace.SolverBytes, SolveBytes), the sketch
 // (laplace.SketchBytes), the anchors' columns (maxAnchors·n), the batch
-// of the edits' vectors, its own per-node vectors and two blocks M of
-// MaxKept² (one while it grows), plus the larger of the diagonal estimate's
+// of the edits' vectors, its own per-node vectors, two blocks M of
+// MaxKept² (one while it grows) and M's waiting updates (deferCap
+// vectors of MaxKept), plus the larger of the diagonal estimate's
 // transient vectors (laplace.DiagBytes) and the removal candidates' scored
 // edges, and a quarter on top for the garbage collector (the target ohm's
 // commands set while the sketch runs). Capacities count, as an
@@ -32,7 +33,7 @@ func Bytes(n, m int, opt Options) uint64 {
 		laplace.SolverBytes(n, m) + laplace.SolveBytes(n, w) +
 		laplace.SketchBytes(n, opt.Rows) +
 		8*maxAnchors*nn + 8*boundBatch*nn + perNode*nn +
-		2*8*kept*kept
+		2*8*kept*kept + 8*deferCap*kept
 	// The scored edges (incremental.Pair, 24 bytes, in the workers' parts
 	// and concatenated, and a score to sort) and the bridge search.
 	edges := uint64(0)

@@ -92,9 +92,8 @@ func (e *Engine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 	if e.comp[x] != e.comp[y] {
 		return rab, true // joining components: no value from L⁺ of G(t); definitions §2.1 keeps R_ab
 	}
-	K := len(e.kept)
-	ua := e.m[int(ix)*K+int(ia)] - e.m[int(iy)*K+int(ia)]
-	ub := e.m[int(ix)*K+int(ib)] - e.m[int(iy)*K+int(ib)]
+	ua := e.at(int(ix), int(ia)) - e.at(int(iy), int(ia))
+	ub := e.at(int(ix), int(ib)) - e.at(int(iy), int(ib))
 	return rab - (ua-ub)*(ua-ub)/(1+e.r(ix, iy)), true
 }
 

@@ -113,10 +113,9 @@ func (rs *roundStart) sortByEcc() {
 // nodes, the live bounds and the cover, the edges with both ends kept, and
 // the round's iterations. O(|K|² + n + Σ deg over K).
 func (e *Engine) finishRound(rs *roundStart) error {
-	K := len(e.kept)
 	e.setRowMin()
 	for p, i := range e.kept { // kept nodes: L⁺_ii exact
-		e.dhat[i], e.sd[i] = e.m[p*K+p], 0
+		e.dhat[i], e.sd[i] = e.diag[p], 0
 	}
 	e.ecc = rs.ecc
 	e.dirty = true

@@ -1,0 +1,126 @@
+package sketch
+
+import (
+	"github.com/ohmgnn/ohm/internal/parallel"
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// M's Sherman–Morrison updates are deferred. Every iteration adds
+// Σ_j c_j u_j u_jᵀ to M (Commit); written into M at once, that is a pass
+// over all |K|² entries per iteration (141 MB read and written at
+// |K| = 4 200) for two multiply–adds an entry, which the memory bus, not
+// the cores, paces. The iterations' vectors wait instead (deferredM) and
+// flushM writes them all in one pass every boundBatch edits, each entry
+// in registers while its terms are added. An entry read in between
+// (at, rowInto) replays its waiting terms, and the diagonal and the rows'
+// lower bounds are kept current at once (O(|K|) an edit): every entry gets
+// the same roundings in the same order as an update written at once,
+// fl(M_pq + fl(fl(c_j·u_j[p])·u_j[q])) term after term, a row whose
+// factors of an iteration are all zero left alone for that iteration, so
+// the decisions keep their bits.
+
+// deferredM holds the updates not yet written into M: the vectors
+// u_j (|K| numbers each) one after another, their coefficients c_j, and
+// where each iteration's batch ends (in vectors).
+type deferredM struct {
+	us   []float64
+	cs   []float64
+	ends []int
+}
+
+// deferCap is the most vectors that wait: flushM writes them sooner when
+// they reach it (flushBounds writes them every boundBatch edits).
+const deferCap = 2 * boundBatch
+
+// rowFactors sets fs[j−lo] = c_j·u_j[p] for the waiting vectors j in
+// [lo, hi) and reports whether all of them are zero.
+func (e *Engine) rowFactors(p, lo, hi int, fs []float64) bool {
+	K, d := len(e.kept), &e.deferred
+	zero := true
+	for j := lo; j < hi; j++ {
+		f := d.cs[j] * d.us[j*K+p]
+		fs[j-lo] = f
+		zero = zero && f == 0
+	}
+	return zero
+}
+
+// at is the current M_pq: M's entry with the waiting terms of row p added.
+// O(waiting vectors).
+func (e *Engine) at(p, q int) float64 {
+	K, d := len(e.kept), &e.deferred
+	v := e.m[p*K+q]
+	var fs [deferCap]float64
+	lo := 0
+	for _, hi := range d.ends {
+		if !e.rowFactors(p, lo, hi, fs[:]) {
+			for j := lo; j < hi; j++ {
+				v += float64(fs[j-lo] * d.us[j*K+q])
+			}
+		}
+		lo = hi
+	}
+	return v
+}
+
+// addWaiting adds the waiting terms of row p to row, M's row p or a copy
+// of it: one linalg.AddScaledRows call per run of batches whose factors
+// are not all zero. O(|K|·waiting vectors).
+func (e *Engine) addWaiting(p int, row []float64) {
+	K, d := len(e.kept), &e.deferred
+	var fs [deferCap]float64
+	lo, run := 0, 0 // run: the first vector of the current run
+	for _, hi := range d.ends {
+		if e.rowFactors(p, lo, hi, fs[lo:hi]) {
+			if run < lo {
+				linalg.AddScaledRows(row, fs[run:lo], d.us[run*K:], K)
+			}
+			run = hi
+		}
+		lo = hi
+	}
+	if run < lo {
+		linalg.AddScaledRows(row, fs[run:lo], d.us[run*K:], K)
+	}
+}
+
+// rowInto copies the current row p of M into dst (|K| numbers).
+func (e *Engine) rowInto(p int, dst []float64) {
+	K := len(e.kept)
+	copy(dst, e.m[p*K:(p+1)*K])
+	e.addWaiting(p, dst)
+}
+
+// flushM writes the waiting updates into M, the rows split among up to
+// Workers goroutines (each entry's arithmetic the same whatever the
+// split). O(|K|²·waiting vectors), one pass over M.
+func (e *Engine) flushM() {
+	d := &e.deferred
+	if len(d.cs) == 0 {
+		return
+	}
+	K := len(e.kept)
+	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
+		for p := lo; p < hi; p++ {
+			e.addWaiting(p, e.m[p*K:(p+1)*K])
+		}
+	})
+	e.dropWaiting()
+}
+
+// dropWaiting forgets the waiting updates (after flushM, or when M is
+// made again).
+func (e *Engine) dropWaiting() {
+	d := &e.deferred
+	d.us, d.cs, d.ends = d.us[:0], d.cs[:0], d.ends[:0]
+}
+
+// setDiag sets the current diagonal of M from a freshly made M (nothing
+// waiting).
+func (e *Engine) setDiag() {
+	K := len(e.kept)
+	e.diag = e.diag[:0]
+	for p := range K {
+		e.diag = append(e.diag, e.m[p*K+p])
+	}
+}
