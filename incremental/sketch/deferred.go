@@ -28,8 +28,9 @@ type deferredM struct {
 	ends []int
 }
 
-// deferCap is the most vectors that wait: flushM writes them sooner when
-// they reach it (flushBounds writes them every boundBatch edits).
+// deferCap is the most vectors that wait (but for one iteration's batch
+// larger than it): flushM writes them sooner when they would exceed it
+// (flushBounds writes them every boundBatch edits).
 const deferCap = 2 * boundBatch
 
 // rowFactors sets fs[j−lo] = c_j·u_j[p] for the waiting vectors j in
@@ -50,10 +51,14 @@ func (e *Engine) rowFactors(p, lo, hi int, fs []float64) bool {
 func (e *Engine) at(p, q int) float64 {
 	K, d := len(e.kept), &e.deferred
 	v := e.m[p*K+q]
-	var fs [deferCap]float64
+	var buf [deferCap]float64
+	fs := buf[:]
+	if len(d.cs) > deferCap {
+		fs = make([]float64, len(d.cs))
+	}
 	lo := 0
 	for _, hi := range d.ends {
-		if !e.rowFactors(p, lo, hi, fs[:]) {
+		if !e.rowFactors(p, lo, hi, fs) {
 			for j := lo; j < hi; j++ {
 				v += float64(fs[j-lo] * d.us[j*K+q])
 			}
@@ -65,10 +70,10 @@ func (e *Engine) at(p, q int) float64 {
 
 // addWaiting adds the waiting terms of row p to row, M's row p or a copy
 // of it: one linalg.AddScaledRows call per run of batches whose factors
-// are not all zero. O(|K|·waiting vectors).
-func (e *Engine) addWaiting(p int, row []float64) {
+// are not all zero. fs is scratch of a factor per waiting vector.
+// O(|K|·waiting vectors).
+func (e *Engine) addWaiting(p int, row, fs []float64) {
 	K, d := len(e.kept), &e.deferred
-	var fs [deferCap]float64
 	lo, run := 0, 0 // run: the first vector of the current run
 	for _, hi := range d.ends {
 		if e.rowFactors(p, lo, hi, fs[lo:hi]) {
@@ -88,7 +93,7 @@ func (e *Engine) addWaiting(p int, row []float64) {
 func (e *Engine) rowInto(p int, dst []float64) {
 	K := len(e.kept)
 	copy(dst, e.m[p*K:(p+1)*K])
-	e.addWaiting(p, dst)
+	e.addWaiting(p, dst, make([]float64, len(e.deferred.cs)))
 }
 
 // flushM writes the waiting updates into M, the rows split among up to
@@ -101,8 +106,9 @@ func (e *Engine) flushM() {
 	}
 	K := len(e.kept)
 	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
+		fs := make([]float64, len(d.cs))
 		for p := lo; p < hi; p++ {
-			e.addWaiting(p, e.m[p*K:(p+1)*K])
+			e.addWaiting(p, e.m[p*K:(p+1)*K], fs)
 		}
 	})
 	e.dropWaiting()

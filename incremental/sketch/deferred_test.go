@@ -28,9 +28,9 @@ func eagerUpdate(m []float64, K int, cs, us []float64) {
 // TestDeferredMatchesEager checks that the deferred updates give M's
 // entries, diagonal and rows the bits of updates written at once, read
 // while they wait (at, rowInto, diag) and after flushM, over batches of
-// one and two edits, more of them than deferCap, with rows whose factors
-// are zero (a node outside an edit's component) and a −0 entry that a
-// zero term would turn into +0.
+// one and two edits and one larger than deferCap, more vectors in all
+// than deferCap, with rows whose factors are zero (a node outside an
+// edit's component) and a −0 entry that a zero term would turn into +0.
 func TestDeferredMatchesEager(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		r := rand.New(rand.NewPCG(7, uint64(workers)))
@@ -49,6 +49,9 @@ func TestDeferredMatchesEager(t *testing.T) {
 		want := append([]float64(nil), e.m...)
 		for it := range 3*deferCap/2 + 3 {
 			b := 1 + it%2
+			if it == 5 {
+				b = deferCap + 3 // one batch larger than the cap
+			}
 			cs := make([]float64, b)
 			us := make([]float64, b*K)
 			for j := range b {
