@@ -32,7 +32,9 @@
 // M_ii + M_jj − 2M_ij with definitions §3.1's rule, MinEdge all edges with both ends
 // in K, and every edit (both ends are kept) updates M by Sherman–Morrison,
 // L⁺' = L⁺ ∓ u uᵀ / (1 ± R_ab) with u = L⁺(e_a − e_b) read from M's
-// columns: exact, so M stays L⁺[K, K] of the current graph. The error is
+// columns: exact, so M stays L⁺[K, K] of the current graph (the updates
+// wait and M takes them in one pass every boundBatch edits, an entry read
+// in between replaying its own: deferred.go, the same numbers). The error is
 // in the choice of candidates only: the farthest pair is missed when one
 // of its ends is not among them.
 //
