@@ -90,9 +90,7 @@ func (e *Engine) Commit() error {
 		u := us[j*K:]
 		e.rowInto(a, u[:K])
 		e.rowInto(b, rowB)
-		for p, v := range rowB {
-			u[p] -= v
-		}
+		floats.Sub(u[:K], rowB)
 		// M is still that of the graph before the iteration.
 		carry(u, us, cs, a, b)
 		rho := u[a] - u[b]
@@ -156,21 +154,17 @@ func (e *Engine) updateM(cs, us []float64) {
 	d.us = append(d.us, us[:len(cs)*K]...)
 	d.cs = append(d.cs, cs...)
 	d.ends = append(d.ends, len(d.cs))
-	fs := make([]float64, len(cs))
+	hi := len(d.cs)
 	for p := range K {
-		if e.rowFactors(p, lo, len(d.cs), fs) {
+		if e.rowZero(p, lo, hi) {
 			continue
 		}
-		// The diagonal entry as addWaiting will write it.
-		v := e.diag[p]
-		for j, f := range fs {
-			v += float64(f * us[j*K+p])
-		}
-		e.diag[p] = v
+		e.diag[p] = e.addTerms(e.diag[p], p, p, lo, hi) // as flushM will write it
 		// Every entry fl(M_pq + fl(f·u_q)) is at least fl(rowMin_p +
 		// d), d the least of fl(f·u_q), term after term.
-		for j, f := range fs {
-			e.rowMin[p] += min(0, f*lows[j], f*highs[j])
+		for j := lo; j < hi; j++ {
+			f := e.factor(j, p)
+			e.rowMin[p] += min(0, f*lows[j-lo], f*highs[j-lo])
 		}
 	}
 }

@@ -33,35 +33,54 @@ type deferredM struct {
 // (flushBounds writes them every boundBatch edits).
 const deferCap = 2 * boundBatch
 
+// factor is c_j·u_j[p], the factor of waiting vector j in row p.
+func (e *Engine) factor(j, p int) float64 {
+	d := &e.deferred
+	return d.cs[j] * d.us[j*len(e.kept)+p]
+}
+
 // rowFactors sets fs[j−lo] = c_j·u_j[p] for the waiting vectors j in
 // [lo, hi) and reports whether all of them are zero.
 func (e *Engine) rowFactors(p, lo, hi int, fs []float64) bool {
-	K, d := len(e.kept), &e.deferred
 	zero := true
 	for j := lo; j < hi; j++ {
-		f := d.cs[j] * d.us[j*K+p]
+		f := e.factor(j, p)
 		fs[j-lo] = f
 		zero = zero && f == 0
 	}
 	return zero
 }
 
+// rowZero reports whether every factor of row p is zero for the waiting
+// vectors in [lo, hi) (a batch that leaves the row alone).
+func (e *Engine) rowZero(p, lo, hi int) bool {
+	for j := lo; j < hi; j++ {
+		if e.factor(j, p) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// addTerms returns v with the terms of the waiting vectors in [lo, hi)
+// added for entry (p, q), one rounded product and one rounded sum at a
+// time: what linalg.AddScaledRows does to that entry.
+func (e *Engine) addTerms(v float64, p, q, lo, hi int) float64 {
+	K, d := len(e.kept), &e.deferred
+	for j := lo; j < hi; j++ {
+		v += float64(e.factor(j, p) * d.us[j*K+q])
+	}
+	return v
+}
+
 // at is the current M_pq: M's entry with the waiting terms of row p added.
 // O(waiting vectors).
 func (e *Engine) at(p, q int) float64 {
-	K, d := len(e.kept), &e.deferred
-	v := e.m[p*K+q]
-	var buf [deferCap]float64
-	fs := buf[:]
-	if len(d.cs) > deferCap {
-		fs = make([]float64, len(d.cs))
-	}
+	v := e.m[p*len(e.kept)+q]
 	lo := 0
-	for _, hi := range d.ends {
-		if !e.rowFactors(p, lo, hi, fs) {
-			for j := lo; j < hi; j++ {
-				v += float64(fs[j-lo] * d.us[j*K+q])
-			}
+	for _, hi := range e.deferred.ends {
+		if !e.rowZero(p, lo, hi) {
+			v = e.addTerms(v, p, q, lo, hi)
 		}
 		lo = hi
 	}
