@@ -17,10 +17,10 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	n := e.g.N()
 	var oldIndex []int32
 	var oldM []float64
-	oldK := 0
+	oldStride := 0
 	if !e.stale && len(e.kept) > 0 {
 		e.flushM()
-		oldIndex, oldM, oldK = slices.Clone(e.index), e.m, len(e.kept)
+		oldIndex, oldM, oldStride = slices.Clone(e.index), e.m, e.stride
 	}
 	e.dropWaiting()
 	e.kept = e.kept[:0]
@@ -36,13 +36,13 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	}
 	e.setCandidates()
 	K := len(e.kept)
-	e.m = make([]float64, K*K)
+	e.m, e.stride = make([]float64, K*K), K
 	var todo []int // kept positions to solve (the anchors' columns are known)
 	reused := func(i int) bool { return oldIndex != nil && oldIndex[i] >= 0 }
 	for p, i := range e.kept {
-		row := e.m[p*K : (p+1)*K]
+		row := e.row(p)
 		if reused(i) {
-			op := int(oldIndex[i]) * oldK
+			op := int(oldIndex[i]) * oldStride
 			for p2, j := range e.kept {
 				if reused(j) {
 					row[p2] = oldM[op+int(oldIndex[j])]
@@ -59,7 +59,7 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	_, err := e.solver.SolveMany(len(todo), func(q int, b []float64) { b[e.kept[todo[q]]] = 1 },
 		func(q int, x []float64) {
 			p := todo[q]
-			row := e.m[p*K : (p+1)*K]
+			row := e.row(p)
 			for p2, i := range e.kept {
 				row[p2] = x[i]
 			}
@@ -101,10 +101,13 @@ func (e *Engine) setRowMin() {
 	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
 	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
-			e.rowMin[p] = minimum(e.m[p*K : (p+1)*K])
+			e.rowMin[p] = minimum(e.row(p))
 		}
 	})
 }
+
+// row is M's row p as stored (without the waiting updates): |K| numbers.
+func (e *Engine) row(p int) []float64 { return e.m[p*e.stride : p*e.stride+len(e.kept)] }
 
 // mii is M's diagonal entry at kept position a, L⁺ of the node.
 func (e *Engine) mii(a int32) float64 { return e.diag[a] }

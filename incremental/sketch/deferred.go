@@ -76,7 +76,7 @@ func (e *Engine) addTerms(v float64, p, q, lo, hi int) float64 {
 // at is the current M_pq: M's entry with the waiting terms of row p added.
 // O(waiting vectors).
 func (e *Engine) at(p, q int) float64 {
-	v := e.m[p*len(e.kept)+q]
+	v := e.m[p*e.stride+q]
 	lo := 0
 	for _, hi := range e.deferred.ends {
 		if !e.rowZero(p, lo, hi) {
@@ -110,8 +110,7 @@ func (e *Engine) addWaiting(p int, row, fs []float64) {
 
 // rowInto copies the current row p of M into dst (|K| numbers).
 func (e *Engine) rowInto(p int, dst []float64) {
-	K := len(e.kept)
-	copy(dst, e.m[p*K:(p+1)*K])
+	copy(dst, e.row(p))
 	e.addWaiting(p, dst, make([]float64, len(e.deferred.cs)))
 }
 
@@ -127,7 +126,7 @@ func (e *Engine) flushM() {
 	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
 		fs := make([]float64, len(d.cs))
 		for p := lo; p < hi; p++ {
-			e.addWaiting(p, e.m[p*K:(p+1)*K], fs)
+			e.addWaiting(p, e.row(p), fs)
 		}
 	})
 	e.dropWaiting()
@@ -146,6 +145,6 @@ func (e *Engine) setDiag() {
 	K := len(e.kept)
 	e.diag = e.diag[:0]
 	for p := range K {
-		e.diag = append(e.diag, e.m[p*K+p])
+		e.diag = append(e.diag, e.m[p*e.stride+p])
 	}
 }

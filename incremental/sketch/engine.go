@@ -22,7 +22,8 @@ type Engine struct {
 	kept     []int           // K, in the order the nodes were kept
 	index    []int32         // node → position in kept, or −1
 	cand     []int32         // positions (in kept) of the addition candidates, ascending ids
-	m        []float64       // M = L⁺[K, K] but the updates waiting in deferred
+	m        []float64       // M = L⁺[K, K] but the updates waiting in deferred, M_pq at m[p·stride+q]
+	stride   int             // M's row stride, at least |K|: grow adds rows and columns in place while it can
 	diag     []float64       // M's current diagonal (the waiting updates added)
 	deferred deferredM
 	edges    []incremental.Pair // edges of the graph with both ends kept (row-major U < V)

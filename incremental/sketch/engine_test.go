@@ -58,7 +58,7 @@ func keptBlockRun(t *testing.T, workers int) *Engine {
 		worst := 0.0
 		for p, i := range e.kept {
 			for q, j := range e.kept {
-				worst = math.Max(worst, math.Abs(e.m[p*K+q]-P.At(i, j)))
+				worst = math.Max(worst, math.Abs(e.row(p)[q]-P.At(i, j)))
 			}
 		}
 		t.Logf("%s: %d kept, worst |M − L⁺| %.2g", label, K, worst)
@@ -141,7 +141,7 @@ func checkBestPair(t *testing.T, e *Engine, label string) {
 	t.Helper()
 	K := len(e.kept)
 	for p := range K {
-		if low := slices.Min(e.m[p*K : (p+1)*K]); e.rowMin[p] > low {
+		if low := slices.Min(e.row(p)); e.rowMin[p] > low {
 			t.Fatalf("%s: row %d: kept bound on the minimum %.15g above M's %.15g", label, p, e.rowMin[p], low)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // current graph (the round's solver with its updates), gives the node's
 // column of L⁺, its entries on K go to M, and while there are fewer than
 // maxAnchors anchors the whole column is kept as an anchor's. O(|ws|
-// solves + |ws|·|K|).
+// solves + |ws|·|K|, and O(|K|²) when M's stride must grow).
 func (e *Engine) grow(ws []int) error {
 	// The new anchors' columns are of the current graph: the waiting
 	// edits' updates must not reach them.
@@ -57,32 +57,31 @@ func (e *Engine) grow(ws []int) error {
 	for _, v := range newCols {
 		e.delta = max(e.delta, -v)
 	}
-	m := make([]float64, K*K)
-	for p := range K0 {
-		copy(m[p*K:p*K+K0], e.m[p*K0:(p+1)*K0])
+	if K > e.stride {
+		e.reserve(K0, K)
 	}
+	m, S := e.m, e.stride
 	for j := range N {
 		for p := range K {
 			v := y[j*K+p]
 			if p >= K0 {
 				v = (v + y[(p-K0)*K+K0+j]) / 2
 			}
-			m[(K0+j)*K+p], m[p*K+K0+j] = v, v
+			m[(K0+j)*S+p], m[p*S+K0+j] = v, v
 		}
 	}
-	e.m = m
 	e.setDiag()
 	// The old rows' bounds stay bounds over their old columns; the new
 	// columns and rows are read once. O(K·N), not M's O(K²).
 	e.rowMin = slices.Grow(e.rowMin[:K0], N)[:K]
 	for p := range K0 {
-		e.rowMin[p] = min(e.rowMin[p], minimum(m[p*K+K0:(p+1)*K]))
+		e.rowMin[p] = min(e.rowMin[p], minimum(e.row(p)[K0:]))
 	}
 	for p := K0; p < K; p++ {
-		e.rowMin[p] = minimum(m[p*K : (p+1)*K])
+		e.rowMin[p] = minimum(e.row(p))
 	}
 	for j, w := range ws {
-		e.dhat[w], e.sd[w] = m[(K0+j)*K+K0+j], 0
+		e.dhat[w], e.sd[w] = e.diag[K0+j], 0
 	}
 	e.setCandidates()
 	for _, w := range ws {
@@ -94,4 +93,21 @@ func (e *Engine) grow(ws []int) error {
 	}
 	e.dirty = true
 	return nil
+}
+
+// reserve makes M's stride at least K, with room to grow: min(MaxKept,
+// 1.5·K) rows and columns (no less than K), the entries of the first K0
+// rows and columns copied. A
+// cover that keeps nodes batch after batch then copies M a few times a
+// round instead of at every batch (each copy of a |K|² block cleared and
+// written: 6 % of the planted partition's time when M was made anew at
+// every grow). Within MaxKept the two blocks held while it copies are
+// those Bytes counts. O(stride²).
+func (e *Engine) reserve(K0, K int) {
+	S := max(K, min(e.opt.MaxKept, K+K/2))
+	m := make([]float64, S*S)
+	for p := range K0 {
+		copy(m[p*S:p*S+K0], e.m[p*e.stride:p*e.stride+K0])
+	}
+	e.m, e.stride = m, S
 }
