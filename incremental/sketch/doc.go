@@ -46,7 +46,8 @@
 // the graph before the first of them, on two cores when Workers allows,
 // then carried forward by the earlier edits' updates). K grows inside a
 // round (grow: one solve on the current graph per node, whose column joins
-// the anchors while there are fewer than maxAnchors).
+// the anchors while there are fewer than maxAnchors; M's new rows and
+// columns are written in place while its row stride has room).
 // MaxPair keeps more nodes before it decides
 //
 //   - while the best kept pair's R is below 0.98 of the cover, the largest
