@@ -40,14 +40,14 @@ func TestDeferredMatchesEager(t *testing.T) {
 		e := &Engine{kept: make([]int, K), opt: Options{Workers: workers}}
 		e.m, e.stride = make([]float64, S*S), S
 		want := make([]float64, K*K)
+		for i := range want {
+			want[i] = r.NormFloat64()
+		}
+		want[23*K+7] = math.Copysign(0, -1) // in a row whose factors are all zero
 		for i := range e.m {
 			e.m[i] = math.NaN()
 		}
 		for p := range K {
-			for q := range K {
-				want[p*K+q] = r.NormFloat64()
-			}
-			want[23*K+7] = math.Copysign(0, -1) // in a row whose factors are all zero
 			copy(e.row(p), want[p*K:(p+1)*K])
 		}
 		e.setDiag()
