@@ -68,11 +68,12 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 		return fmt.Errorf("re-scoring solves: %w", err)
 	}
 	e.solves += len(todo)
+	S := e.stride
 	for p, i := range e.kept { // reused rows: the new nodes' entries by symmetry
 		if reused(i) {
 			for p2, j := range e.kept {
 				if !reused(j) {
-					e.m[p*K+p2] = e.m[p2*K+p]
+					e.m[p*S+p2] = e.m[p2*S+p]
 				}
 			}
 		}
@@ -80,8 +81,8 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	oldM = nil
 	for a := range K { // symmetrise: the solves meet Tol, not the last bit
 		for b := a + 1; b < K; b++ {
-			v := (e.m[a*K+b] + e.m[b*K+a]) / 2
-			e.m[a*K+b], e.m[b*K+a] = v, v
+			v := (e.m[a*S+b] + e.m[b*S+a]) / 2
+			e.m[a*S+b], e.m[b*S+a] = v, v
 		}
 	}
 	e.setDiag()

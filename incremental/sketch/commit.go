@@ -136,8 +136,8 @@ func (e *Engine) Commit() error {
 // it): the vectors wait (deferred.go), at most deferCap of them, and the
 // diagonal takes them at once, as does each row's rowMin, lowered by the
 // most the updates can lower an entry of the row (rounding is monotone):
-// rowMin stays a lower bound on the row's minimum (flushBounds makes it
-// exact again every boundBatch edits). O(|K|) an edit.
+// rowMin stays a lower bound on the row's minimum (flushM, every
+// boundBatch edits at the latest, makes it exact again). O(|K|) an edit.
 func (e *Engine) updateM(cs, us []float64) {
 	if len(cs) == 0 {
 		return

@@ -114,9 +114,10 @@ func (e *Engine) rowInto(p int, dst []float64) {
 	e.addWaiting(p, dst, make([]float64, len(e.deferred.cs)))
 }
 
-// flushM writes the waiting updates into M, the rows split among up to
-// Workers goroutines (each entry's arithmetic the same whatever the
-// split). O(|K|²·waiting vectors), one pass over M.
+// flushM writes the waiting updates into M and makes rowMin every
+// written row's minimum again (each row read while it is in cache), the
+// rows split among up to Workers goroutines (each entry's arithmetic the
+// same whatever the split). O(|K|²·waiting vectors), one pass over M.
 func (e *Engine) flushM() {
 	d := &e.deferred
 	if len(d.cs) == 0 {
@@ -126,7 +127,9 @@ func (e *Engine) flushM() {
 	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
 		fs := make([]float64, len(d.cs))
 		for p := lo; p < hi; p++ {
-			e.addWaiting(p, e.row(p), fs)
+			row := e.row(p)
+			e.addWaiting(p, row, fs)
+			e.rowMin[p] = minimum(row)
 		}
 	})
 	e.dropWaiting()

@@ -32,7 +32,8 @@ func eagerUpdate(m []float64, K int, cs, us []float64) {
 // than deferCap, with rows whose factors are zero (a node outside an
 // edit's component) and a −0 entry that a zero term would turn into +0.
 // M is stored with a stride above |K| (as after grow's reserve), its
-// padding NaN, which must neither be read nor written.
+// padding NaN, which must neither be read nor written; after flushM each
+// row's rowMin is its minimum.
 func TestDeferredMatchesEager(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		r := rand.New(rand.NewPCG(7, uint64(workers)))
@@ -99,6 +100,11 @@ func TestDeferredMatchesEager(t *testing.T) {
 		e.flushM()
 		if len(e.deferred.cs) != 0 {
 			t.Fatalf("workers %d: %d vectors wait after flushM", workers, len(e.deferred.cs))
+		}
+		for p := range K {
+			if low := minimum(want[p*K : (p+1)*K]); e.rowMin[p] != low {
+				t.Fatalf("workers %d: rowMin[%d] = %v after flushM, want the row's minimum %v", workers, p, e.rowMin[p], low)
+			}
 		}
 		for i, v := range e.m {
 			p, q := i/S, i%S

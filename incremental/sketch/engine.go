@@ -70,7 +70,7 @@ type Engine struct {
 	err      error
 	tracker  rank.Max
 	// rowMin is a lower bound on each row's minimum of M (exact after
-	// setRowMin), eligible the bestCandidatePair's work list.
+	// setRowMin and flushM), eligible the bestCandidatePair's work list.
 	rowMin   []float64
 	eligible []int32
 	// batch holds flushBounds' full vectors between batches (32·n

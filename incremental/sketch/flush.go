@@ -143,7 +143,6 @@ func (e *Engine) flushBounds() error {
 	e.waiting = e.waiting[:0]
 	e.dirty = true
 	e.flushM()
-	e.setRowMin()
 	return nil
 }
 

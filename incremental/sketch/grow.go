@@ -97,12 +97,11 @@ func (e *Engine) grow(ws []int) error {
 
 // reserve makes M's stride at least K, with room to grow: min(MaxKept,
 // 1.5·K) rows and columns (no less than K), the entries of the first K0
-// rows and columns copied. A
-// cover that keeps nodes batch after batch then copies M a few times a
-// round instead of at every batch (each copy of a |K|² block cleared and
-// written: 6 % of the planted partition's time when M was made anew at
-// every grow). Within MaxKept the two blocks held while it copies are
-// those Bytes counts. O(stride²).
+// rows and columns copied. A cover that keeps nodes batch after batch
+// then copies M a few times a round instead of clearing and copying a
+// |K|² block at every batch (docs/sketch.md, "M grows in place"). Within
+// MaxKept the two blocks held while it copies are those Bytes counts.
+// O(stride²).
 func (e *Engine) reserve(K0, K int) {
 	S := max(K, min(e.opt.MaxKept, K+K/2))
 	m := make([]float64, S*S)
