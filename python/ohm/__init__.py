@@ -1,15 +1,19 @@
 """ohm from Python: effective resistance rewiring (ERR) of graphs for GNNs.
 
 Every function runs the ohm command (the binary bundled with this package's
-platform wheel, see ohm.binary) on a graph written to a temporary .npz
-(edge_index in PyTorch Geometric's convention, num_nodes) and reads back
-what it wrote, so the results are exactly the command's. numpy arrays in
+platform wheel, see ohm.binary), so the results are exactly the command's:
+rewire and rewire_many send their graphs to one kept `ohm serve` child,
+started on first use and reused (ohm.serve_pid names it); resistance and
+curvature run the command on a graph written to a temporary .npz. numpy arrays in
 give numpy arrays out; torch tensors in give torch tensors out (same
 device). ohm.pyg holds the PyTorch Geometric transforms.
 """
 
 from ._binary import OhmError, binary
-from .core import METHODS, RewireResult, curvature, resistance, rewire
+from ._serve import ChildDied
+from ._serve import close as close_child
+from ._serve import pid as serve_pid
+from .core import METHODS, RewireResult, carry_edge_attr, curvature, resistance, rewire, rewire_many
 from . import pyg
 
 
@@ -35,5 +39,5 @@ def _version():
 
 __version__ = _version()
 
-__all__ = ["METHODS", "OhmError", "RewireResult", "binary", "curvature", "pyg", "resistance",
-           "rewire", "__version__"]
+__all__ = ["METHODS", "ChildDied", "OhmError", "RewireResult", "binary", "carry_edge_attr", "close_child",
+           "curvature", "pyg", "resistance", "rewire", "rewire_many", "serve_pid", "__version__"]

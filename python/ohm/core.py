@@ -1,6 +1,7 @@
 """rewire, resistance and curvature over numpy arrays or torch tensors."""
 
 import csv
+import warnings
 import json
 import operator
 import os
@@ -10,7 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._binary import _UNSET, run
+from . import _serve
+from ._binary import _UNSET, OhmError, python_error, run
 
 #: The methods of ohm.rewire (definitions §3 of the repository's docs).
 METHODS = ("err", "err-hop", "res", "res-hop", "curvature", "gtr", "fosr")
@@ -178,6 +180,13 @@ class RewireResult:
             (the net change of the edge set) and their percentages of e0,
             passed_over, version (the rewiring code version), stopped_early,
             engine, rounds and solves (the sketch engine's), seconds.
+        edge_attr: the attributes of the rewired edges when the input's
+            were given (a row per column of edge_index: a kept edge's own,
+            an added edge's the fill), else None.
+        source: per column of edge_index, the column of the input's
+            edge_index holding the same edge (the arc itself, else its
+            reverse when undirected), or −1 for an added edge: how
+            edge-level arrays follow the rewiring (carry_edge_attr).
     """
 
     edge_index: np.ndarray
@@ -186,6 +195,8 @@ class RewireResult:
     removed: np.ndarray
     log: list = field(default_factory=list)
     summary: dict = field(default_factory=dict)
+    edge_attr: object = None
+    source: np.ndarray = None
 
     def __repr__(self):
         s = self.summary
@@ -196,12 +207,14 @@ class RewireResult:
                 f"engine={s.get('engine')!r})")
 
 
-def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engine=None,
-           alpha=0.5, within_components=False, max_iterations=0, seed=0, fosr_x0=None):
+def rewire(edge_index, num_nodes=None, method="err", budget=None, directed=False, engine=None,
+           alpha=0.5, within_components=False, max_iterations=0, seed=0, fosr_x0=None, edge_attr=None,
+           edge_attr_fill=0.0, edits=0):
     """Rewire a graph by effective resistance (ERR and its variants) or a baseline.
 
-    Runs `ohm rewire` on the graph, so the result is exactly the command's
-    (same engines, same edit log). Torch tensors in give torch tensors out,
+    Runs the graph through the kept `ohm serve` child (ohm's rewiring, the
+    same as `ohm rewire` on the graph: same engines, same edit log); the
+    child is started on the first call and reused by every later one. Torch tensors in give torch tensors out,
     on edge_index's device; numpy arrays in give numpy arrays out.
 
     Args:
@@ -209,7 +222,9 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
             PyTorch Geometric's convention (an undirected graph lists both
             arcs of an edge; duplicates are merged, self-loops kept but never
             rewired). Node ids lie in [0, num_nodes).
-        num_nodes: the number of nodes (isolated nodes included).
+        num_nodes: the number of nodes (isolated nodes included); None
+            takes the largest id in edge_index + 1, with a warning: isolated
+            nodes above it would be lost.
         method: "err" (resistance, add & remove: Effective Resistance
             Rewiring), "err-hop" (resistance per hop, add & remove), "res"
             (resistance, add only), "res-hop" (resistance per hop, add only),
@@ -219,6 +234,7 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
             al. 2023, add only, undirected). Case does not matter.
         budget: r in (0, 1]: the run makes B = floor(r·E0) iterations, E0
             being the number of edges (undirected) or arcs (directed).
+            None: 0.1, unless edits is given.
         directed: rewire the arcs as given (the directed form); by default
             the undirected graph of the arcs is rewired.
         engine: None or "auto" (the incremental engine when its n² state fits
@@ -235,6 +251,14 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
             [0, 2**64); ignored by the other methods.
         fosr_x0: fosr only: its start vector instead of a random one, num_nodes
             floats (array or tensor).
+        edge_attr: attributes of the input's edges, one row per column of
+            edge_index (E×… array or tensor), carried to the rewired graph:
+            a kept edge keeps the row of its arc (of the reverse arc when
+            only that one was given), an added edge gets edge_attr_fill.
+        edge_attr_fill: the attributes of an added edge: a number, or an
+            array broadcast to one row of edge_attr. (default 0)
+        edits: N > 0 makes N iterations instead of floor(r·E0) (at most E0:
+            the budget is then 1 and N the limit); 0: the budget decides.
 
     Returns:
         RewireResult: edge_index (the rewired graph, 2×E int64, both arcs of
@@ -249,59 +273,204 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
         ValueError: an argument the method cannot take; the message names
             the argument, e.g. "budget=2.0: must lie in (0, 1] ...".
         OhmError: the command failed otherwise (its message), or no ohm
-            binary was found.
+            binary was found; ChildDied (an OhmError) when the child died
+            meanwhile (the next call starts a new one).
     """
-    a = check_rewire_args(method, budget, directed, engine, alpha, within_components,
-                          max_iterations, seed)
-    like = _Like(edge_index)
-    ei, n = _edge_index(edge_index, num_nodes)
-    names = {"--method": ("method", method), "--budget": ("budget", budget),
-             "--directed": ("directed", directed), "--engine": ("engine", engine),
-             "--alpha": ("alpha", alpha), "--within-components": ("within_components", within_components),
-             "--max-iterations": ("max_iterations", max_iterations), "--seed": ("seed", seed),
-             "--fosr-x0": ("fosr_x0", _UNSET), "--graph": ("edge_index", _UNSET)}
-    with tempfile.TemporaryDirectory(prefix="ohm-") as tmp:
-        gin = os.path.join(tmp, "in.npz")
-        gout = os.path.join(tmp, "out.npz")
-        glog = os.path.join(tmp, "log.jsonl")
-        _write_graph(gin, ei, n)
-        args = ["rewire", "--graph", gin, "--method", a["method"], "--budget", repr(a["budget"]),
-                "--out", gout, "--log", glog, "--json", "--alpha", repr(a["alpha"]),
-                "--seed", str(a["seed"]), "--max-iterations", str(a["max_iterations"])]
-        if a["directed"]:
-            args.append("--directed")
-        if a["within_components"]:
-            args.append("--within-components")
-        if a["engine"]:
-            args += ["--engine", a["engine"]]
-        if fosr_x0 is not None:
-            x0 = _array(fosr_x0).astype(np.float64)
-            if x0.shape != (n,):
-                raise ValueError(f"fosr_x0: must have shape (num_nodes,) = ({n},), not {tuple(x0.shape)}")
-            p = os.path.join(tmp, "x0.npy")
-            np.save(p, x0)
-            args += ["--fosr-x0", p]
-        summary = json.loads(run(args, names))
-        with np.load(gout) as z:
-            out = z["edge_index"].astype(np.int64)
-            added = z["added"].astype(np.int64).reshape(2, -1)
-            removed = z["removed"].astype(np.int64).reshape(2, -1)
-        with open(glog) as f:
-            log = [json.loads(line) for line in f if line.strip()]
-    etype = _edge_type(ei, out, a["directed"])
-    return RewireResult(like(out), like(etype), like(added), like(removed), log, summary)
+    a, edits = _budget_args(method, budget, edits, directed, engine, alpha, within_components, max_iterations,
+                            seed)
+    g = _graph("edge_index", edge_index, num_nodes, edge_attr, fosr_x0)
+    if g.n_inferred:
+        _warn_inferred(1, [g])
+    return _rewire_request([g], a, edits, None, edge_attr_fill, _names(method, budget, directed, engine, alpha,
+                           within_components, max_iterations, seed, edits))[0]
 
 
-def _edge_type(before, after, directed):
-    """1 for the columns of after whose edge is not in before (unordered
-    pairs unless directed), else 0."""
-    n = int(max(before.max(initial=-1), after.max(initial=-1))) + 1
-    def code(a):
-        u, v = a[0], a[1]
-        if not directed:
-            u, v = np.minimum(u, v), np.maximum(u, v)
-        return u * max(n, 1) + v
-    return (~np.isin(code(after), code(before))).astype(np.int64)
+class _Graph:
+    """One input graph, checked: edge_index (2×E int64), n, the type of the
+    outputs, edge_attr (as given) and fosr's start vector."""
+
+    __slots__ = ("ei", "n", "like", "attr", "x0", "n_inferred")
+
+
+def _graph(what, edge_index, num_nodes, edge_attr=None, fosr_x0=None):
+    """The input graph what (its name in errors) checked: edge_index's
+    shape and ids, num_nodes (None: largest id + 1), edge_attr's rows,
+    fosr_x0's length."""
+    g = _Graph()
+    g.like = _Like(edge_index)
+    g.n_inferred = num_nodes is None
+    if g.n_inferred:
+        a = _array(edge_index)
+        num_nodes = int(a.max()) + 1 if a.ndim == 2 and a.size and np.issubdtype(a.dtype, np.integer) else 0
+    g.ei, g.n = _edge_index(edge_index, num_nodes)
+    g.attr = edge_attr
+    if edge_attr is not None:
+        rows = edge_attr.shape[0] if hasattr(edge_attr, "shape") and len(edge_attr.shape) else None
+        if rows != g.ei.shape[1]:
+            raise ValueError(f"{what}: edge_attr must have one row per column of edge_index ({g.ei.shape[1]}), "
+                             f"not shape {tuple(getattr(edge_attr, 'shape', ()))}")
+    g.x0 = None
+    if fosr_x0 is not None:
+        g.x0 = _array(fosr_x0).astype(np.float64)
+        if g.x0.shape != (g.n,):
+            raise ValueError(f"fosr_x0: must have shape (num_nodes,) = ({g.n},), not {tuple(g.x0.shape)}")
+    return g
+
+
+def _warn_inferred(count, graphs):
+    """The warning for graphs whose num_nodes was taken from edge_index."""
+    which = "the graph" if len(graphs) == 1 else f"{count} of {len(graphs)} graphs"
+    warnings.warn(f"num_nodes not given for {which}: taken as the largest node id + 1; isolated nodes with "
+                  "larger ids, if any, are lost (pass num_nodes to keep them)", stacklevel=3)
+
+
+def _names(method, budget, directed, engine, alpha, within_components, max_iterations, seed, edits):
+    """The flags of `ohm rewire` and the Python arguments that set them (python_error)."""
+    return {"--method": ("method", method), "--budget": ("budget", budget),
+            "--directed": ("directed", directed), "--engine": ("engine", engine),
+            "--alpha": ("alpha", alpha), "--within-components": ("within_components", within_components),
+            "--max-iterations": ("max_iterations", max_iterations), "--seed": ("seed", seed),
+            "--edits": ("edits", edits), "--fosr-x0": ("fosr_x0", _UNSET), "--graph": ("edge_index", _UNSET)}
+
+
+def _budget_args(method, budget, edits, *rest):
+    """check_rewire_args with the budget or the edits: budget None is 0.1
+    unless edits > 0 (then 1, the edits the limit); both given is an
+    error. Returns the checked arguments and edits."""
+    edits = _integer("edits", edits, 0, None, "≥ 0 (0: the budget decides)")
+    if edits and budget is not None:
+        raise ValueError(f"edits={edits!r}: give budget or edits, not both (budget={budget!r})")
+    return check_rewire_args(method, 1.0 if edits else (0.1 if budget is None else budget), *rest), edits
+
+
+def _rewire_request(graphs, a, edits, threads, fill, names, many=False):
+    """Rewire graphs (a list of _Graph) with the checked arguments a in one
+    request to the kept child; a RewireResult per graph."""
+    header = dict(op="rewire", method=a["method"], budget=a["budget"], edits=edits, directed=a["directed"],
+                  engine=a["engine"] or "", alpha=a["alpha"], within_components=a["within_components"],
+                  max_iterations=a["max_iterations"], seed=a["seed"], threads=threads or 0,
+                  graphs=[dict(num_nodes=g.n, arcs=int(g.ei.shape[1]), x0=g.x0 is not None) for g in graphs])
+    blob = []
+    for g in graphs:
+        blob.append(_serve.int64_bytes(g.ei))
+        if g.x0 is not None:
+            blob.append(_serve.float64_bytes(g.x0))
+    try:
+        answers = _serve.request(header, blob, answers=len(graphs))
+    except (ValueError, OhmError) as e:
+        if isinstance(e, _serve.ChildDied):
+            raise
+        k = getattr(e, "graph", None)
+        msg = python_error(str(e), names) if isinstance(e, ValueError) else str(e)
+        if many and k is not None:
+            msg = f"graphs[{k}]: {msg}"
+        err = type(e)(msg)
+        err.graph = k
+        raise err from None
+    return [_result(g, h, b, fill) for g, (h, b) in zip(graphs, answers)]
+
+
+def _result(g, h, b, fill):
+    """graph g's RewireResult from its answer (header h, blob b)."""
+    e = h["arcs"]
+    ei = _serve.int64s(b, 0, 2 * e).reshape(2, e)
+    src = _serve.int64s(b, 16 * e, e)
+    log = h["log"]
+    added = np.array([(x["u"], x["v"]) for x in log if x["op"] == "add"], dtype=np.int64).reshape(-1, 2).T
+    removed = np.array([(x["u"], x["v"]) for x in log if x["op"] != "add"], dtype=np.int64).reshape(-1, 2).T
+    attr = None if g.attr is None else carry_edge_attr(g.attr, src, fill)
+    return RewireResult(g.like(ei), g.like((src < 0).astype(np.int64)), g.like(np.ascontiguousarray(added)),
+                        g.like(np.ascontiguousarray(removed)), log, h["summary"], attr, g.like(src))
+
+
+def carry_edge_attr(attr, source, fill=0.0):
+    """The rows of attr for the rewired edges: source holds, per rewired
+    arc, the column of the input it comes from, or −1 for an added edge,
+    which gets fill (a number, or an array broadcast to one row). numpy in,
+    numpy out; a torch tensor gives a tensor on its device, of its dtype."""
+    source = np.asarray(source, dtype=np.int64)
+    added = source < 0
+    idx = np.maximum(source, 0)
+    if _torch_tensor(attr):
+        import torch
+
+        shape = (len(source), *attr.shape[1:])
+        if attr.shape[0]:
+            out = attr.index_select(0, torch.from_numpy(idx).to(attr.device))
+        else:
+            out = attr.new_zeros(shape)
+        if added.any():
+            try:
+                out[torch.from_numpy(added).to(attr.device)] = torch.as_tensor(fill, dtype=attr.dtype,
+                                                                               device=attr.device)
+            except (RuntimeError, TypeError, ValueError) as e:
+                raise ValueError(f"edge_attr_fill={fill!r}: does not fit a row of edge_attr "
+                                 f"{tuple(attr.shape[1:])}: {e}") from None
+        return out
+    a = np.asarray(attr)
+    out = a[idx] if a.shape[0] else np.zeros((len(source), *a.shape[1:]), dtype=a.dtype)
+    if added.any():
+        try:
+            out[added] = fill
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"edge_attr_fill={fill!r}: does not fit a row of edge_attr {a.shape[1:]}: {e}") from None
+    return out
+
+
+def rewire_many(graphs, method="err", budget=None, edits=0, directed=False, engine=None, alpha=0.5,
+                within_components=False, max_iterations=0, seed=0, threads=None, edge_attr_fill=0.0):
+    """Rewire many graphs in one call: the kept `ohm serve` child rewires
+    them in parallel, each on one thread, each exactly as ohm.rewire would
+    rewire it alone.
+
+    Args:
+        graphs: a sequence of (edge_index, num_nodes) — or (edge_index,
+            num_nodes, edge_attr) — tuples, numpy arrays or torch tensors as
+            ohm.rewire takes them; num_nodes may be None (the largest id +
+            1, with one warning for the call).
+        method: any of ohm.METHODS, as in ohm.rewire.
+        budget: r in (0, 1], per graph: graph i makes floor(r·E0_i)
+            iterations. None: 0.1, unless edits is given.
+        edits: N > 0 makes N iterations on every graph instead (the way
+            FoSR and BORF tune their rewiring; a graph with fewer edges
+            than N makes E0 of them); 0: the budget decides.
+        directed, engine, alpha, within_components, max_iterations, seed:
+            as in ohm.rewire, the same for every graph.
+        threads: graphs rewired at once (None: one per core).
+        edge_attr_fill: the attributes of an added edge (graphs given with
+            edge_attr), as in ohm.rewire.
+
+    Returns:
+        A list of RewireResult, one per graph, in order; each graph's arrays
+        of its edge_index's type (numpy, or torch on its device).
+
+    Raises:
+        ValueError: a bad argument, or a bad graph: the message starts with
+            graphs[i] and the exception's .graph is i.
+        OhmError: a graph failed (.graph its index); ChildDied when the
+            child died meanwhile (its .graph the graph in flight: the first
+            not answered). Nothing is returned then.
+    """
+    a, edits = _budget_args(method, budget, edits, directed, engine, alpha, within_components, max_iterations,
+                            seed)
+    if threads is not None:
+        threads = _integer("threads", threads, 1, None, "≥ 1 (None: one per core)")
+    items = []
+    for i, item in enumerate(graphs):
+        if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
+            raise ValueError(f"graphs[{i}]: must be an (edge_index, num_nodes) or (edge_index, num_nodes, "
+                             f"edge_attr) tuple, not {type(item).__name__}")
+        try:
+            items.append(_graph("edge_index", *item))
+        except ValueError as e:
+            raise ValueError(f"graphs[{i}]: {e}") from None
+    inferred = sum(g.n_inferred for g in items)
+    if inferred:
+        _warn_inferred(inferred, items)
+    if not items:
+        return []
+    names = _names(method, budget, directed, engine, alpha, within_components, max_iterations, seed, edits)
+    return _rewire_request(items, a, edits, threads, edge_attr_fill, names, many=True)
 
 
 def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False):

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/ohmgnn/ohm/internal/frame"
+	"github.com/ohmgnn/ohm/internal/parallel"
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// serveCmd is `ohm serve` (hidden: the Python package's kept child).
+type serveCmd struct {
+	MaxHeader int   `name:"max-header" default:"67108864" help:"The most bytes of a request's JSON header."`
+	MaxBlob   int64 `name:"max-blob" default:"17179869184" help:"The most bytes of a request's arrays."`
+}
+
+// Run answers the requests framed on standard input (docs/python.md, "The
+// protocol of ohm serve") on standard output until standard input ends.
+// A bad request gets an error frame and the server reads the next one;
+// only a stream out of step (a wrong magic), a stream cut inside a frame,
+// or an output that cannot be written ends it with an error.
+func (c *serveCmd) Run(g *Globals) error {
+	return serve(os.Stdin, g.Stdout, g.Stderr, frame.Limits{Header: c.MaxHeader, Blob: c.MaxBlob}, g.Workers())
+}
+
+// serve is the server's loop on in and out; workers is the number of
+// graphs a request rewires at once unless it says otherwise.
+func serve(in io.Reader, out, stderr io.Writer, lim frame.Limits, workers int) error {
+	r := bufio.NewReaderSize(in, 1<<16)
+	w := bufio.NewWriterSize(out, 1<<16)
+	for {
+		f, err := frame.Read(r, lim)
+		var tl *frame.TooLargeError
+		switch {
+		case err == io.EOF:
+			return nil
+		case errors.Is(err, frame.ErrBadMagic):
+			werr := writeServeError(w, -1, err)
+			return errors.Join(fmt.Errorf("serve: %w", err), werr)
+		case errors.As(err, &tl):
+			err = writeServeError(w, -1, err)
+		case err != nil:
+			return fmt.Errorf("serve: reading a request: %w", err)
+		default:
+			err = handleFrame(w, f, stderr, workers)
+		}
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("serve: writing an answer: %w", err)
+		}
+	}
+}
+
+// handleFrame answers one request; the error is only a failure to write.
+func handleFrame(w io.Writer, f frame.Frame, stderr io.Writer, workers int) error {
+	req, err := decodeRequest(f.Header)
+	if err != nil {
+		return writeServeError(w, -1, err)
+	}
+	switch req.Op {
+	case "ping":
+		return frame.Write(w, servePong{Kind: "pong", Version: versionInfo().String(), PID: os.Getpid()})
+	case "rewire":
+	default:
+		return writeServeError(w, -1, usagef("op %q: unknown (known: rewire, ping)", req.Op))
+	}
+	plans, inputs, err := servePlans(req, f.Blob)
+	if err != nil {
+		var ge *graphError
+		if errors.As(err, &ge) {
+			return writeServeError(w, ge.graph, ge.err)
+		}
+		return writeServeError(w, -1, err)
+	}
+	if req.Threads > 0 {
+		workers = req.Threads
+	}
+	return serveRewire(w, plans, inputs, stderr, workers)
+}
+
+// serveRewire runs the plans, workers at once (one thread each), and
+// writes each graph's answer in the order of the graphs as soon as it and
+// those before it are done; the first graph that fails ends the request
+// with its error frame (the runs in flight are stopped and waited for).
+func serveRewire(w io.Writer, plans []*rewire.Plan, inputs [][]linalg.Edge, stderr io.Writer, workers int) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	results := make([]*rewire.Result, len(plans))
+	errs := make([]error, len(plans))
+	done := make([]chan struct{}, len(plans))
+	for k := range done {
+		done[k] = make(chan struct{})
+	}
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		parallel.Each(workers, len(plans), func(_, k int) {
+			defer close(done[k])
+			if ctx.Err() != nil {
+				errs[k] = ctx.Err()
+				return
+			}
+			plans[k].Config.Context = ctx
+			results[k], errs[k] = runServePlan(plans[k], stderr)
+		})
+	}()
+	var err error
+	for k := range plans {
+		<-done[k]
+		if errs[k] != nil {
+			err = writeServeError(w, k, errs[k])
+			break
+		}
+		h, blob := serveAnswer(k, plans[k], inputs[k], results[k])
+		results[k] = nil
+		if err = frame.Write(w, h, blob); err == nil {
+			err = flush(w) // the client learns which graphs are done
+		}
+		if err != nil {
+			break
+		}
+	}
+	cancel()
+	<-finished
+	return err
+}
+
+// runServePlan runs p, turning a panic (a bug) into an error with its stack
+// on stderr, so that the server answers the next request.
+func runServePlan(p *rewire.Plan, stderr io.Writer) (res *rewire.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "ohm serve: internal error: %v\n%s", r, debug.Stack())
+			err = fmt.Errorf("internal error (please report it): %v", r)
+		}
+	}()
+	return p.Run()
+}
+
+// flush flushes w if it buffers.
+func flush(w io.Writer) error {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
+// writeServeError writes an error frame for graph k (−1: the request).
+func writeServeError(w io.Writer, k int, err error) error {
+	var ue usageError
+	return frame.Write(w, serveError{Kind: "error", Error: err.Error(), Usage: errors.As(err, &ue), Graph: k})
+}

@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/ohmgnn/ohm/internal/frame"
+	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/rewire"
+)
+
+// serveRequest is the JSON header of a request to `ohm serve`
+// (docs/python.md): an operation and, for "rewire", the options of `ohm
+// rewire` and the graphs, whose arrays the blob holds in their order.
+type serveRequest struct {
+	Op               string       `json:"op"` // "rewire" or "ping"
+	Method           string       `json:"method"`
+	Budget           float64      `json:"budget"`
+	Edits            int          `json:"edits"`
+	Directed         bool         `json:"directed"`
+	Engine           string       `json:"engine"`
+	Alpha            *float64     `json:"alpha"` // nil: 0.5
+	WithinComponents bool         `json:"within_components"`
+	MaxIterations    int          `json:"max_iterations"`
+	Seed             uint64       `json:"seed"`
+	Threads          int          `json:"threads"` // graphs rewired at once; 0: the server's --threads
+	Graphs           []serveGraph `json:"graphs"`
+}
+
+// serveGraph is one graph of a request: its node count, its number of arcs
+// E (the blob holds its edge_index, 2·E int64: the sources, then the
+// targets) and whether fosr's start vector follows (num_nodes float64).
+type serveGraph struct {
+	NumNodes int  `json:"num_nodes"`
+	Arcs     int  `json:"arcs"`
+	X0       bool `json:"x0"`
+}
+
+// serveResult is the header of the answer for one graph; the blob holds
+// the rewired edge_index (2·Arcs int64, PyG's convention) and, per arc, the
+// column of the request's edge_index that holds the same edge (the arc
+// itself, else its reverse when undirected), or −1 for an edge the rewiring
+// added.
+type serveResult struct {
+	Kind     string        `json:"kind"` // "result"
+	Graph    int           `json:"graph"`
+	NumNodes int           `json:"num_nodes"`
+	Arcs     int           `json:"arcs"`
+	Summary  RewireSummary `json:"summary"`
+	Log      []rewire.Edit `json:"log"`
+}
+
+// serveError is an error frame: the request (Graph −1) or one of its
+// graphs failed; Usage marks a bad argument (what `ohm rewire` reports
+// with exit status 2, its message naming the flag).
+type serveError struct {
+	Kind  string `json:"kind"` // "error"
+	Error string `json:"error"`
+	Usage bool   `json:"usage"`
+	Graph int    `json:"graph"`
+}
+
+// servePong answers "ping": the server's version and process id.
+type servePong struct {
+	Kind    string `json:"kind"` // "pong"
+	Version string `json:"version"`
+	PID     int    `json:"pid"`
+}
+
+// graphError is a failure of graph k of a request.
+type graphError struct {
+	graph int
+	err   error
+}
+
+func (e *graphError) Error() string { return fmt.Sprintf("graph %d: %v", e.graph, e.err) }
+func (e *graphError) Unwrap() error { return e.err }
+
+// decodeRequest parses a frame's header as a serveRequest, refusing
+// unknown fields.
+func decodeRequest(header []byte) (*serveRequest, error) {
+	dec := json.NewDecoder(bytes.NewReader(header))
+	dec.DisallowUnknownFields()
+	var req serveRequest
+	if err := dec.Decode(&req); err != nil {
+		return nil, usagef("request header: %v", err)
+	}
+	if dec.More() {
+		return nil, usagef("request header: more than one JSON value")
+	}
+	return &req, nil
+}
+
+// servePlans checks the request's options as `ohm rewire` does and makes
+// one plan per graph of the blob (one worker each). A bad option is a
+// usage error naming its flag; a bad graph is a *graphError.
+func servePlans(req *serveRequest, blob []byte) ([]*rewire.Plan, [][]linalg.Edge, error) {
+	alpha := 0.5
+	if req.Alpha != nil {
+		alpha = *req.Alpha
+	}
+	cfg, err := rewireConfig(req.Method, req.Budget, req.WithinComponents, req.Directed, req.Engine, req.MaxIterations, alpha)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg, err = editsConfig(cfg, req.Edits); err != nil {
+		return nil, nil, err
+	}
+	cfg.Workers = 1
+	r := frame.NewBlob(blob)
+	plans := make([]*rewire.Plan, len(req.Graphs))
+	inputs := make([][]linalg.Edge, len(req.Graphs))
+	for k, sg := range req.Graphs {
+		g, arcs, x0, err := readServeGraph(r, sg, req.Directed)
+		if err != nil {
+			return nil, nil, &graphError{k, err}
+		}
+		ck := cfg
+		ck.FoSR = &rewire.FoSROptions{Seed: req.Seed, X0: x0}
+		if plans[k], err = rewire.NewPlan(g, ck); err != nil {
+			return nil, nil, &graphError{k, configUsage(err, rewireFlags)}
+		}
+		inputs[k] = arcs
+	}
+	if r.Rest() != 0 {
+		return nil, nil, usagef("the blob holds %d bytes more than the graphs of the header", r.Rest())
+	}
+	return plans, inputs, nil
+}
+
+// editsConfig makes cfg run n iterations on every graph (n > 0), whatever
+// its size, instead of floor(r·E0): the budget r is then 1 and n the
+// limit, so a graph of fewer than n edges makes E0 of them.
+func editsConfig(cfg rewire.Config, n int) (rewire.Config, error) {
+	switch {
+	case n < 0:
+		return cfg, usagef("--edits %d: must be ≥ 0 (0: the budget decides)", n)
+	case n == 0:
+		return cfg, nil
+	}
+	cfg.Budget = 1
+	if cfg.MaxIterations == 0 || n < cfg.MaxIterations {
+		cfg.MaxIterations = n
+	}
+	return cfg, nil
+}
+
+// readServeGraph reads graph sg's arrays from r and builds it.
+func readServeGraph(r *frame.Blob, sg serveGraph, directed bool) (*linalg.Graph, []linalg.Edge, []float64, error) {
+	if sg.NumNodes < 0 || sg.Arcs < 0 {
+		return nil, nil, nil, usagef("num_nodes %d and arcs %d: must be ≥ 0", sg.NumNodes, sg.Arcs)
+	}
+	ei := r.Int64s("edge_index", 2*sg.Arcs)
+	var x0 []float64
+	if sg.X0 {
+		x0 = r.Float64s("fosr_x0", sg.NumNodes)
+	}
+	if r.Err != nil {
+		return nil, nil, nil, usagef("%v", r.Err)
+	}
+	arcs := make([]linalg.Edge, sg.Arcs)
+	n := int64(sg.NumNodes)
+	for c := range arcs {
+		u, v := ei[c], ei[sg.Arcs+c]
+		if u < 0 || u >= n || v < 0 || v >= n {
+			return nil, nil, nil, usagef("--graph column %d (%d, %d): node id outside [0, %d)", c, u, v, n)
+		}
+		arcs[c] = linalg.Edge{U: int(u), V: int(v)}
+	}
+	g, err := linalg.FromEdges(sg.NumNodes, directed, arcs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return g, arcs, x0, nil
+}
+
+// serveAnswer is graph k's result frame: its header and blob.
+func serveAnswer(k int, plan *rewire.Plan, input []linalg.Edge, res *rewire.Result) (serveResult, []byte) {
+	arcs := res.Graph.Arcs()
+	h := serveResult{Kind: "result", Graph: k, NumNodes: res.Graph.N(), Arcs: len(arcs),
+		Summary: summarize(fmt.Sprintf("graph %d", k), plan.Config, plan.Graph.Directed(), res), Log: res.Log}
+	if h.Log == nil {
+		h.Log = []rewire.Edit{}
+	}
+	if math.IsInf(h.Summary.Seconds, 0) || math.IsNaN(h.Summary.Seconds) {
+		h.Summary.Seconds = 0
+	}
+	src := sourceColumns(input, arcs, res.Graph.N(), plan.Graph.Directed())
+	blob := make([]byte, 0, 8*3*len(arcs))
+	for _, a := range arcs {
+		blob = frame.AppendInt64s(blob, int64(a.U))
+	}
+	for _, a := range arcs {
+		blob = frame.AppendInt64s(blob, int64(a.V))
+	}
+	return h, frame.AppendInt64s(blob, src...)
+}
+
+// sourceColumns returns, for every arc of out, the first column of in
+// holding that arc — else, undirected, its reverse — or −1 when in holds
+// neither (an added edge). O(len(in) + len(out)).
+func sourceColumns(in, out []linalg.Edge, n int, directed bool) []int64 {
+	key := func(u, v int) uint64 { return uint64(u)*uint64(n) + uint64(v) }
+	first := make(map[uint64]int64, len(in))
+	for c, e := range in {
+		if _, ok := first[key(e.U, e.V)]; !ok {
+			first[key(e.U, e.V)] = int64(c)
+		}
+	}
+	src := make([]int64, len(out))
+	for i, a := range out {
+		c, ok := first[key(a.U, a.V)]
+		if !ok && !directed {
+			c, ok = first[key(a.V, a.U)]
+		}
+		if !ok {
+			c = -1
+		}
+		src[i] = c
+	}
+	return src
+}
