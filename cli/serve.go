@@ -43,6 +43,9 @@ func serve(in io.Reader, out, stderr io.Writer, lim frame.Limits, workers int) e
 			return nil
 		case errors.Is(err, frame.ErrBadMagic):
 			werr := writeServeError(w, -1, err)
+			if werr == nil {
+				werr = w.Flush()
+			}
 			return errors.Join(fmt.Errorf("serve: %w", err), werr)
 		case errors.As(err, &tl):
 			err = writeServeError(w, -1, err)
