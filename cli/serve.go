@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/ohmgnn/ohm/internal/frame"
-	"github.com/ohmgnn/ohm/internal/parallel"
-	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/rewire"
 )
 
@@ -76,7 +73,7 @@ func handleFrame(w io.Writer, f frame.Frame, stderr io.Writer, workers int) erro
 	default:
 		return writeServeError(w, -1, usagef("op %q: unknown (known: rewire, ping)", req.Op))
 	}
-	plans, inputs, err := servePlans(req, f.Blob)
+	b, err := checkServeRequest(req, f.Blob)
 	if err != nil {
 		var ge *graphError
 		if errors.As(err, &ge) {
@@ -87,66 +84,96 @@ func handleFrame(w io.Writer, f frame.Frame, stderr io.Writer, workers int) erro
 	if req.Threads > 0 {
 		workers = req.Threads
 	}
-	return serveRewire(w, plans, inputs, stderr, workers)
+	if b.x0 != nil {
+		return serveAlone(w, b)
+	}
+	return serveMany(w, b, workers)
 }
 
-// serveRewire runs the plans, workers at once (one thread each), and
-// writes each graph's answer in the order of the graphs as soon as it and
-// those before it are done; the first graph that fails ends the request
-// with its error frame (the runs in flight are stopped and waited for).
-func serveRewire(w io.Writer, plans []*rewire.Plan, inputs [][]linalg.Edge, stderr io.Writer, workers int) error {
+// serveMany rewires the batch's graphs with rewire.RunMany, workers at
+// once (one thread each), and writes each graph's answer in the order of
+// the graphs as soon as it and those before it are done; the first graph
+// that fails ends the request with its error frame. Only a failure to
+// write is returned.
+func serveMany(w io.Writer, b *serveBatch, workers int) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	results := make([]*rewire.Result, len(plans))
-	errs := make([]error, len(plans))
-	done := make([]chan struct{}, len(plans))
+	n := len(b.graphs)
+	results := make([]*rewire.Result, n)
+	done := make([]chan struct{}, n)
 	for k := range done {
 		done[k] = make(chan struct{})
 	}
 	finished := make(chan struct{})
+	var runErr error
 	go func() {
 		defer close(finished)
-		parallel.Each(workers, len(plans), func(_, k int) {
-			defer close(done[k])
-			if ctx.Err() != nil {
-				errs[k] = ctx.Err()
-				return
-			}
-			plans[k].Config.Context = ctx
-			results[k], errs[k] = runServePlan(plans[k], stderr)
-		})
+		_, runErr = rewire.RunMany(ctx, b.graphs, b.cfg, rewire.ManyOptions{Threads: workers,
+			OnGraph: func(i int, res *rewire.Result) { results[i] = res; close(done[i]) }})
 	}()
 	var err error
-	for k := range plans {
-		<-done[k]
-		if errs[k] != nil {
-			err = writeServeError(w, k, errs[k])
-			break
+	for k := range n {
+		select {
+		case <-done[k]:
+		case <-finished:
+			select {
+			case <-done[k]:
+			default: // the batch failed before graph k
+				k, err := manyError(runErr)
+				return writeServeError(w, k, err)
+			}
 		}
-		h, blob := serveAnswer(k, plans[k], inputs[k], results[k])
+		h, blob := b.answer(k, results[k])
 		results[k] = nil
 		if err = frame.Write(w, h, blob); err == nil {
 			err = flush(w) // the client learns which graphs are done
 		}
 		if err != nil {
-			break
+			cancel()
+			<-finished
+			return err
 		}
 	}
-	cancel()
 	<-finished
-	return err
+	return nil
 }
 
-// runServePlan runs p, turning a panic (a bug) into an error with its stack
-// on stderr, so that the server answers the next request.
-func runServePlan(p *rewire.Plan, stderr io.Writer) (res *rewire.Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "ohm serve: internal error: %v\n%s", r, debug.Stack())
-			err = fmt.Errorf("internal error (please report it): %v", r)
+// manyError is the graph a RunMany error is about (−1: none) and its
+// error.
+func manyError(err error) (int, error) {
+	var ge *rewire.GraphError
+	if errors.As(err, &ge) {
+		return ge.Graph, ge.Err
+	}
+	return -1, err
+}
+
+// serveAlone rewires the batch's graphs one after another, each as `ohm
+// rewire` does alone (a graph given fosr's start vector), and writes each
+// answer as it is done; the first graph that fails ends the request with
+// its error frame.
+func serveAlone(w io.Writer, b *serveBatch) error {
+	for k, g := range b.graphs {
+		cfg := b.cfg
+		cfg.Workers = 1
+		cfg.FoSR = &rewire.FoSROptions{Seed: b.cfg.FoSR.Seed, X0: b.x0[k]}
+		plan, err := rewire.NewPlan(g, cfg)
+		if err != nil {
+			return writeServeError(w, k, configUsage(err, serveFlags))
 		}
-	}()
-	return p.Run()
+		res, err := plan.Run()
+		if err != nil {
+			return writeServeError(w, k, err)
+		}
+		h, blob := b.answer(k, res)
+		if err := frame.Write(w, h, blob); err != nil {
+			return err
+		}
+		if err := flush(w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // flush flushes w if it buffers.

@@ -300,15 +300,17 @@ func TestServeEnds(t *testing.T) {
 	}
 }
 
-func TestEditsConfig(t *testing.T) {
+// TestServeEdits: edits N makes N iterations on every graph whatever its
+// size (definitions §3.8), capped by max_iterations.
+func TestServeEdits(t *testing.T) {
 	graphs := []serveGraphIn{{20, nil}}
 	for i := range 19 { // a path of 19 edges
 		graphs[0].arcs = append(graphs[0].arcs, linalg.Edge{U: i, V: i + 1}, linalg.Edge{U: i + 1, V: i})
 	}
 	for _, tc := range []struct {
 		edits, maxIt, want int
-	}{{3, 0, 3}, {3, 2, 2}, {50, 0, 19}} {
-		got, err := runServe(t, requestFrame(t, map[string]any{"method": "res", "budget": 0.1, "edits": tc.edits,
+	}{{3, 0, 3}, {3, 2, 2}, {25, 0, 25}} {
+		got, err := runServe(t, requestFrame(t, map[string]any{"method": "res", "edits": tc.edits,
 			"max_iterations": tc.maxIt}, graphs), 1)
 		if err != nil || len(got) != 1 {
 			t.Fatal(err, got)
@@ -316,5 +318,9 @@ func TestEditsConfig(t *testing.T) {
 		if got[0].Summary.Iterations != tc.want || got[0].Summary.Added != tc.want {
 			t.Errorf("edits %d, max %d: %d iterations, %d added; want %d", tc.edits, tc.maxIt, got[0].Summary.Iterations, got[0].Summary.Added, tc.want)
 		}
+	}
+	got, _ := runServe(t, requestFrame(t, map[string]any{"method": "res", "edits": 3, "budget": 0.1}, graphs), 1)
+	if len(got) != 1 || got[0].Kind != "error" || !strings.Contains(got[0].Error, "--edits 3: give either a budget fraction or a number of edits, not both") {
+		t.Errorf("edits and budget: %+v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ohmgnn/ohm/internal/frame"
 	"github.com/ohmgnn/ohm/linalg"
@@ -93,58 +94,62 @@ func decodeRequest(header []byte) (*serveRequest, error) {
 	return &req, nil
 }
 
-// servePlans checks the request's options as `ohm rewire` does and makes
-// one plan per graph of the blob (one worker each). A bad option is a
-// usage error naming its flag; a bad graph is a *graphError.
-func servePlans(req *serveRequest, blob []byte) ([]*rewire.Plan, [][]linalg.Edge, error) {
+// serveFlags names the `ohm rewire` flag of each field of the
+// configuration, for the usage errors of a request (the Python package
+// names its arguments after them); --edits is the batch's.
+var serveFlags = func() map[rewire.Field]string {
+	m := map[rewire.Field]string{rewire.FieldEdits: "--edits"}
+	for f, flag := range rewireFlags {
+		m[f] = flag
+	}
+	return m
+}()
+
+// serveBatch is a request checked: the configuration every graph shares,
+// the graphs, their arcs as given and fosr's start vectors (nil when
+// none was given).
+type serveBatch struct {
+	cfg    rewire.Config
+	graphs []*linalg.Graph
+	inputs [][]linalg.Edge
+	x0     [][]float64
+}
+
+// checkServeRequest checks the request's options as `ohm rewire` does
+// and builds its graphs from the blob. A bad option is a usage error
+// naming its flag; a bad graph is a *graphError.
+func checkServeRequest(req *serveRequest, blob []byte) (*serveBatch, error) {
 	alpha := 0.5
 	if req.Alpha != nil {
 		alpha = *req.Alpha
 	}
-	cfg, err := rewireConfig(req.Method, req.Budget, req.WithinComponents, req.Directed, req.Engine, req.MaxIterations, alpha)
-	if err != nil {
-		return nil, nil, err
+	cfg := rewire.Config{Method: rewire.Method(strings.ToLower(req.Method)), Budget: req.Budget, Edits: req.Edits,
+		WithinComponents: req.WithinComponents, Engine: rewire.EngineKind(strings.ToLower(req.Engine)),
+		MaxIterations: req.MaxIterations, Curvature: &rewire.CurvatureOptions{Alpha: alpha},
+		FoSR: &rewire.FoSROptions{Seed: req.Seed}}
+	if err := cfg.Check(req.Directed); err != nil {
+		return nil, configUsage(err, serveFlags)
 	}
-	if cfg, err = editsConfig(cfg, req.Edits); err != nil {
-		return nil, nil, err
-	}
-	cfg.Workers = 1
+	cfg.Method, _ = rewire.ParseMethod(string(cfg.Method))
 	r := frame.NewBlob(blob)
-	plans := make([]*rewire.Plan, len(req.Graphs))
-	inputs := make([][]linalg.Edge, len(req.Graphs))
+	b := &serveBatch{cfg: cfg, graphs: make([]*linalg.Graph, len(req.Graphs)), inputs: make([][]linalg.Edge, len(req.Graphs))}
 	for k, sg := range req.Graphs {
 		g, arcs, x0, err := readServeGraph(r, sg, req.Directed)
 		if err != nil {
-			return nil, nil, &graphError{k, err}
+			return nil, &graphError{k, err}
 		}
-		ck := cfg
-		ck.FoSR = &rewire.FoSROptions{Seed: req.Seed, X0: x0}
-		if plans[k], err = rewire.NewPlan(g, ck); err != nil {
-			return nil, nil, &graphError{k, configUsage(err, rewireFlags)}
+		if x0 != nil {
+			if b.x0 == nil {
+				b.x0 = make([][]float64, len(req.Graphs))
+			}
+			b.x0[k] = x0
 		}
-		inputs[k] = arcs
+		b.graphs[k], b.inputs[k] = g, arcs
 	}
 	if r.Rest() != 0 {
-		return nil, nil, usagef("the blob holds %d bytes more than the graphs of the header", r.Rest())
+		return nil, usagef("the blob holds %d bytes more than the graphs of the header", r.Rest())
 	}
-	return plans, inputs, nil
-}
-
-// editsConfig makes cfg run n iterations on every graph (n > 0), whatever
-// its size, instead of floor(r·E0): the budget r is then 1 and n the
-// limit, so a graph of fewer than n edges makes E0 of them.
-func editsConfig(cfg rewire.Config, n int) (rewire.Config, error) {
-	switch {
-	case n < 0:
-		return cfg, usagef("--edits %d: must be ≥ 0 (0: the budget decides)", n)
-	case n == 0:
-		return cfg, nil
-	}
-	cfg.Budget = 1
-	if cfg.MaxIterations == 0 || n < cfg.MaxIterations {
-		cfg.MaxIterations = n
-	}
-	return cfg, nil
+	return b, nil
 }
 
 // readServeGraph reads graph sg's arrays from r and builds it.
@@ -177,17 +182,18 @@ func readServeGraph(r *frame.Blob, sg serveGraph, directed bool) (*linalg.Graph,
 }
 
 // serveAnswer is graph k's result frame: its header and blob.
-func serveAnswer(k int, plan *rewire.Plan, input []linalg.Edge, res *rewire.Result) (serveResult, []byte) {
+func (b *serveBatch) answer(k int, res *rewire.Result) (serveResult, []byte) {
 	arcs := res.Graph.Arcs()
+	directed := res.Graph.Directed()
 	h := serveResult{Kind: "result", Graph: k, NumNodes: res.Graph.N(), Arcs: len(arcs),
-		Summary: summarize(fmt.Sprintf("graph %d", k), plan.Config, plan.Graph.Directed(), res), Log: res.Log}
+		Summary: summarize(fmt.Sprintf("graph %d", k), b.cfg, directed, res), Log: res.Log}
 	if h.Log == nil {
 		h.Log = []rewire.Edit{}
 	}
 	if math.IsInf(h.Summary.Seconds, 0) || math.IsNaN(h.Summary.Seconds) {
 		h.Summary.Seconds = 0
 	}
-	src := sourceColumns(input, arcs, res.Graph.N(), plan.Graph.Directed())
+	src := sourceColumns(b.inputs[k], arcs, res.Graph.N(), directed)
 	blob := make([]byte, 0, 8*3*len(arcs))
 	for _, a := range arcs {
 		blob = frame.AppendInt64s(blob, int64(a.U))

@@ -257,8 +257,9 @@ def rewire(edge_index, num_nodes=None, method="err", budget=None, directed=False
             only that one was given), an added edge gets edge_attr_fill.
         edge_attr_fill: the attributes of an added edge: a number, or an
             array broadcast to one row of edge_attr. (default 0)
-        edits: N > 0 makes N iterations instead of floor(r·E0) (at most E0:
-            the budget is then 1 and N the limit); 0: the budget decides.
+        edits: N > 0 makes N iterations instead of floor(r·E0), whatever
+            E0 (FoSR's and BORF's way of counting); give it or budget, not
+            both; 0: the budget decides.
 
     Returns:
         RewireResult: edge_index (the rewired graph, 2×E int64, both arcs of
@@ -335,7 +336,7 @@ def _names(method, budget, directed, engine, alpha, within_components, max_itera
 
 def _budget_args(method, budget, edits, *rest):
     """check_rewire_args with the budget or the edits: budget None is 0.1
-    unless edits > 0 (then 1, the edits the limit); both given is an
+    unless edits > 0 (the budget is then not sent); both given is an
     error. Returns the checked arguments and edits."""
     edits = _integer("edits", edits, 0, None, "≥ 0 (0: the budget decides)")
     if edits and budget is not None:
@@ -346,7 +347,7 @@ def _budget_args(method, budget, edits, *rest):
 def _rewire_request(graphs, a, edits, threads, fill, names, many=False):
     """Rewire graphs (a list of _Graph) with the checked arguments a in one
     request to the kept child; a RewireResult per graph."""
-    header = dict(op="rewire", method=a["method"], budget=a["budget"], edits=edits, directed=a["directed"],
+    header = dict(op="rewire", method=a["method"], budget=0 if edits else a["budget"], edits=edits, directed=a["directed"],
                   engine=a["engine"] or "", alpha=a["alpha"], within_components=a["within_components"],
                   max_iterations=a["max_iterations"], seed=a["seed"], threads=threads or 0,
                   graphs=[dict(num_nodes=g.n, arcs=int(g.ei.shape[1]), x0=g.x0 is not None) for g in graphs])
@@ -431,9 +432,9 @@ def rewire_many(graphs, method="err", budget=None, edits=0, directed=False, engi
         method: any of ohm.METHODS, as in ohm.rewire.
         budget: r in (0, 1], per graph: graph i makes floor(r·E0_i)
             iterations. None: 0.1, unless edits is given.
-        edits: N > 0 makes N iterations on every graph instead (the way
-            FoSR and BORF tune their rewiring; a graph with fewer edges
-            than N makes E0 of them); 0: the budget decides.
+        edits: N > 0 makes N iterations on every graph instead, whatever
+            its size (the way FoSR and BORF tune their rewiring); give it
+            or budget, not both; 0: the budget decides.
         directed, engine, alpha, within_components, max_iterations, seed:
             as in ohm.rewire, the same for every graph.
         threads: graphs rewired at once (None: one per core).

@@ -191,8 +191,8 @@ _ARG_SEED = """
 
 _ARG_EDITS = """
         edits (int, optional): If set to :obj:`N > 0`, makes :obj:`N`
-            iterations on every graph instead of a fraction of its edges
-            (at most its edge count); give it or :obj:`budget`, not both.
+            iterations on every graph, whatever its size, instead of a
+            fraction of its edges; give it or :obj:`budget`, not both.
             (default: :obj:`0`)"""
 _ARG_FILLS = """
         edge_attr_fill (float or array, optional): The :obj:`edge_attr` of
