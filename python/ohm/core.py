@@ -279,7 +279,7 @@ def rewire(edge_index, num_nodes=None, method="err", budget=None, directed=False
     """
     a, edits = _budget_args(method, budget, edits, directed, engine, alpha, within_components, max_iterations,
                             seed)
-    g = _graph("edge_index", edge_index, num_nodes, edge_attr, fosr_x0)
+    g = _graph(edge_index, num_nodes, edge_attr, fosr_x0)
     if g.n_inferred:
         _warn_inferred(1, [g])
     return _rewire_request([g], a, edits, None, edge_attr_fill, _names(method, budget, directed, engine, alpha,
@@ -293,8 +293,8 @@ class _Graph:
     __slots__ = ("ei", "n", "like", "attr", "x0", "n_inferred")
 
 
-def _graph(what, edge_index, num_nodes, edge_attr=None, fosr_x0=None):
-    """The input graph what (its name in errors) checked: edge_index's
+def _graph(edge_index, num_nodes, edge_attr=None, fosr_x0=None):
+    """The input graph checked: edge_index's
     shape and ids, num_nodes (None: largest id + 1), edge_attr's rows,
     fosr_x0's length."""
     g = _Graph()
@@ -308,7 +308,7 @@ def _graph(what, edge_index, num_nodes, edge_attr=None, fosr_x0=None):
     if edge_attr is not None:
         rows = edge_attr.shape[0] if hasattr(edge_attr, "shape") and len(edge_attr.shape) else None
         if rows != g.ei.shape[1]:
-            raise ValueError(f"{what}: edge_attr must have one row per column of edge_index ({g.ei.shape[1]}), "
+            raise ValueError(f"edge_attr: must have one row per column of edge_index ({g.ei.shape[1]}), "
                              f"not shape {tuple(getattr(edge_attr, 'shape', ()))}")
     g.x0 = None
     if fosr_x0 is not None:
@@ -462,7 +462,7 @@ def rewire_many(graphs, method="err", budget=None, edits=0, directed=False, engi
             raise ValueError(f"graphs[{i}]: must be an (edge_index, num_nodes) or (edge_index, num_nodes, "
                              f"edge_attr) tuple, not {type(item).__name__}")
         try:
-            items.append(_graph("edge_index", *item))
+            items.append(_graph(*item))
         except ValueError as e:
             raise ValueError(f"graphs[{i}]: {e}") from None
     inferred = sum(g.n_inferred for g in items)

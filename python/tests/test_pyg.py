@@ -16,17 +16,69 @@ import unittest
 
 import numpy as np
 
-from helpers import INSTALLED, PYTHON_DIR, need_torch, ohm, sample_graph, tmpdir
+from helpers import INSTALLED, PYTHON_DIR, data_dir, need_torch, ohm, sample_graph, tmpdir
+
+sys.path.insert(0, str(PYTHON_DIR / "tools"))
+from tu import read_tu  # noqa: E402
 
 
 class FakeData:
     """What a PyG Data offers the transform: edge_index, num_nodes, and node
     attributes that must survive."""
 
-    def __init__(self, edge_index, num_nodes):
+    def __init__(self, edge_index, num_nodes, x=None, y=None, edge_attr=None):
         self.edge_index, self.num_nodes = edge_index, num_nodes
-        self.x = np.arange(num_nodes * 3, dtype=np.float32).reshape(num_nodes, 3)
-        self.y = np.arange(num_nodes) % 2
+        self.x = np.arange(num_nodes * 3, dtype=np.float32).reshape(num_nodes, 3) if x is None else x
+        self.y = np.arange(num_nodes) % 2 if y is None else y
+        if edge_attr is not None:
+            self.edge_attr = edge_attr
+
+
+class FakeInMemoryDataset:
+    """What ohm.pyg.rewire_dataset uses of PyG's InMemoryDataset: get(i)
+    over indices() (the graph without the transform), __getitem__ (with
+    it), the classmethod collate(data_list) -> (data, slices), _data,
+    slices. The arrays are collated as PyG does for an InMemoryDataset:
+    concatenated (edge_index along its columns, ids kept local to each
+    graph), slices the offsets of each graph."""
+
+    def __init__(self, data_list, transform=None):
+        self.transform = transform
+        self._data, self.slices = self.collate(data_list)
+        self._indices = None
+        self._data_list = None
+
+    KEYS = {"edge_index": 1, "x": 0, "y": 0, "edge_attr": 0, "edge_type": 0, "edge_weight": 0}
+
+    @classmethod
+    def collate(cls, data_list):
+        data, slices = FakeData.__new__(FakeData), {}
+        for key, axis in cls.KEYS.items():
+            parts = [getattr(d, key) for d in data_list if getattr(d, key, None) is not None]
+            if len(parts) != len(data_list):
+                continue
+            setattr(data, key, np.concatenate(parts, axis=axis))
+            slices[key] = np.cumsum([0] + [p.shape[axis] for p in parts])
+        data.num_nodes = [d.num_nodes for d in data_list]
+        return data, slices
+
+    def indices(self):
+        return range(len(self.slices["edge_index"]) - 1) if self._indices is None else self._indices
+
+    def __len__(self):
+        return len(self.indices())
+
+    def get(self, i):
+        d = FakeData.__new__(FakeData)
+        for key, sl in self.slices.items():
+            a = getattr(self._data, key)
+            setattr(d, key, a[:, sl[i]:sl[i + 1]] if self.KEYS[key] == 1 else a[sl[i]:sl[i + 1]])
+        d.num_nodes = self._data.num_nodes[i]
+        return d
+
+    def __getitem__(self, i):
+        d = self.get(self.indices()[i])
+        return d if self.transform is None else self.transform(d)
 
 
 TRANSFORMS = {"ERR": "err", "ERRHop": "err-hop", "Res": "res", "ResHop": "res-hop",
@@ -80,12 +132,40 @@ class TestTransforms(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"^method='erx': unknown"):
             ohm.pyg.Rewire(method="erx")
 
-    def test_edge_attributes_refused(self):
+    def test_edge_attributes_follow_the_edges(self):
         ei, n = sample_graph()
         data = FakeData(ei, n)
-        data.edge_attr = np.ones((ei.shape[1], 2))
-        with self.assertRaisesRegex(ValueError, r"data\.edge_attr has one entry per input edge"):
-            ohm.pyg.ERR()(data)
+        data.edge_attr = np.arange(ei.shape[1] * 2, dtype=np.float32).reshape(-1, 2) + 1
+        data.edge_weight = np.linspace(0.5, 2, ei.shape[1])
+        want = ohm.rewire(ei, n, method="res", budget=0.3)
+        for t, fill, wfill in ((ohm.pyg.Res(budget=0.3), 0.0, 1.0),
+                               (ohm.pyg.Res(budget=0.3, edge_attr_fill=[5, 6], edge_weight_fill=0.25), [5, 6], 0.25)):
+            out = t(data)
+            np.testing.assert_array_equal(out.edge_index, want.edge_index)
+            added = want.source < 0
+            self.assertGreater(int(added.sum()), 0)
+            np.testing.assert_array_equal(out.edge_attr[~added], data.edge_attr[want.source[~added]])
+            np.testing.assert_array_equal(out.edge_attr[added], np.broadcast_to(np.float32(fill), (int(added.sum()), 2)))
+            np.testing.assert_array_equal(out.edge_weight[~added], data.edge_weight[want.source[~added]])
+            np.testing.assert_array_equal(out.edge_weight[added], wfill)
+            np.testing.assert_array_equal(out.edge_type, added.astype(np.int64))
+        self.assertEqual(repr(ohm.pyg.Res(budget=0.3, edge_attr_fill=1.0)), "Res(budget=0.3, edge_attr_fill=1.0)")
+        self.assertEqual(repr(ohm.pyg.FoSR(edits=4)), "FoSR(edits=4)")
+
+    def test_num_nodes_where_the_data_says_it(self):
+        ei, n = sample_graph()
+        data = FakeData(ei, n)
+        del data.num_nodes  # the rows of x say it
+        out = ohm.pyg.Res(budget=0.2)(data)
+        np.testing.assert_array_equal(out.edge_index, ohm.rewire(ei, n, method="res", budget=0.2).edge_index)
+
+        class Bare:
+            pass
+
+        d = Bare()
+        d.edge_index = ei
+        with self.assertWarnsRegex(UserWarning, "num_nodes not given"):
+            ohm.pyg.Res(budget=0.2)(d)
 
     def test_apply_in_place(self):
         ei, n = sample_graph()
@@ -109,6 +189,86 @@ class TestTransforms(unittest.TestCase):
                     self.assertRegex(doc, rf"(?m)^    {arg} \(", f"{name} does not document {arg}")
             if name in papers:
                 self.assertIn(papers[name], doc, name)
+
+
+class TestRewireDataset(unittest.TestCase):
+    def graphs(self):
+        rng = np.random.default_rng(7)
+        out = []
+        for k in range(9):
+            n = int(rng.integers(6, 20))
+            u, v = rng.integers(0, n, 2 * n), rng.integers(0, n, 2 * n)
+            keep = u != v
+            ei = np.stack([np.concatenate([u[keep], v[keep]]), np.concatenate([v[keep], u[keep]])])
+            attr = rng.integers(0, 5, (ei.shape[1], 4)).astype(np.float32)
+            out.append(FakeData(ei, n, edge_attr=attr, y=np.array([k % 2])))
+        return out
+
+    def test_list_equals_the_transform(self):
+        graphs = self.graphs()
+        for t in (ohm.pyg.ERR(budget=0.2), ohm.pyg.FoSR(edits=2), ohm.pyg.GTR(budget=0.3, edge_attr_fill=9)):
+            with self.subTest(t=repr(t)):
+                got = ohm.pyg.rewire_dataset(graphs, t)
+                self.assertIsInstance(got, list)
+                for d, g in zip(graphs, got):
+                    want = t(d)
+                    self.assertIsNot(g, d)
+                    for key in ("edge_index", "edge_type", "edge_attr", "x", "y"):
+                        np.testing.assert_array_equal(getattr(g, key), getattr(want, key), key)
+                # The input is unchanged.
+                self.assertFalse(hasattr(graphs[0], "edge_type"))
+
+    def test_in_memory_dataset(self):
+        graphs = self.graphs()
+        marker = lambda d: setattr(d, "transformed", True) or d  # noqa: E731 - a dataset transform
+        ds = FakeInMemoryDataset(graphs, transform=marker)
+        t = ohm.pyg.ERR(budget=0.2)
+        out = ohm.pyg.rewire_dataset(ds, t)
+        self.assertIsInstance(out, FakeInMemoryDataset)
+        self.assertIsNot(out, ds)
+        self.assertEqual(len(out), len(graphs))
+        for i, d in enumerate(graphs):
+            want = t(d)
+            got = out.get(i)
+            for key in ("edge_index", "edge_type", "edge_attr", "x", "y"):
+                np.testing.assert_array_equal(getattr(got, key), getattr(want, key), key)
+            self.assertTrue(out[i].transformed)  # the dataset's transform is kept, and was not baked in
+            self.assertFalse(hasattr(got, "transformed"))
+        # The original dataset is as it was.
+        self.assertNotIn("edge_type", ds.slices)
+
+    def test_refuses_other_transforms(self):
+        with self.assertRaisesRegex(TypeError, r"^transform: must be an ohm.pyg transform"):
+            ohm.pyg.rewire_dataset(self.graphs(), lambda d: d)
+
+    def test_mutag_end_to_end(self):
+        # MUTAG's bond types (edge_attr) through the per-graph transform and
+        # through rewire_dataset: the same graphs, each kept arc with its
+        # own bond type, each added one with zeros.
+        root = data_dir(self, "MUTAG/raw/MUTAG_A.txt")
+        graphs = [FakeData(g["edge_index"], g["num_nodes"], x=g["x"], y=g["y"], edge_attr=g["edge_attr"])
+                  for g in read_tu(root, "MUTAG")]
+        self.assertEqual(len(graphs), 188)
+        t = ohm.pyg.ERR(budget=0.1)
+        ds = FakeInMemoryDataset(graphs)
+        batch = ohm.pyg.rewire_dataset(ds, t)
+        added_total = 0
+        for i, d in enumerate(graphs):
+            one = t(d)
+            got = batch.get(i)
+            for key in ("edge_index", "edge_type", "edge_attr"):
+                np.testing.assert_array_equal(getattr(got, key), getattr(one, key), f"graph {i}: {key}")
+            cols = {(int(u), int(v)): c for c, (u, v) in enumerate(d.edge_index.T)}
+            for j, (u, v) in enumerate(one.edge_index.T):
+                c = cols.get((int(u), int(v)))
+                if one.edge_type[j]:
+                    self.assertIsNone(c)
+                    np.testing.assert_array_equal(one.edge_attr[j], 0)
+                else:
+                    np.testing.assert_array_equal(one.edge_attr[j], d.edge_attr[c])
+                    self.assertEqual(one.edge_attr[j].sum(), 1)  # a one-hot bond type
+            added_total += int(one.edge_type.sum())
+        self.assertGreater(added_total, 0)
 
 
 FAKE_PYG = {

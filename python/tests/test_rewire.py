@@ -138,7 +138,8 @@ class TestErrors(unittest.TestCase):
         from unittest import mock
 
         ei, n = sample_graph()
-        with mock.patch("ohm.core.run", side_effect=AssertionError("the command ran")):
+        with mock.patch("ohm.core.run", side_effect=AssertionError("the command ran")), \
+                mock.patch("ohm._serve.request", side_effect=AssertionError("the child was asked")):
             for kw in (dict(budget=2.0), dict(method="erx"), dict(engine="fast"), dict(alpha=-1),
                        dict(max_iterations=-1), dict(method="fosr", directed=True)):
                 with self.subTest(**kw), self.assertRaises(ValueError):
