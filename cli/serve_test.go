@@ -232,6 +232,7 @@ func checkServeAnswer(t *testing.T, k int, a answer, in serveGraphIn, want *rewi
 // TestServeBadRequests: every bad request gets an error frame saying what
 // is wrong, and the server answers the next request.
 func TestServeBadRequests(t *testing.T) {
+	t.Setenv("OHM_MEMORY", "4G") // "beyond memory" below, on any machine
 	good := requestFrame(t, map[string]any{"method": "err", "budget": 0.5}, []serveGraphIn{{3, []linalg.Edge{{U: 0, V: 1}, {U: 1, V: 2}}}})
 	tests := []struct {
 		name  string
@@ -250,7 +251,9 @@ func TestServeBadRequests(t *testing.T) {
 		{"id out of range", requestFrame(t, map[string]any{"method": "err", "budget": 0.1},
 			[]serveGraphIn{{3, []linalg.Edge{{U: 0, V: 1}}}, {3, []linalg.Edge{{U: 0, V: 3}}}}), 1, true, "--graph column 0 (0, 3): node id outside [0, 3)"},
 		{"negative count", rawFrame(t, map[string]any{"op": "rewire", "method": "err", "budget": 0.1,
-			"graphs": []map[string]int{{"num_nodes": -1, "arcs": 0}}}, nil), 0, true, "num_nodes -1 and arcs 0: must be ≥ 0"},
+			"graphs": []map[string]int{{"num_nodes": -1, "arcs": 0}}}, nil), 0, true, "num_nodes -1 and arcs 0: must lie in [0, 2147483647]"},
+		{"beyond memory", rawFrame(t, map[string]any{"op": "rewire", "method": "err", "budget": 0.1,
+			"graphs": []map[string]int{{"num_nodes": 2000000000, "arcs": 0}}}, nil), -1, false, "a graph of 2000000000 nodes and 0 edges"},
 		{"blob too short", rawFrame(t, map[string]any{"op": "rewire", "method": "err", "budget": 0.1,
 			"graphs": []map[string]int{{"num_nodes": 3, "arcs": 2}}}, make([]byte, 24)), 0, true, "the blob ends at byte 24, before the 4 entries of edge_index"},
 		{"blob too long", rawFrame(t, map[string]any{"op": "rewire", "method": "err", "budget": 0.1,
@@ -322,5 +325,30 @@ func TestServeEdits(t *testing.T) {
 	got, _ := runServe(t, requestFrame(t, map[string]any{"method": "res", "edits": 3, "budget": 0.1}, graphs), 1)
 	if len(got) != 1 || got[0].Kind != "error" || !strings.Contains(got[0].Error, "--edits 3: give either a budget fraction or a number of edits, not both") {
 		t.Errorf("edits and budget: %+v", got)
+	}
+}
+
+// BenchmarkServeCall is the server's side of one call of ohm.rewire on a
+// 20-node ring (err, r = 0.1: two iterations): decoding the request,
+// rewiring, encoding the answer.
+func BenchmarkServeCall(b *testing.B) {
+	var ring serveGraphIn
+	ring.n = 20
+	for i := range 20 {
+		ring.arcs = append(ring.arcs, linalg.Edge{U: i, V: (i + 1) % 20}, linalg.Edge{U: (i + 1) % 20, V: i})
+	}
+	t := &testing.T{}
+	req := requestFrame(t, map[string]any{"method": "err", "budget": 0.1}, []serveGraphIn{ring})
+	f, err := frame.Read(bytes.NewReader(req), frame.DefaultLimits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		if err := handleFrame(&out, f, io.Discard, 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -131,6 +131,9 @@ func checkServeRequest(req *serveRequest, blob []byte) (*serveBatch, error) {
 		return nil, configUsage(err, serveFlags)
 	}
 	cfg.Method, _ = rewire.ParseMethod(string(cfg.Method))
+	if err := checkServeSize(req); err != nil {
+		return nil, err
+	}
 	r := frame.NewBlob(blob)
 	b := &serveBatch{cfg: cfg, graphs: make([]*linalg.Graph, len(req.Graphs)), inputs: make([][]linalg.Edge, len(req.Graphs))}
 	for k, sg := range req.Graphs {
@@ -152,11 +155,24 @@ func checkServeRequest(req *serveRequest, blob []byte) (*serveBatch, error) {
 	return b, nil
 }
 
-// readServeGraph reads graph sg's arrays from r and builds it.
-func readServeGraph(r *frame.Blob, sg serveGraph, directed bool) (*linalg.Graph, []linalg.Edge, []float64, error) {
-	if sg.NumNodes < 0 || sg.Arcs < 0 {
-		return nil, nil, nil, usagef("num_nodes %d and arcs %d: must be ≥ 0", sg.NumNodes, sg.Arcs)
+// checkServeSize checks the counts of the request's graphs and that they
+// fit in memory together, once for the request (linalg.CheckGraphSize on
+// the totals) rather than once per graph: a probe of the memory costs
+// more than building a graph of 20 nodes.
+func checkServeSize(req *serveRequest) error {
+	var n, m int
+	for k, sg := range req.Graphs {
+		if sg.NumNodes < 0 || sg.Arcs < 0 || sg.NumNodes > linalg.MaxNodes {
+			return &graphError{k, usagef("num_nodes %d and arcs %d: must lie in [0, %d]", sg.NumNodes, sg.Arcs, linalg.MaxNodes)}
+		}
+		n, m = n+sg.NumNodes, m+sg.Arcs
 	}
+	return linalg.CheckGraphSize(min(n, linalg.MaxNodes), m, req.Directed)
+}
+
+// readServeGraph reads graph sg's arrays from r and builds it (its size
+// checked by checkServeSize).
+func readServeGraph(r *frame.Blob, sg serveGraph, directed bool) (*linalg.Graph, []linalg.Edge, []float64, error) {
 	ei := r.Int64s("edge_index", 2*sg.Arcs)
 	var x0 []float64
 	if sg.X0 {
@@ -167,16 +183,14 @@ func readServeGraph(r *frame.Blob, sg serveGraph, directed bool) (*linalg.Graph,
 	}
 	arcs := make([]linalg.Edge, sg.Arcs)
 	n := int64(sg.NumNodes)
+	g := linalg.NewGraph(sg.NumNodes, directed)
 	for c := range arcs {
 		u, v := ei[c], ei[sg.Arcs+c]
 		if u < 0 || u >= n || v < 0 || v >= n {
 			return nil, nil, nil, usagef("--graph column %d (%d, %d): node id outside [0, %d)", c, u, v, n)
 		}
 		arcs[c] = linalg.Edge{U: int(u), V: int(v)}
-	}
-	g, err := linalg.FromEdges(sg.NumNodes, directed, arcs)
-	if err != nil {
-		return nil, nil, nil, err
+		g.AddEdge(arcs[c].U, arcs[c].V)
 	}
 	return g, arcs, x0, nil
 }
