@@ -220,7 +220,8 @@ func (b *serveBatch) answer(k int, res *rewire.Result) (serveResult, []byte) {
 
 // sourceColumns returns, for every arc of out, the first column of in
 // holding that arc — else, undirected, its reverse — or −1 when in holds
-// neither (an added edge). O(len(in) + len(out)).
+// neither (an added edge): the source of definitions §3.9.
+// O(len(in) + len(out)).
 func sourceColumns(in, out []linalg.Edge, n int, directed bool) []int64 {
 	key := func(u, v int) uint64 { return uint64(u)*uint64(n) + uint64(v) }
 	first := make(map[uint64]int64, len(in))

@@ -385,9 +385,10 @@ def _result(g, h, b, fill):
 
 
 def carry_edge_attr(attr, source, fill=0.0):
-    """The rows of attr for the rewired edges: source holds, per rewired
-    arc, the column of the input it comes from, or −1 for an added edge,
-    which gets fill (a number, or an array broadcast to one row). numpy in,
+    """The rows of attr for the rewired edges (definitions §3.9 in the
+    repository's docs): source holds, per rewired arc, the column of the
+    input it comes from, or −1 for an added edge, which gets fill (a
+    number, or an array broadcast to one row). numpy in,
     numpy out; a torch tensor gives a tensor on its device, of its dtype."""
     source = np.asarray(source, dtype=np.int64)
     added = source < 0
