@@ -210,3 +210,18 @@ func TestRunManyMUTAG(t *testing.T) {
 		}
 	}
 }
+
+// TestTotals: sums and spreads of a batch's results, by hand.
+func TestTotals(t *testing.T) {
+	rs := []*Result{
+		{E0: 10, Budget: 1, Iterations: 1, Added: 1, Removed: 1, AddedNet: 1, RemovedNet: 1},
+		{E0: 5, Budget: 0},
+		{E0: 30, Budget: 3, Iterations: 2, Added: 3, PassedOver: 2, StoppedEarly: "x", AddedNet: 3},
+	}
+	got := Totals(rs)
+	want := ManyTotals{Graphs: 3, E0: 45, Planned: 4, Iterations: 3, Added: 4, Removed: 1, AddedNet: 4, RemovedNet: 1, PassedOver: 2,
+		ZeroBudget: 1, StoppedEarly: 1, EditsPerGraph: Spread{0, 5.0 / 3, 2, 3}, AddedPerGraph: Spread{0, 4.0 / 3, 1, 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Totals = %+v\nwant %+v", got, want)
+	}
+}

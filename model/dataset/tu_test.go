@@ -52,6 +52,9 @@ func TestLoadTUCounts(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: graphs, nodes, arcs, features, classes, max nodes, disconnected, isolated, self-loops = %v, want %v", name, got, want)
 		}
+		if st := d.Stats(); st.Disconnected != e.DisconnectedGraphs || st.IsolatedNodes != e.IsolatedNodes || st.Nodes.Max != e.MaxNodes || 2*int(st.Edges.Mean*float64(st.Graphs)+0.5) != e.Arcs {
+			t.Errorf("%s: Stats %+v disagree with %+v", name, st, e)
+		}
 		if !slices.Equal(d.ClassCounts(), e.ClassCounts) {
 			t.Errorf("%s: class counts %v, want %v", name, d.ClassCounts(), e.ClassCounts)
 		}
@@ -145,6 +148,8 @@ func TestLoadTUTiny(t *testing.T) {
 	check("default NumFeatures", d.NumFeatures, 3)
 	check("default NumEdgeFeatures", d.NumEdgeFeatures, 2)
 	check("graph 2 arcs", d.Graph(2).Arcs(), []linalg.Edge{})
+	check("Stats", d.Stats(), TUStats{Graphs: 3, Nodes: SizeSpread{1, 2, 3}, Edges: SizeSpread{0, 1, 2}, TotalNodes: 6, TotalArcs: 6,
+		Features: 3, EdgeFeatures: 2, Classes: 2, ClassCounts: []int{2, 1}, IsolatedNodes: 1, IsolatedGraphs: 1, NoEdgeGraphs: 1, OneNodeGraphs: 1})
 
 	// Without node labels (nor attributes used): the constant 1.
 	parts := maps.Clone(tiny)
