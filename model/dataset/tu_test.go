@@ -61,6 +61,11 @@ func TestLoadTUCounts(t *testing.T) {
 		if e.Undirected != (asym == 0) {
 			t.Errorf("%s: %d arcs without their reverse, want undirected %v", name, asym, e.Undirected)
 		}
+		for i, g := range d.Graphs(false) {
+			if !slices.Equal(g.Arcs(), d.Graph(i).Undirected().Arcs()) {
+				t.Fatalf("%s graph %d: Graphs(false) differs from Graph(i).Undirected()", name, i)
+			}
+		}
 		if len(d.X) != d.TotalNodes()*d.NumFeatures || len(d.EdgeAttr) != len(d.Src)*d.NumEdgeFeatures {
 			t.Errorf("%s: x has %d values, edge_attr %d", name, len(d.X), len(d.EdgeAttr))
 		}

@@ -41,7 +41,7 @@ func (d *TUDataset) Stats() TUStats {
 		EdgeFeatures: d.NumEdgeFeatures, Classes: d.NumClasses, ClassCounts: d.ClassCounts()}
 	nodes, edges := make([]int, d.Len()), make([]int, d.Len())
 	for i := range d.Len() {
-		g := d.Graph(i).Undirected()
+		g := d.graph(i, false)
 		nodes[i], edges[i] = g.N(), g.E0()
 		_, count := tarjan.SCC(g)
 		if count > 1 {
