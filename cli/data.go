@@ -55,6 +55,7 @@ func (c *dataListCmd) Run(g *Globals) error {
 		}
 		entries = append(entries, e)
 	}
+	entries = append(entries, tuListEntries(loc)...)
 	if c.JSON {
 		return writeJSON(g.Stdout, entries)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -42,4 +43,23 @@ func (c *dataInfoCmd) runTU(g *Globals) error {
 		fmt.Fprintf(tw, "added arcs\t%d (edge_type 1)\n", info.AddedArcs)
 	}
 	return tw.Flush()
+}
+
+// tuListEntries are `ohm data list`'s lines of the TU datasets: those ohm
+// has checksums of (MUTAG, ENZYMES, PROTEINS), found or not, and any other
+// of dataset.TUNames found in the roots.
+func tuListEntries(loc *dataset.Locator) []dataListEntry {
+	var es []dataListEntry
+	for _, name := range dataset.TUNames {
+		root, missing := loc.FindTU(name)
+		if root == "" && !dataset.TUChecked(name) {
+			continue
+		}
+		e := dataListEntry{Dataset: strings.ToLower(name), Found: root != "", Root: root, Missing: []string{}, Searched: loc.Roots()}
+		if missing != nil {
+			e.Missing = missing
+		}
+		es = append(es, e)
+	}
+	return es
 }
