@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ohmgnn/ohm/internal/parallel"
@@ -120,4 +121,73 @@ func runOne(g *linalg.Graph, cfg Config) (*Result, error) {
 			StoppedEarly: "graph left as it is: " + err.Error()}, nil
 	}
 	return res, err
+}
+
+// ManyTotals sums the results of a batch (RunMany) and describes how the
+// edits spread over its graphs.
+type ManyTotals struct {
+	Graphs     int `json:"graphs"`
+	E0         int `json:"e0"`                 // sum of the graphs' E0
+	Planned    int `json:"planned_iterations"` // sum of the graphs' B
+	Iterations int `json:"iterations"`         // iterations made, all graphs
+	Added      int `json:"added"`              // additions made (operations)
+	Removed    int `json:"removed"`            // removals made (operations)
+	AddedNet   int `json:"added_net"`
+	RemovedNet int `json:"removed_net"`
+	PassedOver int `json:"passed_over"`
+	// ZeroBudget counts the graphs whose B is 0 (left as they are, §3.8);
+	// StoppedEarly those that stopped before their B, with a reason.
+	ZeroBudget   int `json:"zero_budget_graphs"`
+	StoppedEarly int `json:"stopped_early_graphs"`
+	// EditsPerGraph and AddedPerGraph are the per-graph distributions of
+	// the operations made (additions and removals) and of the additions.
+	EditsPerGraph Spread `json:"edits_per_graph"`
+	AddedPerGraph Spread `json:"added_per_graph"`
+}
+
+// Spread is a distribution of counts over graphs: least, mean, median
+// (the lower middle value) and most.
+type Spread struct {
+	Min    int     `json:"min"`
+	Mean   float64 `json:"mean"`
+	Median int     `json:"median"`
+	Max    int     `json:"max"`
+}
+
+// spreadOf is the Spread of v (zero for none). O(len(v) log len(v)).
+func spreadOf(v []int) Spread {
+	if len(v) == 0 {
+		return Spread{}
+	}
+	s := slices.Sorted(slices.Values(v))
+	sum := 0
+	for _, x := range s {
+		sum += x
+	}
+	return Spread{Min: s[0], Mean: float64(sum) / float64(len(s)), Median: s[(len(s)-1)/2], Max: s[len(s)-1]}
+}
+
+// Totals sums the results of a batch. O(graphs log graphs).
+func Totals(results []*Result) ManyTotals {
+	t := ManyTotals{Graphs: len(results)}
+	edits, added := make([]int, len(results)), make([]int, len(results))
+	for i, r := range results {
+		t.E0 += r.E0
+		t.Planned += r.Budget
+		t.Iterations += r.Iterations
+		t.Added += r.Added
+		t.Removed += r.Removed
+		t.AddedNet += r.AddedNet
+		t.RemovedNet += r.RemovedNet
+		t.PassedOver += r.PassedOver
+		if r.Budget == 0 {
+			t.ZeroBudget++
+		}
+		if r.StoppedEarly != "" {
+			t.StoppedEarly++
+		}
+		edits[i], added[i] = r.Added+r.Removed, r.Added
+	}
+	t.EditsPerGraph, t.AddedPerGraph = spreadOf(edits), spreadOf(added)
+	return t
 }
