@@ -270,6 +270,25 @@ class TestRewireDataset(unittest.TestCase):
             added_total += int(one.edge_type.sum())
         self.assertGreater(added_total, 0)
 
+    def test_mutag_equals_the_batch_command(self):
+        # rewire_dataset against `ohm rewire --dataset mutag` (the Go batch
+        # driver and TU reader), graph by graph from its collated archive.
+        root = data_dir(self, "MUTAG/raw/MUTAG_A.txt")
+        graphs = [FakeData(g["edge_index"], g["num_nodes"], x=g["x"], y=g["y"], edge_attr=g["edge_attr"])
+                  for g in read_tu(root, "MUTAG")]
+        out = os.path.join(tmpdir(self), "mutag-err.npz")
+        from helpers import cli
+
+        cli("--data-dir", root, "rewire", "--dataset", "mutag", "--method", "err", "--budget", "0.1", "--out", out)
+        z = np.load(out)
+        ours = ohm.pyg.rewire_dataset(graphs, ohm.pyg.ERR(budget=0.1))
+        e = z["edge_ptr"]
+        self.assertEqual(len(e) - 1, len(ours))
+        for i, d in enumerate(ours):
+            np.testing.assert_array_equal(z["edge_index"][:, e[i]:e[i + 1]], d.edge_index, f"graph {i}")
+            np.testing.assert_array_equal(z["edge_type"][e[i]:e[i + 1]], d.edge_type, f"graph {i}")
+            np.testing.assert_array_equal(z["edge_attr"][e[i]:e[i + 1]], d.edge_attr, f"graph {i}")
+
 
 FAKE_PYG = {
     "torch_geometric/__init__.py": "",

@@ -109,6 +109,23 @@ class TestKeptChild(ProxyCase):
                                  r"nothing was returned")
         self.assertIsInstance(e, ohm.OhmError)
 
+    def test_death_in_rewire_dataset_returns_nothing(self):
+        class D:
+            pass
+
+        data = []
+        for ei, n in random_graphs(6, seed=8):
+            d = D()
+            d.edge_index, d.num_nodes = ei, n
+            data.append(d)
+        self.use_proxy("die-after:3")
+        out = None
+        with self.assertRaisesRegex(ohm.ChildDied, r"while rewiring graph 3 of 6") as cm:
+            out = ohm.pyg.rewire_dataset(data, ohm.pyg.ERR(budget=0.2))
+        self.assertEqual(cm.exception.graph, 3)
+        self.assertIsNone(out)
+        self.assertFalse(any(hasattr(d, "edge_type") for d in data), "the input was changed")
+
     def test_death_in_a_transform_names_the_graph(self):
         ei, n = sample_graph()
         self.use_proxy("die-after:2")
