@@ -275,7 +275,13 @@ def _build():
 
     def fixed(name, method, doc, keep):
         """A subclass of Rewire fixing the method, taking the arguments of keep."""
-        def __init__(self, budget=None, **kwargs):
+        def __init__(self, budget=None, *args, **kwargs):
+            if len(args) > len(keep):
+                raise TypeError(f"{name}() takes at most {len(keep) + 1} arguments ({len(args) + 1} given)")
+            for k, v in zip(keep, args):
+                if k in kwargs:
+                    raise TypeError(f"{name}() got multiple values for argument {k!r}")
+                kwargs[k] = v
             bad = set(kwargs) - set(keep)
             if bad:
                 raise TypeError(f"{name}() got an unexpected keyword argument {sorted(bad)[0]!r}")
@@ -286,7 +292,7 @@ def _build():
                   inspect.Parameter("budget", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
         defaults = dict(directed=False, engine=None, within_components=False, max_iterations=0, alpha=0.5,
                         seed=0, edits=0, edge_attr_fill=0.0, edge_weight_fill=1.0)
-        params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=defaults[k]) for k in keep]
+        params += [inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=defaults[k]) for k in keep]
         __init__.__signature__ = inspect.Signature(params)
         return type(name, (Rewire,), {"__init__": __init__, "__doc__": doc})
 

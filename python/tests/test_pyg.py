@@ -126,6 +126,16 @@ class TestTransforms(unittest.TestCase):
         self.assertEqual(out.edge_type.dtype, torch.int64)
         np.testing.assert_array_equal(out.edge_index.numpy(), ohm.rewire(ei, n, budget=0.1).edge_index)
 
+    def test_positional_arguments_as_before(self):
+        # The order of the arguments each transform took before edits and the fills.
+        self.assertTrue(ohm.pyg.ERR(0.3, True).args["directed"])
+        self.assertEqual(ohm.pyg.Curvature(0.1, False, None, 0, 0.25).args["alpha"], 0.25)
+        self.assertEqual(ohm.pyg.FoSR(0.1, 0, 7).args["seed"], 7)
+        with self.assertRaisesRegex(TypeError, r"unexpected keyword argument 'directed'"):
+            ohm.pyg.GTR(0.1, directed=True)
+        with self.assertRaisesRegex(TypeError, r"multiple values for argument 'directed'"):
+            ohm.pyg.ERR(0.1, True, directed=False)
+
     def test_bad_arguments_fail_at_construction(self):
         with self.assertRaisesRegex(ValueError, r"^budget=2\.0: must lie in \(0, 1\]"):
             ohm.pyg.ERR(budget=2.0)
