@@ -24,12 +24,12 @@ type serveCmd struct {
 // only a stream out of step (a wrong magic), a stream cut inside a frame,
 // or an output that cannot be written ends it with an error.
 func (c *serveCmd) Run(g *Globals) error {
-	return serve(os.Stdin, g.Stdout, g.Stderr, frame.Limits{Header: c.MaxHeader, Blob: c.MaxBlob}, g.Workers())
+	return serve(os.Stdin, g.Stdout, frame.Limits{Header: c.MaxHeader, Blob: c.MaxBlob}, g.Workers())
 }
 
 // serve is the server's loop on in and out; workers is the number of
 // graphs a request rewires at once unless it says otherwise.
-func serve(in io.Reader, out, stderr io.Writer, lim frame.Limits, workers int) error {
+func serve(in io.Reader, out io.Writer, lim frame.Limits, workers int) error {
 	r := bufio.NewReaderSize(in, 1<<16)
 	w := bufio.NewWriterSize(out, 1<<16)
 	for {
@@ -49,7 +49,7 @@ func serve(in io.Reader, out, stderr io.Writer, lim frame.Limits, workers int) e
 		case err != nil:
 			return fmt.Errorf("serve: reading a request: %w", err)
 		default:
-			err = handleFrame(w, f, stderr, workers)
+			err = handleFrame(w, f, workers)
 		}
 		if err == nil {
 			err = w.Flush()
@@ -61,7 +61,7 @@ func serve(in io.Reader, out, stderr io.Writer, lim frame.Limits, workers int) e
 }
 
 // handleFrame answers one request; the error is only a failure to write.
-func handleFrame(w io.Writer, f frame.Frame, stderr io.Writer, workers int) error {
+func handleFrame(w io.Writer, f frame.Frame, workers int) error {
 	req, err := decodeRequest(f.Header)
 	if err != nil {
 		return writeServeError(w, -1, err)

@@ -77,8 +77,8 @@ type answer struct {
 // answers and its error.
 func runServe(t *testing.T, stream []byte, workers int) ([]answer, error) {
 	t.Helper()
-	var out, stderr bytes.Buffer
-	err := serve(bytes.NewReader(stream), &out, &stderr, frame.Limits{Header: 1 << 20, Blob: 1 << 20}, workers)
+	var out bytes.Buffer
+	err := serve(bytes.NewReader(stream), &out, frame.Limits{Header: 1 << 20, Blob: 1 << 20}, workers)
 	var got []answer
 	for {
 		f, rerr := frame.Read(&out, frame.DefaultLimits)
@@ -347,7 +347,7 @@ func BenchmarkServeCall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out.Reset()
-		if err := handleFrame(&out, f, io.Discard, 1); err != nil {
+		if err := handleFrame(&out, f, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
