@@ -261,13 +261,22 @@ def _died(c, done, total):
     return ChildDied(msg, graph=done, returncode=rc)
 
 
-def close():
-    """Close the kept child of this process, if any (atexit does it)."""
+def close(timeout=5.0):
+    """Close the kept child of this process, if any (atexit does it). A
+    call in flight in another thread (a daemon thread at exit) is waited
+    for up to timeout seconds, then the child is killed under it."""
     global _child
-    with _lock:
+    got = _lock.acquire(timeout=timeout)
+    try:
         c, _child = _child, None
+    finally:
+        if got:
+            _lock.release()
     if c is not None and c.owner == os.getpid():
-        c.close()
+        if got:
+            c.close()
+        else:
+            c.kill()
 
 
 def _after_fork_in_child():

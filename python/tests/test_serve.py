@@ -157,6 +157,29 @@ class TestKeptChild(ProxyCase):
         self.assertTrue(gone(pid, 0.1), "the child outlived the interrupt")
         self.assertIsNone(ohm._serve._child)
 
+    def test_close_does_not_wait_for_a_hung_call(self):
+        # At exit a daemon thread may be in a call: close kills the child under it.
+        ei, n = sample_graph()
+        self.use_proxy("hang")
+        pid = ohm.serve_pid()
+        raised = []
+
+        def call():
+            try:
+                ohm.rewire(ei, n, budget=0.2)
+            except ohm.ChildDied as e:
+                raised.append(e)
+
+        th = threading.Thread(target=call, daemon=True)
+        th.start()
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        ohm.close_child(timeout=0.3)
+        self.assertLess(time.monotonic() - t0, 10)
+        th.join(10)
+        self.assertTrue(gone(pid, 1))
+        self.assertEqual(len(raised), 1, "the call in flight did not raise ChildDied")
+
     def test_next_call_after_interrupt_works(self):
         ei, n = sample_graph()
         want = ohm.rewire(ei, n, budget=0.2).edge_index
