@@ -1,12 +1,14 @@
-"""rewire, resistance and curvature over numpy arrays or torch tensors."""
+"""rewire, rewire_many, resistance and curvature over numpy arrays or torch
+tensors: rewire and rewire_many through the kept `ohm serve` child
+(_serve), resistance and curvature through one `ohm` run each."""
 
 import csv
-import warnings
 import json
 import operator
 import os
 import sys
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -294,9 +296,8 @@ class _Graph:
 
 
 def _graph(edge_index, num_nodes, edge_attr=None, fosr_x0=None):
-    """The input graph checked: edge_index's
-    shape and ids, num_nodes (None: largest id + 1), edge_attr's rows,
-    fosr_x0's length."""
+    """The input graph checked: edge_index's shape and ids, num_nodes
+    (None: the largest id + 1), edge_attr's rows, fosr_x0's length."""
     g = _Graph()
     g.like = _Like(edge_index)
     g.n_inferred = num_nodes is None
