@@ -97,8 +97,9 @@ func (c *rewireCmd) runBatch(g *Globals, cfg rewire.Config) error {
 	bar := newProgress(g, fmt.Sprintf("rewire %s %s", d.Name, cfg.Method), d.Len(), "graphs")
 	ctx, release := interruptible(g, "stopping the graphs in flight; nothing will be written")
 	defer release()
+	graphs := d.Graphs(c.Directed)
 	t0 := time.Now()
-	results, err := rewire.RunMany(ctx, d.Graphs(c.Directed), cfg, rewire.ManyOptions{
+	results, err := rewire.RunMany(ctx, graphs, cfg, rewire.ManyOptions{
 		Threads: g.Workers(), OnGraph: func(int, *rewire.Result) { bar.add(1) }})
 	bar.finish()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -57,7 +58,9 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	cfg.Workers, cfg.OnIteration, cfg.Context = 1, nil, ctx
+	cfg.Engine = resolveMany(graphs, cfg)
 	results := make([]*Result, len(graphs))
 	errs := make([]error, len(graphs))
 	var mu sync.Mutex
@@ -105,6 +108,28 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 		return &ConfigError{Field: FieldStartVector, Value: fmt.Sprintf("of %d entries", len(cfg.FoSR.X0)), Reason: "a batch draws each graph's start vector from the seed"}
 	}
 	return cfg.Check(directed)
+}
+
+// resolveMany resolves an Auto engine once for the batch (methods that
+// read a resistance engine): when the largest graph's dense state fits in
+// memory every graph's does (it grows with n), and each plan would resolve
+// Auto to Incremental (EngineSpec.Resolve), so the batch asks for
+// Incremental and spares each graph a memory probe. Otherwise Auto stays,
+// resolved graph by graph. O(graphs).
+func resolveMany(graphs []*linalg.Graph, cfg Config) EngineKind {
+	if cfg.Engine != "" && cfg.Engine != Auto || len(graphs) == 0 || !cfg.Method.Info().Resistance {
+		return cfg.Engine
+	}
+	big := graphs[0]
+	for _, g := range graphs {
+		if g.N() > big.N() {
+			big = g
+		}
+	}
+	if incremental.CheckDense(big.N(), big.Directed(), cfg.Method.Info().PerHop) == nil {
+		return Incremental
+	}
+	return cfg.Engine
 }
 
 // runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR

@@ -80,16 +80,12 @@ func (d *TUDataset) TotalNodes() int { return d.NodePtr[len(d.NodePtr)-1] }
 // Graph(i).Undirected(). O(n_i + m_i log m_i).
 func (d *TUDataset) Graph(i int) *linalg.Graph { return d.graph(i, true) }
 
-// graph is graph i in the given form, built from its arcs.
+// graph is graph i in the given form, built from its arcs (checked when
+// read: no memory probe per graph, the dataset is in memory already).
 func (d *TUDataset) graph(i int, directed bool) *linalg.Graph {
-	lo, hi := d.EdgePtr[i], d.EdgePtr[i+1]
-	es := make([]linalg.Edge, hi-lo)
-	for k := lo; k < hi; k++ {
-		es[k-lo] = linalg.Edge{U: d.Src[k], V: d.Dst[k]}
-	}
-	g, err := linalg.FromEdges(d.NumNodes(i), directed, es)
-	if err != nil {
-		panic(fmt.Sprintf("dataset: graph %d of %s: %v", i, d.Name, err)) // ids were checked on reading
+	g := linalg.NewGraph(d.NumNodes(i), directed)
+	for k := d.EdgePtr[i]; k < d.EdgePtr[i+1]; k++ {
+		g.AddEdge(d.Src[k], d.Dst[k])
 	}
 	return g
 }
