@@ -115,7 +115,10 @@ class Child:
         b = r.read(bn) if bn else b""
         if len(h) < hn or len(b) < bn:
             raise EOFError
-        return json.loads(h), b
+        try:
+            return json.loads(h), b
+        except ValueError as e:
+            raise OhmError(f"ohm serve answered a header that is not JSON: {e}") from None
 
     def stderr_tail(self, limit=2000):
         try:
