@@ -190,3 +190,23 @@ func relabel(d *diagnose.Diagnostics, dataset string, tr diagnose.Training) {
 		d.Overlap[i].Dataset = dataset
 	}
 }
+
+// TestZStringZeroStd: a cell whose runs all agree (std 0) but differ from
+// the paper has no finite Δ/σ and prints "–", never "±∞"; finite ratios
+// print with their sign.
+func TestZStringZeroStd(t *testing.T) {
+	for _, tc := range []struct {
+		c    cellComparison
+		want string
+	}{
+		{cellComparison{mean: 54.1, std: 0, paper: 51.4}, "–"},
+		{cellComparison{mean: 54.1, std: 0, paper: 56.8}, "–"},
+		{cellComparison{mean: 54.1, std: 0, paper: 54.1}, "+0.0"},
+		{cellComparison{mean: 60, std: 4, paper: 55}, "+1.2"},
+		{cellComparison{mean: 50, std: 2, paper: 51}, "-0.5"},
+	} {
+		if got := zString(tc.c.z()); got != tc.want {
+			t.Errorf("mean %v std %v paper %v: Δ/σ %q, want %q", tc.c.mean, tc.c.std, tc.c.paper, got, tc.want)
+		}
+	}
+}
