@@ -4,6 +4,7 @@ OHM_BIN, a working folder outside the repository): the package finds the
 binary it carries, and the `ohm` console script runs it. Elsewhere these
 tests skip, except TestNotFound, which runs on a copy of the package."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -11,14 +12,27 @@ import sys
 import unittest
 from pathlib import Path
 
-from helpers import INSTALLED, PYTHON_DIR, REPO, ohm, tmpdir
+from helpers import INSTALLED, REPO, ohm, skip_or_fail, tmpdir
 
 
-def pyproject_version():
-    import re
+def repo_version():
+    """The repository's VERSION file, the one place the version is written."""
+    return (REPO / "VERSION").read_text(encoding="utf-8").strip()
 
-    text = (PYTHON_DIR / "pyproject.toml").read_text(encoding="utf-8")
-    return re.search(r'(?m)^version\s*=\s*"([^"]+)"', text).group(1)
+
+def repo_commit(case):
+    """The repository's HEAD and whether tracked files are modified, by git
+    (found outside the test's PATH, which holds only the venv); skips
+    without git or outside a clone (fails under CI=true)."""
+    git = shutil.which("git") or shutil.which("git", path=os.pathsep.join(["/usr/bin", "/bin", "/usr/local/bin"]))
+    if git is None:
+        skip_or_fail(case, "no git: the commit the wheel was built from cannot be checked", "git")
+    head = subprocess.run([git, "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        skip_or_fail(case, f"{REPO} is not a git clone: {head.stderr.strip()}", "git")
+    status = subprocess.run([git, "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                            capture_output=True, text=True, check=True).stdout
+    return head.stdout.strip(), status.strip() != ""
 
 
 @unittest.skipUnless(INSTALLED, "tests of the installed wheel: make test-python runs them "
@@ -63,11 +77,27 @@ class TestInstalledWheel(unittest.TestCase):
         bad = subprocess.run([script, "rewire", "--budget", "2"], capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2, bad.stderr)
 
+    def test_version_is_the_repositorys(self):
+        # One version everywhere (issue 53): `ohm version` of the installed
+        # console script, ohm.version() and ohm.__version__ all say the
+        # repository's VERSION, and the binary the commit it was built from.
+        commit, modified = repo_commit(self)
+        want = repo_version()
+        script = shutil.which("ohm")
+        line = subprocess.run([script, "version"], capture_output=True, text=True, check=True).stdout
+        mod = ", modified" if modified else ""
+        self.assertTrue(line.startswith(f"ohm {want} (commit {commit[:12]}{mod}), "), line)
+        got = json.loads(subprocess.run([script, "version", "--json"], capture_output=True, text=True,
+                                        check=True).stdout)
+        self.assertEqual((got["version"], got["commit"], got["modified"]), (want, commit, modified))
+        self.assertEqual(ohm.version(), got)
+        self.assertEqual(ohm.__version__, want)
+
     def test_metadata(self):
         from importlib import metadata
 
         dist = metadata.distribution("ohm-rewire")
-        self.assertEqual(dist.version, pyproject_version())
+        self.assertEqual(dist.version, repo_version())
         self.assertEqual(ohm.__version__, dist.version)
         files = {str(f) for f in dist.files}
         self.assertIn("ohm/bin/ohm", files)
