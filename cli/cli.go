@@ -100,6 +100,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
 		kong.Bind(&c.Globals),
 		kong.Vars{"version": versionInfo().String()},
+		kong.NamedMapper("existingfile", kong.MapperFunc(existingFile)),
 	)
 	if err != nil {
 		panic(err) // a malformed command tree is a programmer error
@@ -121,8 +122,15 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkLists(args)
 	}
+	if err == nil && c.Threads < 0 {
+		err = fmt.Errorf("--threads %d: must be ≥ 0 (0: one per core)", c.Threads)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		var fe inputFileError
+		if errors.As(err, &fe) {
+			return 1 // an unreadable input file, found while parsing
+		}
 		return 2
 	}
 	if t := c.Threads; t > 0 && t < runtime.GOMAXPROCS(0) {
@@ -140,12 +148,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		err = perr
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ohm: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+		fmt.Fprintf(stderr, "ohm: %s\n", errorMessage(err, c.NoDownload))
+		return exitStatus(err)
 	}
 	return 0
 }

@@ -49,6 +49,9 @@ func (c *reportCmd) Run(g *Globals) error {
 			return usagef("--pairnorm-at: %v", err)
 		}
 	}
+	if _, err := filterRecords(nil, c.Methods, c.Forms); err != nil {
+		return err // every flag is checked before any file is read
+	}
 	// The diagnostics first: a missing or clashing file fails at once,
 	// not after a large results file is read.
 	var diag *diagnose.Diagnostics

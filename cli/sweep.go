@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -41,7 +44,7 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	if c.Config != "" {
 		var err error
 		if s, err = sweep.ReadSpec(c.Config); err != nil {
-			return s, usagef("--config: %v", err)
+			return s, configError(err)
 		}
 	}
 	var err error
@@ -123,6 +126,18 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 		return s, graphSpecError(err)
 	}
 	return s, nil
+}
+
+// configError is the error of a --config file sweep.ReadSpec refuses: a
+// file that cannot be read or is not JSON is a failure (exit status 1), a
+// field it holds that is unknown or out of range is a usage error, as the
+// flag would be.
+func configError(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.As(err, new(*fs.PathError)) {
+		return fmt.Errorf("--config: %w", err)
+	}
+	return usagef("--config: %v", err)
 }
 
 // graphSpecError is a usage error for a spec that Normalize refuses. The

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ohmgnn/ohm/model/dataset"
+)
+
+// TestMissingDataMessage: missing dataset files are one short paragraph —
+// how many files, two of them, where ohm looked, why nothing was
+// downloaded, and --data-dir DIR / OHM_DATA=DIR — not a list of every file.
+func TestMissingDataMessage(t *testing.T) {
+	missing, _ := dataset.RelFiles("cornell")
+	e := &dataset.MissingError{Dataset: "cornell", Missing: missing, Searched: []string{"/data", "/home/u/.cache/ohm"}}
+	head := "dataset cornell: 12 raw files missing (cornell/raw/out1_graph_edges.txt, cornell/raw/out1_node_feature_label.txt and 10 more) in /data and /home/u/.cache/ohm"
+	tail := ".\nGive a PyTorch Geometric data root that holds cornell/raw/: --data-dir DIR or OHM_DATA=DIR ('ohm data list' shows what is found where)"
+	for _, tc := range []struct {
+		download   error
+		noDownload bool
+		want       string
+	}{
+		{nil, true, head + "; not downloaded (--no-download)" + tail + ", or leave out --no-download to download them"},
+		{errors.New("dial tcp: no such host"), false, head + "; the download into /data failed: dial tcp: no such host" + tail + ", or retry with network access"},
+	} {
+		e.Download = tc.download
+		got := errorMessage(fmt.Errorf("sweep: %w", e), tc.noDownload)
+		if got != tc.want {
+			t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+		}
+		if strings.Count(got, "\n") != 1 || strings.Contains(got, "cornell_split_0.6_0.2_5") {
+			t.Errorf("not one short paragraph:\n%s", got)
+		}
+	}
+	one := &dataset.MissingError{Dataset: "cora", Missing: []string{"Cora/raw/ind.cora.x"}, Searched: []string{"/data"}}
+	if got := missingDataMessage(one, true); !strings.HasPrefix(got, "dataset cora: 1 raw file missing (Cora/raw/ind.cora.x) in /data;") ||
+		!strings.Contains(got, "holds Cora/raw/") {
+		t.Errorf("one file: %s", got)
+	}
+}
