@@ -126,7 +126,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("--threads %d: must be ≥ 0 (0: one per core)", c.Threads)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		fmt.Fprintf(stderr, "ohm: %s\n", parseErrorMessage(err))
 		var fe inputFileError
 		if errors.As(err, &fe) {
 			return 1 // an unreadable input file, found while parsing

@@ -148,7 +148,8 @@ func TestMissingDataNamesFilesAndFolders(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	t.Setenv("HOME", dir)
 	code, _, errs := run(t, "--no-download", "--data-dir", dir, "data", "info", "--dataset", "cornell")
-	for _, want := range []string{"cornell/raw/out1_graph_edges.txt", "cornell/raw/cornell_split_0.6_0.2_9.npz", dir} {
+	// One short paragraph (issue 53): how many, the first, where, what to do.
+	for _, want := range []string{"12 raw files missing", "cornell/raw/out1_graph_edges.txt", dir, "--data-dir DIR or OHM_DATA=DIR"} {
 		if code != 1 || !strings.Contains(errs, want) {
 			t.Errorf("exit %d, stderr %q lacks %q", code, errs, want)
 		}

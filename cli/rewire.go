@@ -243,12 +243,11 @@ func summarize(name string, cfg rewire.Config, directed bool, res *rewire.Result
 	return s
 }
 
+// printSummary prints the summary as "field value" lines, only the fields
+// that apply: stopped_early when the run stopped before B, rounds and
+// solves for the sketch engine (--json prints every field).
 func printSummary(w io.Writer, s RewireSummary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	stopped := "null"
-	if s.StoppedEarly != nil {
-		stopped = *s.StoppedEarly
-	}
 	fmt.Fprintf(tw, "dataset\t%s\n", s.Dataset)
 	fmt.Fprintf(tw, "form\t%s\n", s.Form)
 	fmt.Fprintf(tw, "method\t%s\n", s.Method)
@@ -265,10 +264,14 @@ func printSummary(w io.Writer, s RewireSummary) error {
 	fmt.Fprintf(tw, "removed_net_pct\t%.2f\n", s.RemovedNetPct)
 	fmt.Fprintf(tw, "passed_over\t%d\n", s.PassedOver)
 	fmt.Fprintf(tw, "version\t%s\n", s.Version)
-	fmt.Fprintf(tw, "stopped_early\t%s\n", stopped)
+	if s.StoppedEarly != nil {
+		fmt.Fprintf(tw, "stopped_early\t%s\n", *s.StoppedEarly)
+	}
 	fmt.Fprintf(tw, "engine\t%s\n", s.Engine)
-	fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
-	fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
+	if s.Engine == string(rewire.Sketch) {
+		fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
+		fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
+	}
 	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
 	return tw.Flush()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/ohmgnn/ohm/model/dataset"
 )
 
@@ -17,6 +19,24 @@ func errorMessage(err error, noDownload bool) string {
 		return missingDataMessage(me, noDownload)
 	}
 	return err.Error()
+}
+
+// parseErrorMessage is the message of an error kong found in the command
+// line. A command line that names no command (bare `ohm`, `ohm data`) says
+// so and points to --help, which lists them.
+func parseErrorMessage(err error) string {
+	msg := err.Error()
+	var pe *kong.ParseError
+	if !strings.HasPrefix(msg, "expected one of ") || !errors.As(err, &pe) || pe.Context == nil {
+		return msg
+	}
+	path := "ohm"
+	for _, p := range pe.Context.Path {
+		if p.Command != nil {
+			path += " " + p.Command.Name
+		}
+	}
+	return fmt.Sprintf("no command given: run '%s --help' for the commands (%s)", path, strings.TrimPrefix(msg, "expected one of "))
 }
 
 // missingDataMessage says in one short paragraph what is missing, where ohm
