@@ -92,6 +92,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	var c commandLine
 	c.Stdout, c.Stderr = stdout, stderr
 	exit := -1
+	var fileErrs []error // unreadable input files, reported after usage errors
 	parser, err := kong.New(&c,
 		kong.Name("ohm"),
 		kong.Description("Find and repair the bottlenecks of a graph by effective-resistance rewiring, then learn on it."),
@@ -100,7 +101,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
 		kong.Bind(&c.Globals),
 		kong.Vars{"version": versionInfo().String()},
-		kong.NamedMapper("existingfile", kong.MapperFunc(existingFile)),
+		kong.NamedMapper("existingfile", existingFile(&fileErrs)),
 	)
 	if err != nil {
 		panic(err) // a malformed command tree is a programmer error
@@ -124,6 +125,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil && c.Threads < 0 {
 		err = fmt.Errorf("--threads %d: must be ≥ 0 (0: one per core)", c.Threads)
+	}
+	if err == nil && len(fileErrs) > 0 {
+		err = fileErrs[0]
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ohm: %s\n", parseErrorMessage(err))

@@ -99,8 +99,8 @@ func (c *demoCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.Stdout, "demo done in %.1f s: report %s (%d figures in %s, PNG and SVG)\n",
-		time.Since(t0).Seconds(), out.Markdown, len(out.Figures), filepath.Join(c.Out, report.FigureDir))
+	_, err = fmt.Fprintf(g.Stdout, "demo done in %.1f s: report %s (%s in %s, PNG and SVG)\n",
+		time.Since(t0).Seconds(), out.Markdown, plural(len(out.Figures), "figure"), filepath.Join(c.Out, report.FigureDir))
 	return err
 }
 

@@ -28,32 +28,39 @@ type inputFileError struct{ error }
 
 func (e inputFileError) Unwrap() error { return e.error }
 
-// existingFile is kong's "existingfile" type as every command's input files
-// use it: the path must name a readable file, or parsing fails with an
-// inputFileError saying what to do. "-" passes (standard input). O(1)
-// system calls.
-func existingFile(ctx *kong.DecodeContext, target reflect.Value) error {
-	if target.Kind() != reflect.String {
-		return fmt.Errorf(`"existingfile" type must be applied to a string not %s`, target.Type())
-	}
-	var path string
-	if err := ctx.Scan.PopValueInto("file", &path); err != nil {
-		return err
-	}
-	if path != "-" {
-		path = kong.ExpandPath(path)
-		st, err := os.Stat(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return inputFileError{fmt.Errorf("%s: no such file", path)}
-		case err != nil:
-			return inputFileError{err}
-		case st.IsDir():
-			return inputFileError{fmt.Errorf("%s is a folder, not a file", path)}
+// existingFile returns kong's "existingfile" type as every command's input
+// files use it: the path must name a readable file, or an inputFileError
+// saying what to do is appended to errs — not returned, so that a usage
+// error of the same command line (exit status 2) comes first; Run reports
+// the first of errs once parsing succeeded. "-" passes (standard input).
+// O(1) system calls.
+func existingFile(errs *[]error) kong.MapperFunc {
+	return func(ctx *kong.DecodeContext, target reflect.Value) error {
+		if target.Kind() != reflect.String {
+			return fmt.Errorf(`"existingfile" type must be applied to a string not %s`, target.Type())
 		}
+		var path string
+		if err := ctx.Scan.PopValueInto("file", &path); err != nil {
+			return err
+		}
+		if path != "-" {
+			path = kong.ExpandPath(path)
+			var err error
+			switch st, serr := os.Stat(path); {
+			case errors.Is(serr, fs.ErrNotExist):
+				err = fmt.Errorf("%s: no such file", path)
+			case serr != nil:
+				err = serr
+			case st.IsDir():
+				err = fmt.Errorf("%s is a folder, not a file", path)
+			}
+			if err != nil {
+				*errs = append(*errs, inputFileError{fmt.Errorf("%s: %w", ctx.Value.ShortSummary(), err)})
+			}
+		}
+		target.SetString(path)
+		return nil
 	}
-	target.SetString(path)
-	return nil
 }
 
 // exitStatus is the exit status of a command's error: 2 for a usage error,

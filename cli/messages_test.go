@@ -57,3 +57,20 @@ func TestNoCommandPointsToHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestPlurals: counts agree with their nouns ("1 component", "2 figures"),
+// in the helper and in a command's output.
+func TestPlurals(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 figures"}, {1, "1 figure"}, {2, "2 figures"}} {
+		if got := plural(tc.n, "figure"); got != tc.want {
+			t.Errorf("plural(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	code, out, errs := run(t, "-q", "resistance", "--dataset", "ring")
+	if code != 0 || !strings.Contains(out, "ring (undirected), 80 nodes, 1 component\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want \"80 nodes, 1 component\"", code, out, errs)
+	}
+}

@@ -163,12 +163,12 @@ func pairR(p incremental.Pair) *PairR {
 }
 
 func printResistance(g *Globals, name string, gr *linalg.Graph, out *ResistanceOut) error {
-	form, comp := "undirected", "components"
+	form, comp := "undirected", "component"
 	if gr.Directed() {
-		form, comp = "directed", "SCCs"
+		form, comp = "directed", "SCC"
 	}
 	tw := tabwriter.NewWriter(g.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "graph\t%s (%s), %d nodes, %d %s\n", name, form, out.Nodes, out.Components, comp)
+	fmt.Fprintf(tw, "graph\t%s (%s), %s, %s\n", name, form, plural(out.Nodes, "node"), plural(out.Components, comp))
 	show := func(label string, p *PairR) {
 		if p == nil {
 			fmt.Fprintf(tw, "%s\tnone\n", label)

@@ -195,7 +195,7 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 		return nil
 	}
 	if c.Log != "" {
-		fmt.Fprintf(g.Stderr, "wrote %s: %d edits\n", c.Log, len(res.Log))
+		fmt.Fprintf(g.Stderr, "wrote %s: %s\n", c.Log, plural(len(res.Log), "edit"))
 	}
 	if c.Out != "" {
 		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))

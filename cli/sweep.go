@@ -174,8 +174,8 @@ func (c *sweepCmd) Run(g *Globals) error {
 		err = usagef("--%s: %s", flagName(fe.Field), fe.Msg) // found on loading: no masks, or the rule does not fit the graph
 	}
 	if sum != nil {
-		fmt.Fprintf(g.Stdout, "%s: %d runs in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
-			c.Results, sum.Total, sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
+		fmt.Fprintf(g.Stdout, "%s: %s in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
+			c.Results, plural(sum.Total, "run"), sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
 	}
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("%d runs recorded in %s; run the same command again to continue", sum.Skipped+sum.Ran, c.Results)

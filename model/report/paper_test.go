@@ -49,7 +49,7 @@ func TestPublishedColumn(t *testing.T) {
 		"| cornell | err | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 28 / 10 | = |",
 		"| cornell | curvature | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 28 / 40 | paper over B |",
 		"| texas | err-hop | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 3 / 10 | unexplained |",
-		"- **=** (1 cells):", "- **paper over B** (1 cells):", "- **unexplained** (1 cells):",
+		"- **=** (1 cell):", "- **paper over B** (1 cell):", "- **unexplained** (1 cell):",
 	)
 	if t.Failed() {
 		t.Log(s)

@@ -190,7 +190,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 	if opt.Source != "" {
 		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
 	}
-	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
+	fmt.Fprintf(&b, "%s from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", plural(t.runs, "run"), src, t.cellRuns())
 	writeChoices(&b, recs, opt, out.LeftOut)
 	writeGraphFiles(&b, files)
 	fig := func(name string) string {
