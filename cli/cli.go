@@ -24,12 +24,12 @@ import (
 
 // Globals are the flags every command takes.
 type Globals struct {
-	DataDir    string `name:"data-dir" help:"Data root in PyTorch Geometric's layout (<root>/Cora/raw/…). Searched first, then $OHM_DATA, then the per-user cache." type:"path"`
+	DataDir    string `name:"data-dir" placeholder:"DIR" help:"Data root in PyTorch Geometric's layout (<root>/Cora/raw/…). Searched first, then $OHM_DATA, then the per-user cache." type:"path"`
 	Threads    int    `help:"Worker goroutines, and the cores the process runs on (0: one per core)." default:"0"`
 	Quiet      bool   `short:"q" help:"No progress output."`
 	NoDownload bool   `name:"no-download" help:"Never download missing dataset files; fail with the list of what is missing."`
-	CPUProfile string `name:"cpuprofile" help:"Write a CPU profile (pprof) to this file." type:"path"`
-	MemProfile string `name:"memprofile" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
+	CPUProfile string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile (pprof) to this file." type:"path"`
+	MemProfile string `name:"memprofile" placeholder:"FILE" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
 
 	// ProgressEvery is the least time between two progress lines when
 	// standard error is not a terminal (hidden: tests set it small).

@@ -13,7 +13,7 @@ import (
 
 // DatasetFlags choose a dataset and its form.
 type DatasetFlags struct {
-	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm; or a dataset archive FILE.npz (edge_index, num_nodes, x, y and the split masks, as 'ohm data export' writes), named by its base name."`
+	Dataset      string `required:"" short:"d" placeholder:"NAME|FILE.npz" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm; or a dataset archive FILE.npz (edge_index, num_nodes, x, y and the split masks, as 'ohm data export' writes), named by its base name."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`

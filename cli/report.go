@@ -24,7 +24,7 @@ import (
 // sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
 type reportCmd struct {
 	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines); or the output of 'ohm train --json' (one or more, concatenated), reported as a table of its runs."`
-	Out         string   `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
+	Out         string   `required:"" short:"o" type:"path" placeholder:"DIR" help:"Output folder (created): report.md and figures/*.png, *.svg."`
 	Diagnostics []string `placeholder:"FILE" help:"diagnostics.json of ohm diagnose (several, comma-separated, are merged: e.g. one per dataset): adds the cosine, probe, CKA and overlap sections."`
 	Methods     []string `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
 	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`

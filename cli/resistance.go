@@ -18,7 +18,7 @@ type resistanceCmd struct {
 	GraphFlags
 	WithinComponents bool   `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
-	Pairs            string `type:"existingfile" help:"File of 'u v' lines: print R for each pair."`
+	Pairs            string `type:"existingfile" placeholder:"FILE" help:"File of 'u v' lines: print R for each pair."`
 	Engine           string `help:"auto (incremental when L⁺ fits in memory, else sketch), incremental, or sketch (undirected: the max pair and --top among the sketch's candidates, exact; the min edge among its kept edges; --pairs by one Laplacian solve each)." enum:"auto,incremental,sketch" default:"auto"`
 	JSON             bool   `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }

@@ -18,17 +18,17 @@ import (
 // rewireCmd is `ohm rewire`.
 type rewireCmd struct {
 	GraphFlags
-	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
-	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
+	Method           string  `required:"" short:"m" placeholder:"METHOD" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
+	Budget           float64 `required:"" short:"r" placeholder:"FRACTION" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
-	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
-	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
+	Out              string  `short:"o" type:"path" placeholder:"FILE" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
+	Log              string  `type:"path" placeholder:"FILE.jsonl" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in docs/cli.md)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
-	FoSRX0           string  `name:"fosr-x0" type:"existingfile" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
+	FoSRX0           string  `name:"fosr-x0" type:"existingfile" placeholder:"FILE.npy" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
 }
 
 // RewireSummary is the summary of one rewiring run, printed by `ohm rewire`

@@ -25,7 +25,7 @@ type statsCmd struct {
 	SynthSeed        uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic     bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
 	JSON             bool     `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`
-	Markdown         string   `type:"path" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
+	Markdown         string   `type:"path" placeholder:"FILE.md" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
 }
 
 // statsPlan is what the flags ask for, checked: canonical dataset names,

@@ -20,8 +20,8 @@ import (
 // own graph or on a rewired one, over seeds and splits.
 type trainCmd struct {
 	DatasetFlags
-	Graph            string   `type:"existingfile" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
-	Model            string   `required:"" short:"m" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
+	Graph            string   `type:"existingfile" placeholder:"FILE" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
+	Model            string   `required:"" short:"m" placeholder:"gcn|dirgcn" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
 	Layers           int      `default:"2" help:"Depth L ≥ 1: input → hidden → … → classes (L = 1: input → classes)."`
 	Hidden           *int     `help:"Hidden width ≥ 1 (default: 16 for cora/citeseer, 64 for every other dataset)."`
 	PairNorm         bool     `name:"pairnorm" help:"PairNorm after every layer but the last."`
