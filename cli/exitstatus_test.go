@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sbinet/npyio"
 )
 
 // TestExitStatusTable walks the table of docs/cli.md ("Exit status and
@@ -31,6 +33,13 @@ func TestExitStatusTable(t *testing.T) {
 	write("unknown.json", `{"datasets": ["ring"], "bogus": 1}`)
 	write("edges.txt", "0 1\n1 2\n")
 	if err := os.Mkdir("empty", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	zeros, err := os.Create("zeros.npy") // FoSR's power iteration vanishes on it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := npyio.Write(zeros, make([]float64, 80)); err != nil || zeros.Close() != nil {
 		t.Fatal(err)
 	}
 	nodata := []string{"--no-download", "--data-dir", "empty"}
@@ -93,6 +102,8 @@ func TestExitStatusTable(t *testing.T) {
 			{a("rewire --dataset ring --method err --budget 2"), 2, "--budget 2"},
 			{a("rewire --dataset ring --method err --budget -1"), 2, "--budget -1"},
 			{a("rewire --dataset ring --graph edges.txt --method err --budget 0.1"), 2, "can't be used together"},
+			{a("rewire --dataset ring --method fosr --budget 0.1 --fosr-x0 zeros.npy"), 2, "--fosr-x0: fosr's power iteration vanished"},
+			{a("rewire --dataset ring --method fosr --budget 0.1 --fosr-x0 zeros.npy --out x.npz"), 2, "x.npz as it was"},
 		},
 		"stats": {
 			{a("stats --datasets ring --budgets 0.1 --methods err --markdown nodir/x.md"), 1, "--markdown"},

@@ -124,6 +124,10 @@ func (c *rewireCmd) Run(g *Globals) error {
 	bar.finish()
 	if err != nil {
 		jr.close(true)
+		var ce *rewire.ConfigError
+		if errors.As(err, &ce) { // fosr's start vector, found only once it runs
+			return usageError{fmt.Errorf("rewire %s: %w%s%s", name, configUsage(ce, rewireFlags), c.nothingWritten(), jr.removed())}
+		}
 		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
 	}
 	if err := c.writeOutputs(g, res, jr); err != nil {
@@ -215,6 +219,9 @@ func (c *rewireCmd) nothingWritten() string {
 	}
 	if len(outs) == 0 {
 		return ""
+	}
+	if len(outs) == 1 {
+		return "; nothing written: " + outs[0] + " as it was"
 	}
 	return "; nothing written: " + strings.Join(outs, " and ") + " as they were"
 }

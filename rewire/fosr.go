@@ -42,7 +42,8 @@ const FoSRInitialPowerIterations = 5
 // fosrOperator makes FoSR's iterations: one addition each, then a power
 // step. O(n log n + m) per iteration.
 type fosrOperator struct {
-	f *fosr
+	f   *fosr
+	opt FoSROptions // what chose the start vector (startError)
 }
 
 // newFoSROperator draws (or takes) the start vector and makes the initial
@@ -63,12 +64,29 @@ func newFoSROperator(p *Plan) (operator, error) {
 		}
 	}
 	f := newFoSR(g.Clone(), x)
+	o := &fosrOperator{f: f, opt: opt}
 	for range FoSRInitialPowerIterations {
 		if err := f.powerStep(); err != nil {
-			return nil, err
+			return nil, o.startError(err)
 		}
 	}
-	return &fosrOperator{f: f}, nil
+	return o, nil
+}
+
+// errVanished is powerStep's failure: x became zero.
+var errVanished = errors.New("fosr's power iteration vanished (the start vector is zero or parallel to √d): give another one")
+
+// startError turns errVanished into a *ConfigError about what chose the
+// start vector: X0 (FieldStartVector) or the seed that drew it (FieldSeed),
+// which commands map to their flags.
+func (o *fosrOperator) startError(err error) error {
+	if !errors.Is(err, errVanished) {
+		return err
+	}
+	if o.opt.X0 != nil {
+		return &ConfigError{Field: FieldStartVector, Reason: errVanished.Error()}
+	}
+	return &ConfigError{Field: FieldSeed, Value: o.opt.Seed, Reason: errVanished.Error()}
 }
 
 func (o *fosrOperator) graph() *linalg.Graph { return o.f.g }
@@ -85,7 +103,7 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 	f.deg[u]++
 	f.deg[v]++
 	if err := f.powerStep(); err != nil {
-		return nil, err
+		return nil, o.startError(err)
 	}
 	return []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}, nil
 }
@@ -152,7 +170,7 @@ func (f *fosr) powerStep() error {
 	}
 	norm = math.Sqrt(norm)
 	if !(norm > 0) || math.IsInf(norm, 0) {
-		return errors.New("fosr: the power iteration vanished (the start vector is zero or parallel to √d): give another --seed or --fosr-x0")
+		return errVanished
 	}
 	for i := range n {
 		f.x[i] = f.y[i] / norm

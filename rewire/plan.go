@@ -68,6 +68,7 @@ const (
 	FieldEngine           Field = "engine"
 	FieldAlpha            Field = "alpha"
 	FieldStartVector      Field = "start vector"
+	FieldSeed             Field = "seed"
 	FieldForm             Field = "form"
 )
 
