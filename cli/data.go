@@ -106,6 +106,9 @@ type DataInfo struct {
 	Val              int    `json:"val"`
 	Test             int    `json:"test"`
 	Split            int    `json:"split"`
+	// Arrays are the arrays of a graph file without node data (no x, y),
+	// each with its shape, e.g. "added (2, 18)"; absent for a dataset.
+	Arrays []string `json:"arrays,omitempty"`
 }
 
 // describeDataset computes the DataInfo of a dataset in one form and split: E0 as definitions
@@ -144,10 +147,14 @@ func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 	}
 }
 
-// Run describes the dataset.
+// Run describes the dataset, or a graph file without node data (what
+// ohm rewire --out writes: describeGraphFile).
 func (c *dataInfoCmd) Run(g *Globals) error {
 	d, gr, err := c.Load(g)
 	if err != nil {
+		if graphOnlyArchive(c.Dataset, err) {
+			return c.describeGraphFile(g)
+		}
 		return err
 	}
 	if c.Split < 0 || c.Split >= len(d.Splits) && !(c.Split == 0 && len(d.Splits) == 0) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,5 +73,33 @@ func TestPlurals(t *testing.T) {
 	code, out, errs := run(t, "-q", "resistance", "--dataset", "ring")
 	if code != 0 || !strings.Contains(out, "ring (undirected), 80 nodes, 1 component\n") {
 		t.Errorf("exit %d, stdout %q, stderr %q: want \"80 nodes, 1 component\"", code, out, errs)
+	}
+}
+
+// TestDataInfoGraphFile: `ohm data info` on a graph file without node data
+// (ohm rewire --out) describes the graph and names the arrays it holds,
+// instead of failing on the missing x; the counts are those of the graph
+// the file holds (the built-in ring's, with the rewiring's net change).
+func TestDataInfoGraphFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ring-err.npz")
+	var s RewireSummary
+	runJSON(t, &s, "-q", "rewire", "--dataset", "ring", "--method", "err", "--budget", "0.05", "--out", out, "--json")
+	var ring DataInfo
+	runJSON(t, &ring, "data", "info", "--dataset", "ring", "--json")
+	code, text, errs := run(t, "data", "info", "--dataset", out)
+	wantArrays := fmt.Sprintf("edge_index (2, %d), num_nodes (), added (2, %d), removed (2, %d)", 2*(ring.Edges+s.AddedNet-s.RemovedNet), s.Added, s.Removed)
+	for _, want := range []string{"ring-err (undirected): a graph file without node data (no x, y)", "arrays      " + wantArrays,
+		fmt.Sprintf("edges (E0)  %d (self-loops 0)", ring.Edges+s.AddedNet-s.RemovedNet), "--graph FILE"} {
+		if code != 0 || !strings.Contains(text, want) {
+			t.Errorf("exit %d, stderr %q, stdout lacks %q:\n%s", code, errs, want, text)
+		}
+	}
+	var info DataInfo
+	runJSON(t, &info, "data", "info", "--dataset", out, "--json")
+	if info.Nodes != ring.Nodes || info.Components != 1 || len(info.Arrays) != 4 || info.Features != 0 {
+		t.Errorf("--json: %+v", info)
+	}
+	if len(ring.Arrays) != 0 {
+		t.Errorf("a dataset's info lists arrays: %v", ring.Arrays)
 	}
 }
