@@ -125,8 +125,10 @@ func (c *rewireCmd) Run(g *Globals) error {
 	if err != nil {
 		jr.close(true)
 		var ce *rewire.ConfigError
-		if errors.As(err, &ce) { // fosr's start vector, found only once it runs
-			return usageError{fmt.Errorf("rewire %s: %w%s%s", name, configUsage(ce, rewireFlags), c.nothingWritten(), jr.removed())}
+		if errors.As(err, &ce) {
+			// fosr's start vector, found wanting only once it runs (on
+			// the data): a failure naming its flag, not a usage error.
+			err = errors.Unwrap(configUsage(ce, rewireFlags))
 		}
 		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
 	}

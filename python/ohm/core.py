@@ -101,6 +101,13 @@ def _write_graph(path, edge_index, num_nodes):
     np.savez(path, edge_index=edge_index, num_nodes=np.int64(num_nodes))
 
 
+def _name(name):
+    """A graph's name for a summary: a non-empty string."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name={name!r}: must be a non-empty string (the graph's name in the summary)")
+    return name
+
+
 def _method(method):
     if not isinstance(method, str) or method.lower() not in METHODS:
         raise ValueError(f"method={method!r}: unknown (known: {', '.join(METHODS)})")
@@ -197,7 +204,7 @@ class RewireResult:
 
 
 def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engine=None,
-           alpha=0.5, within_components=False, max_iterations=0, seed=0, fosr_x0=None):
+           alpha=0.5, within_components=False, max_iterations=0, seed=0, fosr_x0=None, name="edge_index"):
     """Rewire a graph by effective resistance (ERR and its variants) or a baseline.
 
     Runs `ohm rewire` on the graph, so the result is exactly the command's
@@ -235,6 +242,9 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
             [0, 2**64); ignored by the other methods.
         fosr_x0: fosr only: its start vector instead of a random one, num_nodes
             floats (array or tensor).
+        name: the graph's name in the summary (summary["dataset"]); by
+            default "edge_index", the input as given (never the temporary
+            file the command reads).
 
     Returns:
         RewireResult: edge_index (the rewired graph, 2×E int64, both arcs of
@@ -253,6 +263,7 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
     """
     a = check_rewire_args(method, budget, directed, engine, alpha, within_components,
                           max_iterations, seed)
+    name = _name(name)
     like = _Like(edge_index)
     ei, n = _edge_index(edge_index, num_nodes)
     names = {"--method": ("method", method), "--budget": ("budget", budget),
@@ -282,6 +293,7 @@ def rewire(edge_index, num_nodes, method="err", budget=0.1, directed=False, engi
             np.save(p, x0)
             args += ["--fosr-x0", p]
         summary = json.loads(run(args, names))
+        summary["dataset"] = name
         with np.load(gout) as z:
             out = z["edge_index"].astype(np.int64)
             added = z["added"].astype(np.int64).reshape(2, -1)
@@ -304,7 +316,7 @@ def _edge_type(before, after, directed):
     return (~np.isin(code(after), code(before))).astype(np.int64)
 
 
-def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False):
+def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False, name="edge_index"):
     """Effective resistances of a graph (`ohm resistance`).
 
     Args:
@@ -316,6 +328,8 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
         directed: resistances of the directed form (arcs as given).
         within_components: undirected: the summary's most resistant pair
             only inside one connected component.
+        name: the graph's name in the summary (its "dataset"); by default
+            "edge_index", the input as given.
 
     Returns:
         With pairs, their resistances: k float64 (NaN where none exists:
@@ -324,6 +338,7 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
         Without, the command's summary, a dict: {"max_pair": {"u", "v",
         "r"}, "min_edge": ..., "components": ...}.
     """
+    name = _name(name)
     like = _Like(edge_index, pairs)
     ei, n = _edge_index(edge_index, num_nodes)
     directed, within_components = bool(directed), bool(within_components)
@@ -357,6 +372,7 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
             args += ["--pairs", pf]
         out = json.loads(run(args, names))
     if pairs is None:
+        out["dataset"] = name
         return out
     return like(np.array([np.nan if q.get("r") is None else q["r"] for q in out["pairs"]], dtype=np.float64))
 
