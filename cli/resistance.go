@@ -98,9 +98,9 @@ func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*Res
 	collectForSketch(spec.Kind)
 	prog := newStages(g, "resistance "+name)
 	if spec.Kind == rewire.Sketch {
-		prog.stage(fmt.Sprintf("building the resistance sketch (%d nodes)", gr.N()))
+		prog.stage(fmt.Sprintf("building the resistance sketch of %s nodes", groupDigits(gr.N())))
 	} else {
-		prog.stage(fmt.Sprintf("computing L⁺ (%d nodes)", gr.N()))
+		prog.stage(fmt.Sprintf("computing L⁺ of %s nodes", groupDigits(gr.N())))
 	}
 	eng, err := rewire.NewEngine(gr, spec)
 	if err != nil {

@@ -111,7 +111,11 @@ func (c *rewireCmd) Run(g *Globals) error {
 		}
 	}
 	bar := newProgress(g, fmt.Sprintf("rewire %s %s", name, plan.Config.Method), plan.Iterations, "iterations")
-	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+	bar.stage(setupStage(plan)) // until the first iteration: the set-up can take seconds
+	plan.Config.OnIteration = func(it int, _ *linalg.Graph, edits []rewire.Edit) {
+		if it == 1 {
+			bar.describe("")
+		}
 		bar.add(1)
 		if jr != nil {
 			jr.record(edits)
