@@ -166,7 +166,7 @@ test-python:
 	$(PY_SYSTEM) -m venv --system-site-packages --without-pip "$$venv"; \
 	"$$venv/bin/python" -m pip install -q --no-index --no-deps --disable-pip-version-check "$(CURDIR)/$$whl"; \
 	mkdir "$$tmp/work"; cd "$$tmp/work"; \
-	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" \
+	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" OHM_TEST_WHEEL="$(CURDIR)/$$whl" \
 		"$$venv/bin/python" $(CURDIR)/python/tests/run.py --installed
 
 # The fault scenarios of issues 38 and 36.4 (cli/faults_scenarios_test.go):

@@ -6,6 +6,7 @@ tests skip, except TestNotFound, which runs on a copy of the package."""
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -92,6 +93,36 @@ class TestInstalledWheel(unittest.TestCase):
         self.assertEqual((got["version"], got["commit"], got["modified"]), (want, commit, modified))
         self.assertEqual(ohm.version(), got)
         self.assertEqual(ohm.__version__, want)
+
+    def test_readme_install_lines(self):
+        # The README's wheel install lines, as written, offline (issue 53):
+        # a venv that sees the system's numpy and torch, pip with neither
+        # index nor dependencies, the console script's version.
+        wheel = os.environ.get("OHM_TEST_WHEEL")
+        if not wheel:
+            self.skipTest("OHM_TEST_WHEEL is not set (make test-python sets it to the wheel it installs)")
+        text = (REPO / "README.md").read_text(encoding="utf-8")
+        install = text[text.index("\n## Install\n"):text.index("\n## Quick start\n")]
+        lines = [ln.split("  #")[0].strip() for ln in install.splitlines()
+                 if ln.startswith(("python3 -m venv", ".venv/bin/"))]
+        self.assertEqual([ln.split()[0] for ln in lines], ["python3", ".venv/bin/pip", ".venv/bin/ohm"], lines)
+        work = Path(tmpdir(self))
+        (work / "dist").mkdir()
+        shutil.copy(wheel, work / "dist")
+        out = ""
+        for ln in lines:
+            argv = shlex.split(ln)
+            if argv[0] == "python3":  # the Python this venv was made from (Debian's)
+                argv[0] = getattr(sys, "_base_executable", None) or sys.executable
+            words = []
+            for a in argv:  # the shell's globbing of dist/ohm_rewire-*.whl
+                matches = sorted(work.glob(a)) if "*" in a else []
+                words += [str(m.relative_to(work)) for m in matches] or [a]
+            res = subprocess.run(words, cwd=work, capture_output=True, text=True, env={"PATH": os.environ["PATH"], "HOME": str(work)})
+            self.assertEqual(res.returncode, 0, f"{ln}: {res.stderr}")
+            out = res.stdout
+        want = subprocess.run([ohm.binary(), "version"], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(out, want)
 
     def test_metadata(self):
         from importlib import metadata
