@@ -22,6 +22,10 @@ import (
 func TestExitStatusTable(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
+	// Missing data: no root but the empty --data-dir holds a dataset.
+	t.Setenv("OHM_DATA", "")
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("HOME", dir)
 	write := func(name, content string) {
 		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
