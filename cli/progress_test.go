@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +325,17 @@ func TestStagesOffTerminal(t *testing.T) {
 		if code, _, errs := run(t, append([]string{"-q"}, c.args...)...); code != 0 || errs != "" {
 			t.Errorf("-q %v: exit %d, stderr:\n%s", c.args, code, errs)
 		}
+	}
+}
+
+// TestStatsSetupStage: ohm stats says what each rewiring computes before
+// its first iteration, then counts iterations under its name.
+func TestStatsSetupStage(t *testing.T) {
+	code, _, errs := run(t, "--progress-every", "1ns", "stats", "--datasets", "ring", "--budgets", "0.05", "--methods", "err,res-hop")
+	lines := progressLines(errs, "stats: ")
+	if code != 0 || len(lines) < 4 || lines[1] != "stats: ring err (1/2): computing L⁺ of 80 nodes …" ||
+		!strings.HasSuffix(lines[2], " (ring err (1/2))") ||
+		!slices.Contains(lines, "stats: ring res-hop (2/2): computing L⁺ and hop distances of 80 nodes …") {
+		t.Errorf("exit %d, progress lines:\n%s", code, strings.Join(lines, "\n"))
 	}
 }
