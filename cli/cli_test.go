@@ -129,7 +129,7 @@ func TestBadUsage(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"data", "info", "--dataset", "pubmed"}, 2, `unknown dataset "pubmed" (known: cora, citeseer, cornell, texas, bottleneck, ring, sbm, sbm-heterophilic)`},
-		{[]string{"data", "info", "--dataset", "bottleneck", "--split", "3"}, 2, "--split 3: bottleneck has 1 split(s), 0..0"},
+		{[]string{"data", "info", "--dataset", "bottleneck", "--split", "3"}, 2, "--split 3: bottleneck has 1 split, 0..0"},
 		{[]string{"data", "info"}, 2, "missing flags: --dataset"},
 		{[]string{"data", "export", "--dataset", "bottleneck", "--out", "g.csv"}, 2, `unknown extension ".csv"`},
 		{[]string{"data", "frobnicate"}, 2, "unexpected argument frobnicate"},

@@ -158,7 +158,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.Split < 0 || c.Split >= len(d.Splits) && !(c.Split == 0 && len(d.Splits) == 0) {
-		return usagef("--split %d: %s has %d split(s), 0..%d", c.Split, d.Name, len(d.Splits), len(d.Splits)-1)
+		return usagef("--split %d: %s has %s, 0..%d", c.Split, d.Name, plural(len(d.Splits), "split"), len(d.Splits)-1)
 	}
 	info := describeDataset(d, gr, c.Split)
 	if c.JSON {
@@ -178,7 +178,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	if len(d.Splits) == 0 {
 		fmt.Fprintf(tw, "splits\tnone (no split masks: ohm train and ohm sweep need --split-rule)\n")
 	} else {
-		fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d (of %d split(s))\n", info.Split, info.Train, info.Val, info.Test, len(d.Splits))
+		fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d (of %s)\n", info.Split, info.Train, info.Val, info.Test, plural(len(d.Splits), "split"))
 	}
 	return tw.Flush()
 }
@@ -208,7 +208,7 @@ func (c *dataExportCmd) Run(g *Globals) error {
 	what := ""
 	if graphio.IsNPZ(c.Out) {
 		err = dataset.WriteArchive(c.Out, d, gr)
-		what = fmt.Sprintf(", %d features, %d classes, %d split(s)", d.NumFeatures(), d.NumClasses, len(d.Splits))
+		what = fmt.Sprintf(", %s, %s, %s", plural(d.NumFeatures(), "feature"), plural(d.NumClasses, "class"), plural(len(d.Splits), "split"))
 	} else {
 		err = graphio.Save(c.Out, gr)
 		what = " (graph only: .npz holds the features, labels and splits too)"

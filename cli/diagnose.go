@@ -245,7 +245,7 @@ func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagno
 			return nil, err
 		}
 		if spec.Split >= len(ds[i].Splits) {
-			return nil, usagef("--split %d: %s has %d split(s), 0..%d", spec.Split, ds[i].Name, len(ds[i].Splits), len(ds[i].Splits)-1)
+			return nil, usagef("--split %d: %s has %s, 0..%d", spec.Split, ds[i].Name, plural(len(ds[i].Splits), "split"), len(ds[i].Splits)-1)
 		}
 	}
 	seeds := make([]uint64, max(1, spec.Seeds))

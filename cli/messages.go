@@ -82,10 +82,16 @@ func datasetDir(e *dataset.MissingError) string {
 	return e.Dataset
 }
 
-// plural is "1 file", "2 files": n and the noun, with an s unless n is 1.
+// plural is "1 file", "2 files", "3 classes": n and the noun, with an s
+// (es after s, x, ch, sh) unless n is 1.
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	for _, end := range []string{"s", "x", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			return fmt.Sprintf("%d %ses", n, noun)
+		}
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -65,8 +65,9 @@ func TestPlurals(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		want string
-	}{{0, "0 figures"}, {1, "1 figure"}, {2, "2 figures"}} {
-		if got := plural(tc.n, "figure"); got != tc.want {
+		noun string
+	}{{0, "0 figures", "figure"}, {1, "1 figure", "figure"}, {2, "2 figures", "figure"}, {7, "7 classes", "class"}, {1, "1 class", "class"}} {
+		if got := plural(tc.n, tc.noun); got != tc.want {
 			t.Errorf("plural(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}

@@ -193,7 +193,7 @@ func (c *trainCmd) Run(g *Globals) error {
 			splits = append(splits, k)
 		}
 	case split >= len(d.Splits):
-		return usagef("--split %d: %s has %d split(s), 0..%d", split, d.Name, len(d.Splits), len(d.Splits)-1)
+		return usagef("--split %d: %s has %s, 0..%d", split, d.Name, plural(len(d.Splits), "split"), len(d.Splits)-1)
 	default:
 		splits = []int{split}
 	}

@@ -174,7 +174,7 @@ func TestTrainBadInput(t *testing.T) {
 		{"seeds 0", []string{"-m", "gcn", "--seeds", "0"}, 2, "--seeds 0"},
 		{"pairnorm scale", []string{"-m", "gcn", "--pairnorm", "--pairnorm-scale", "0"}, 2, "--pairnorm-scale 0"},
 		{"split word", []string{"-m", "gcn", "--split", "first"}, 2, `--split "first"`},
-		{"split out of range", []string{"-m", "gcn", "--split", "1"}, 2, "bottleneck has 1 split(s)"},
+		{"split out of range", []string{"-m", "gcn", "--split", "1"}, 2, "bottleneck has 1 split"},
 		{"unknown dataset", []string{"-m", "gcn", "-d", "pubmed"}, 2, "pubmed"},
 		{"graph with fewer nodes", []string{"-m", "gcn", "--graph", small}, 1, "num_nodes is 5 but 80 nodes were expected"},
 		{"graph with more nodes", []string{"-m", "dirgcn", "--directed", "--graph", big}, 1, "num_nodes is 81"},
