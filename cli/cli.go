@@ -82,7 +82,7 @@ type commandLine struct {
 	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
 	Sweep      sweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
 	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap; or a table of 'ohm train --json' output."`
-	Version    versionCmd    `cmd:"" help:"Print the version: the release (the repository's VERSION file), the commit it was built from, Go version, BLAS backend."`
+	Version    versionCmd    `cmd:"" help:"Print the version: the release and the commit it was built from, Go version, BLAS backend."`
 	Demo       demoCmd       `cmd:"" help:"The whole pipeline on one small dataset (the built-in ring unless --dataset): a sweep of none and the five rewiring methods of the paper at budget 0.1 with GCN of depths 1–6, diagnostics, report (make run)."`
 }
 
