@@ -13,12 +13,22 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
+# The release is the VERSION file (package ohm embeds it); every build the
+# Makefile makes (build, wheel, test-python) is stamped with the commit, its
+# time and whether tracked files were modified (ohm version prints them;
+# results records carry the version and commit).
+GIT_COMMIT   := $(shell git rev-parse HEAD 2>/dev/null)
+GIT_TIME     := $(shell git show -s --format=%cI HEAD 2>/dev/null)
+GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true)
+STAMP        := -X github.com/ohmgnn/ohm.commit=$(GIT_COMMIT) -X github.com/ohmgnn/ohm.commitTime=$(GIT_TIME) \
+	-X github.com/ohmgnn/ohm.modified=$(GIT_MODIFIED)
+
 .PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) ./cli/ohm
+	$(GO) build -buildvcs=auto -ldflags='$(STAMP)' -o $(BIN) ./cli/ohm
 
 run: build
 	$(BIN) demo
@@ -110,21 +120,24 @@ test: lint
 # of WHEEL_PLATFORMS (GOOS/GOARCH), each carrying the ohm binary built for it
 # with CGO_ENABLED=0 (static) as ohm/bin/ohm and an `ohm` console script.
 # python/tools/build_wheel.py writes them with the standard library (Python
-# 3.11+): no network, no setuptools; the version is python/pyproject.toml's.
+# 3.11+): no network, no setuptools; the version is the VERSION file's, and
+# the binary is stamped with the commit (STAMP).
 # wheel-native builds only this machine's.
 WHEEL_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 WHEEL_DIR       ?= dist
-WHEEL_GOFLAGS   ?= -trimpath -ldflags='-s -w'
+WHEEL_GOFLAGS   ?= -trimpath
+WHEEL_LDFLAGS   ?= -s -w
 WHEEL_PYTHON    ?= $(firstword $(shell command -v python3 /usr/bin/python3 2>/dev/null))
 # Build the binary of GOOS/GOARCH $(1)/$(2) with go build flags $(3) and
-# write its wheel with Python $(4); prints the wheel's path.
-WHEEL_ONE = CGO_ENABLED=0 GOOS=$(1) GOARCH=$(2) $(GO) build $(3) -o out/wheel/$(1)-$(2)/ohm ./cli/ohm && \
+# linker flags $(5) (with STAMP) and write its wheel with Python $(4);
+# prints the wheel's path.
+WHEEL_ONE = CGO_ENABLED=0 GOOS=$(1) GOARCH=$(2) $(GO) build $(3) -ldflags='$(5) $(STAMP)' -o out/wheel/$(1)-$(2)/ohm ./cli/ohm && \
 	$(4) python/tools/build_wheel.py --goos $(1) --goarch $(2) --binary out/wheel/$(1)-$(2)/ohm --out $(WHEEL_DIR)
 
 wheel:
 	@[ -n "$(WHEEL_PYTHON)" ] || { echo "make wheel: needs Python 3.11 or later (python3)"; exit 1; }
 	@set -e; for p in $(WHEEL_PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
-		echo "wheel $$os/$$arch"; $(call WHEEL_ONE,$$os,$$arch,$(WHEEL_GOFLAGS),$(WHEEL_PYTHON)); done
+		echo "wheel $$os/$$arch"; $(call WHEEL_ONE,$$os,$$arch,$(WHEEL_GOFLAGS),$(WHEEL_PYTHON),$(WHEEL_LDFLAGS)); done
 
 wheel-native:
 	@$(MAKE) --no-print-directory wheel WHEEL_PLATFORMS=$$($(GO) env GOOS)/$$($(GO) env GOARCH)
@@ -140,20 +153,20 @@ wheel-native:
 # python3-torch): .ci/run installs them. Without them the tests are skipped
 # with a message, or fail under CI=true.
 PY_SYSTEM ?= $(firstword $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pip, venv' >/dev/null 2>&1 && command -v $$p; done))
-WHEEL_TEST_GOFLAGS ?= -ldflags='-s -w'
+WHEEL_TEST_GOFLAGS ?=
 
 test-python:
 	@if [ -z "$(PY_SYSTEM)" ]; then \
 		if [ "$$CI" = true ]; then echo "python tests: no Python 3 with numpy and pip (apt-get install python3-numpy python3-pip python3-venv)"; exit 1; fi; \
 		echo "python tests skipped: no Python 3 with numpy and pip (apt-get install python3-numpy python3-pip python3-venv to include them)"; exit 0; fi; \
 	set -e; os=$$($(GO) env GOOS); arch=$$($(GO) env GOARCH); \
-	whl=$$($(call WHEEL_ONE,$$os,$$arch,$(WHEEL_TEST_GOFLAGS),$(PY_SYSTEM))); \
+	whl=$$($(call WHEEL_ONE,$$os,$$arch,$(WHEEL_TEST_GOFLAGS),$(PY_SYSTEM),$(WHEEL_LDFLAGS))); \
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; venv="$$tmp/venv"; \
 	echo "python tests: $$whl in a fresh venv"; \
 	$(PY_SYSTEM) -m venv --system-site-packages --without-pip "$$venv"; \
 	"$$venv/bin/python" -m pip install -q --no-index --no-deps --disable-pip-version-check "$(CURDIR)/$$whl"; \
 	mkdir "$$tmp/work"; cd "$$tmp/work"; \
-	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" \
+	env -i PATH="$$venv/bin" HOME="$$tmp/work" TMPDIR="$$tmp/work" LANG=C.UTF-8 CI="$$CI" OHM_DATA="$$OHM_DATA" OHM_TEST_WHEEL="$(CURDIR)/$$whl" \
 		"$$venv/bin/python" $(CURDIR)/python/tests/run.py --installed
 
 # The fault scenarios of issues 38 and 36.4 (cli/faults_scenarios_test.go):

@@ -24,12 +24,12 @@ import (
 
 // Globals are the flags every command takes.
 type Globals struct {
-	DataDir    string `name:"data-dir" help:"Data root in PyTorch Geometric's layout (<root>/Cora/raw/…). Searched first, then $OHM_DATA, then the per-user cache." type:"path"`
+	DataDir    string `name:"data-dir" placeholder:"DIR" help:"Data root in PyTorch Geometric's layout (<root>/Cora/raw/…). Searched first, then $OHM_DATA, then the per-user cache." type:"path"`
 	Threads    int    `help:"Worker goroutines, and the cores the process runs on (0: one per core)." default:"0"`
 	Quiet      bool   `short:"q" help:"No progress output."`
 	NoDownload bool   `name:"no-download" help:"Never download missing dataset files; fail with the list of what is missing."`
-	CPUProfile string `name:"cpuprofile" help:"Write a CPU profile (pprof) to this file." type:"path"`
-	MemProfile string `name:"memprofile" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
+	CPUProfile string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile (pprof) to this file." type:"path"`
+	MemProfile string `name:"memprofile" placeholder:"FILE" help:"Write a heap profile (pprof) to this file at exit." type:"path"`
 
 	// ProgressEvery is the least time between two progress lines when
 	// standard error is not a terminal (hidden: tests set it small).
@@ -82,7 +82,7 @@ type commandLine struct {
 	Diagnose   diagnoseCmd   `cmd:"" help:"Representation diagnostics of models trained on original and rewired graphs: cosine similarity per layer, linear probes, CKA vs curvature, added-edge overlap; writes diagnostics.json."`
 	Sweep      sweepCmd      `cmd:"" help:"Run an experiment grid (datasets × forms × methods × budgets × models × PairNorm × depths × seeds/splits); one JSON line per finished run, resumable."`
 	Report     reportCmd     `cmd:"" help:"Markdown tables and PNG/SVG figures from sweep results (and diagnostics.json): best layer / max accuracy, realized edits, accuracy vs depth, cosine, probes, CKA, overlap; or a table of 'ohm train --json' output."`
-	Version    versionCmd    `cmd:"" help:"Print the version: module version, commit, Go version, BLAS backend."`
+	Version    versionCmd    `cmd:"" help:"Print the version: the release and the commit it was built from, Go version, BLAS backend."`
 	Serve      serveCmd      `cmd:"" hidden:"" help:"Answer rewiring requests framed on standard input (the Python package's kept child; protocol in docs/python.md)."`
 	Demo       demoCmd       `cmd:"" help:"The whole pipeline on one small dataset (the built-in ring unless --dataset): a sweep of none and the five rewiring methods of the paper at budget 0.1 with GCN of depths 1–6, diagnostics, report (make run)."`
 }
@@ -93,6 +93,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	var c commandLine
 	c.Stdout, c.Stderr = stdout, stderr
 	exit := -1
+	var fileErrs []error // unreadable input files, reported after usage errors
 	parser, err := kong.New(&c,
 		kong.Name("ohm"),
 		kong.Description("Find and repair the bottlenecks of a graph by effective-resistance rewiring, then learn on it."),
@@ -101,6 +102,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
 		kong.Bind(&c.Globals),
 		kong.Vars{"version": versionInfo().String()},
+		kong.NamedMapper("existingfile", existingFile(&fileErrs)),
 	)
 	if err != nil {
 		panic(err) // a malformed command tree is a programmer error
@@ -122,8 +124,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkLists(args)
 	}
+	if err == nil && c.Threads < 0 {
+		err = fmt.Errorf("--threads %d: must be ≥ 0 (0: one per core)", c.Threads)
+	}
+	if err == nil && len(fileErrs) > 0 {
+		err = fileErrs[0]
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		fmt.Fprintf(stderr, "ohm: %s\n", parseErrorMessage(err))
+		var fe inputFileError
+		if errors.As(err, &fe) {
+			return 1 // an unreadable input file, found while parsing
+		}
 		return 2
 	}
 	if t := c.Threads; t > 0 && t < runtime.GOMAXPROCS(0) {
@@ -141,12 +153,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		err = perr
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ohm: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+		fmt.Fprintf(stderr, "ohm: %s\n", errorMessage(err, c.NoDownload))
+		return exitStatus(err)
 	}
 	return 0
 }

@@ -129,7 +129,7 @@ func TestBadUsage(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"data", "info", "--dataset", "pubmed"}, 2, `unknown dataset "pubmed" (known: cora, citeseer, cornell, texas, bottleneck, ring, sbm, sbm-heterophilic)`},
-		{[]string{"data", "info", "--dataset", "bottleneck", "--split", "3"}, 2, "--split 3: bottleneck has 1 split(s), 0..0"},
+		{[]string{"data", "info", "--dataset", "bottleneck", "--split", "3"}, 2, "--split 3: bottleneck has 1 split, 0..0"},
 		{[]string{"data", "info"}, 2, "missing flags: --dataset"},
 		{[]string{"data", "export", "--dataset", "bottleneck", "--out", "g.csv"}, 2, `unknown extension ".csv"`},
 		{[]string{"data", "frobnicate"}, 2, "unexpected argument frobnicate"},
@@ -148,7 +148,8 @@ func TestMissingDataNamesFilesAndFolders(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	t.Setenv("HOME", dir)
 	code, _, errs := run(t, "--no-download", "--data-dir", dir, "data", "info", "--dataset", "cornell")
-	for _, want := range []string{"cornell/raw/out1_graph_edges.txt", "cornell/raw/cornell_split_0.6_0.2_9.npz", dir} {
+	// One short paragraph (issue 53): how many, the first, where, what to do.
+	for _, want := range []string{"12 raw files missing", "cornell/raw/out1_graph_edges.txt", dir, "--data-dir DIR or OHM_DATA=DIR"} {
 		if code != 1 || !strings.Contains(errs, want) {
 			t.Errorf("exit %d, stderr %q lacks %q", code, errs, want)
 		}

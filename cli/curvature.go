@@ -21,7 +21,7 @@ type curvatureCmd struct {
 	GraphFlags
 	Alpha float64 `default:"0.5" help:"Laziness α of the measures μx (α on x, (1−α)/deg(x) on each neighbour), in [0, 1]; 0 is BORF's."`
 	JSON  bool    `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
-	Out   string  `short:"o" type:"path" help:"Write every edge's curvature as CSV with the header u,v,kappa (u < v, row-major)."`
+	Out   string  `short:"o" type:"path" placeholder:"FILE.csv" help:"Write every edge's curvature as CSV with the header u,v,kappa (u < v, row-major)."`
 }
 
 // CurvatureBin is one histogram bin: the edges with Lo ≤ κ < Hi (the last

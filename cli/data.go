@@ -109,6 +109,9 @@ type DataInfo struct {
 	Val              int    `json:"val"`
 	Test             int    `json:"test"`
 	Split            int    `json:"split"`
+	// Arrays are the arrays of a graph file without node data (no x, y),
+	// each with its shape, e.g. "added (2, 18)"; absent for a dataset.
+	Arrays []string `json:"arrays,omitempty"`
 }
 
 // describeDataset computes the DataInfo of a dataset in one form and split: E0 as definitions
@@ -147,7 +150,8 @@ func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 	}
 }
 
-// Run describes the dataset.
+// Run describes the dataset, or a graph file without node data (what
+// ohm rewire --out writes: describeGraphFile).
 func (c *dataInfoCmd) Run(g *Globals) error {
 	if isTUInput(g, c.Dataset) {
 		return c.runTU(g)
@@ -157,10 +161,13 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	}
 	d, gr, err := c.Load(g)
 	if err != nil {
+		if graphOnlyArchive(c.Dataset, err) {
+			return c.describeGraphFile(g)
+		}
 		return err
 	}
 	if c.Split < 0 || c.Split >= len(d.Splits) && !(c.Split == 0 && len(d.Splits) == 0) {
-		return usagef("--split %d: %s has %d split(s), 0..%d", c.Split, d.Name, len(d.Splits), len(d.Splits)-1)
+		return usagef("--split %d: %s has %s, 0..%d", c.Split, d.Name, plural(len(d.Splits), "split"), len(d.Splits)-1)
 	}
 	info := describeDataset(d, gr, c.Split)
 	if c.JSON {
@@ -180,7 +187,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 	if len(d.Splits) == 0 {
 		fmt.Fprintf(tw, "splits\tnone (no split masks: ohm train and ohm sweep need --split-rule)\n")
 	} else {
-		fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d (of %d split(s))\n", info.Split, info.Train, info.Val, info.Test, len(d.Splits))
+		fmt.Fprintf(tw, "split %d\ttrain %d / val %d / test %d (of %s)\n", info.Split, info.Train, info.Val, info.Test, plural(len(d.Splits), "split"))
 	}
 	return tw.Flush()
 }
@@ -188,7 +195,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 // dataExportCmd is `ohm data export`.
 type dataExportCmd struct {
 	DatasetFlags
-	Out string `required:"" short:"o" help:"Output file. .npz: edge_index (int64, 2×E), num_nodes (int64), x (the raw features training uses before row-normalising them: float32 when exact, as PyG's, else float64; n×d), y (labels, int64, n), train_mask, val_mask, test_mask (bool: n for one split, n×k for WebKB's k splits, PyG's layout). .txt: the graph only ('# num_nodes N', then one 'u v' per line; no features, labels or splits)." type:"path"`
+	Out string `required:"" short:"o" placeholder:"FILE" help:"Output file. .npz: edge_index (int64, 2×E), num_nodes (int64), x (the raw features training uses before row-normalising them: float32 when exact, as PyG's, else float64; n×d), y (labels, int64, n), train_mask, val_mask, test_mask (bool: n for one split, n×k for WebKB's k splits, PyG's layout). .txt: the graph only ('# num_nodes N', then one 'u v' per line; no features, labels or splits)." type:"path"`
 }
 
 // Run writes the dataset (.npz) or its graph (.txt). The undirected form is
@@ -210,7 +217,7 @@ func (c *dataExportCmd) Run(g *Globals) error {
 	what := ""
 	if graphio.IsNPZ(c.Out) {
 		err = dataset.WriteArchive(c.Out, d, gr)
-		what = fmt.Sprintf(", %d features, %d classes, %d split(s)", d.NumFeatures(), d.NumClasses, len(d.Splits))
+		what = fmt.Sprintf(", %s, %s, %s", plural(d.NumFeatures(), "feature"), plural(d.NumClasses, "class"), plural(len(d.Splits), "split"))
 	} else {
 		err = graphio.Save(c.Out, gr)
 		what = " (graph only: .npz holds the features, labels and splits too)"

@@ -23,8 +23,8 @@ import (
 // 1–6 with and without PairNorm over 3 seeds, the diagnostics of the same
 // methods and depths, and the report.
 type demoCmd struct {
-	Dataset string `default:"ring" help:"Dataset: the built-in ring (a long-range task across the bottlenecks of a ring of cliques, where the methods differ), or any dataset name (e.g. cornell, bottleneck)."`
-	Out     string `default:"out/demo" short:"o" type:"path" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
+	Dataset string `default:"ring" placeholder:"NAME" help:"Dataset: the built-in ring (a long-range task across the bottlenecks of a ring of cliques, where the methods differ), or any dataset name (e.g. cornell, bottleneck)."`
+	Out     string `default:"out/demo" short:"o" type:"path" placeholder:"DIR" help:"Output folder: results.jsonl (+ .cache), diagnostics.json, report.md, figures/."`
 	Epochs  int    `default:"200" help:"Epochs per training run."`
 	Seeds   int    `default:"3" help:"Seeds per setting."`
 	Resume  bool   `help:"Keep what a previous demo left in --out and only run what is missing (default: start afresh)."`
@@ -99,8 +99,8 @@ func (c *demoCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.Stdout, "demo done in %.1f s: report %s (%d figures in %s, PNG and SVG)\n",
-		time.Since(t0).Seconds(), out.Markdown, len(out.Figures), filepath.Join(c.Out, report.FigureDir))
+	_, err = fmt.Fprintf(g.Stdout, "demo done in %.1f s: report %s (%s in %s, PNG and SVG)\n",
+		time.Since(t0).Seconds(), out.Markdown, plural(len(out.Figures), "figure"), filepath.Join(c.Out, report.FigureDir))
 	return err
 }
 

@@ -29,7 +29,7 @@ const methodNone = diagnose.MethodNone
 type diagnoseCmd struct {
 	Datasets   []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
 	Methods    []string `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
-	Budget     float64  `required:"" short:"r" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
+	Budget     float64  `required:"" short:"r" placeholder:"FRACTION" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
 	Depths     []string `required:"" help:"Comma-separated model depths L ≥ 1."`
 	Directed   bool     `help:"Use the directed form and DirGCN (default: the undirected form and GCN)."`
 	Seed       uint64   `default:"0" help:"First seed: models are trained with seeds SEED … SEED+N−1 (each also seeds its cosine pair sample)."`
@@ -39,7 +39,7 @@ type diagnoseCmd struct {
 	PairNorm   []string `name:"pairnorm" default:"no" help:"Comma-separated PairNorm settings to train every model with: no, yes (the paper's figures have both: no,yes)."`
 	PairNormAt string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre or post the ReLU (default: definitions §4.2)."`
 	Features   string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3)."`
-	Out        string   `default:"." short:"o" type:"path" help:"Folder to write diagnostics.json to (must exist)."`
+	Out        string   `default:"." short:"o" type:"path" placeholder:"DIR" help:"Folder to write diagnostics.json to (must exist)."`
 	JSON       bool     `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
 }
 
@@ -245,7 +245,7 @@ func runDiagnostics(ctx context.Context, g *Globals, spec diagnoseSpec) (*diagno
 			return nil, err
 		}
 		if spec.Split >= len(ds[i].Splits) {
-			return nil, usagef("--split %d: %s has %d split(s), 0..%d", spec.Split, ds[i].Name, len(ds[i].Splits), len(ds[i].Splits)-1)
+			return nil, usagef("--split %d: %s has %s, 0..%d", spec.Split, ds[i].Name, plural(len(ds[i].Splits), "split"), len(ds[i].Splits)-1)
 		}
 	}
 	seeds := make([]uint64, max(1, spec.Seeds))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,23 @@ func TestGraphInputEitherOr(t *testing.T) {
 		if code, _, errs := run(t, args...); code != 2 || !strings.Contains(errs, "give --dataset NAME or --graph FILE") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
+	}
+}
+
+// TestHelpPlaceholdersReadable: no command's --help shows a Go type as a
+// flag's placeholder (--budget=FLOAT-64, --out=STRING): each names what to
+// give (FRACTION, FILE, DIR, NAME, a choice).
+func TestHelpPlaceholdersReadable(t *testing.T) {
+	goType := regexp.MustCompile(`--[a-z0-9-]+=(STRING|FLOAT-?(32|64)?|U?INT-?(8|16|32|64)?|DURATION)\b`)
+	for _, cmd := range []string{"data list", "data info", "data export", "data synth", "resistance", "rewire", "stats",
+		"train", "curvature", "diagnose", "sweep", "report", "demo", "version"} {
+		_, out, _ := run(t, append(strings.Fields(cmd), "--help")...)
+		if m := goType.FindAllString(out, -1); len(m) > 0 {
+			t.Errorf("ohm %s --help: Go types as placeholders: %v", cmd, m)
+		}
+	}
+	_, out, _ := run(t, "rewire", "--help")
+	if !strings.Contains(out, "--budget=FRACTION") || !strings.Contains(out, "--method=METHOD") {
+		t.Errorf("ohm rewire --help: want --method=METHOD --budget=FRACTION:\n%s", out)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // DatasetFlags choose a dataset and its form.
 type DatasetFlags struct {
-	Dataset      string `required:"" short:"d" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm; or a dataset archive FILE.npz (edge_index, num_nodes, x, y and the split masks, as 'ohm data export' writes), named by its base name."`
+	Dataset      string `required:"" short:"d" placeholder:"NAME|FILE.npz" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm; or a dataset archive FILE.npz (edge_index, num_nodes, x, y and the split masks, as 'ohm data export' writes), named by its base name."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index) instead of the undirected one."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic bool   `help:"Built-in sbm: connect mostly different classes (heterophilic) instead of the same class."`
@@ -64,6 +64,7 @@ func (f *DatasetFlags) form() string {
 type GraphFlags struct {
 	Dataset      string `short:"d" xor:"input" placeholder:"NAME" help:"Dataset: cora, citeseer, cornell, texas, or the built-in bottleneck, ring, sbm. Exactly one of --dataset and --graph is required."`
 	Graph        string `xor:"input" type:"existingfile" placeholder:"FILE" help:"Graph file instead of a dataset: .npz (edge_index, num_nodes) or an edge list ('u v' per line). Exactly one of --dataset and --graph is required."`
+	OneBased     bool   `name:"one-based" help:"--graph is an edge list whose node ids count from 1 (1..n): read them as 0..n−1. Outputs count from 0, as PyG does."`
 	Directed     bool   `help:"Use the directed form (arcs as PyG's edge_index; for --graph, the arcs of the file)."`
 	SynthSeed    uint64 `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic bool   `help:"Built-in sbm: heterophilic instead of homophilic."`
@@ -76,8 +77,14 @@ func (f *GraphFlags) LoadGraph(g *Globals) (*linalg.Graph, string, error) {
 	if f.Graph == "" && f.Dataset == "" {
 		return nil, "", usagef("missing input: give --dataset NAME or --graph FILE")
 	}
+	if f.OneBased && f.Graph == "" {
+		return nil, "", usagef("--one-based: applies to --graph FILE (an edge list), not to --dataset")
+	}
+	if err := checkOneBased(f.OneBased, "--graph", f.Graph); err != nil {
+		return nil, "", err
+	}
 	if f.Graph != "" {
-		gr, err := graphio.Load(f.Graph, 0, f.Directed)
+		gr, err := loadGraphFile(g, "--graph", f.Graph, 0, f.Directed, f.OneBased)
 		if err != nil {
 			return nil, "", fmt.Errorf("--graph: %w", err)
 		}

@@ -231,13 +231,13 @@ func TestReportTrainJSON(t *testing.T) {
 	os.WriteFile(file, []byte(all), 0o644)
 	rep := filepath.Join(dir, "rep")
 	code, out, errs := run(t, "report", file, "--out", rep)
-	if code != 0 || !strings.Contains(out, "2 training(s) of ohm train --json, 4 runs") {
+	if code != 0 || !strings.Contains(out, "2 trainings of ohm train --json, 4 runs") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 	md, _ := os.ReadFile(filepath.Join(rep, "report.md"))
 	var first TrainOut
 	json.NewDecoder(strings.NewReader(all)).Decode(&first)
-	for _, want := range []string{"2 training(s) (4 runs) of `ohm train --json`", "| bottleneck | original | gcn | 1 | no | 2 |",
+	for _, want := range []string{"2 trainings (4 runs) of `ohm train --json`", "| bottleneck | original | gcn | 1 | no | 2 |",
 		"| bottleneck | original | gcn | 2 | no | 2 |", "| bottleneck | original | gcn | 1 | no | 1 | 0 |", "run `ohm sweep --results FILE …`"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q:\n%s", want, md)

@@ -18,6 +18,7 @@ var rewireFlags = map[rewire.Field]string{
 	rewire.FieldEngine:           "--engine",
 	rewire.FieldAlpha:            "--alpha",
 	rewire.FieldStartVector:      "--fosr-x0",
+	rewire.FieldSeed:             "--seed",
 	rewire.FieldForm:             "--directed",
 }
 

@@ -28,7 +28,7 @@ const defaultProgressEvery = 10 * time.Second
 //     ("rewire cora err: 312/791 iterations, 4.1 s, 13.1 ms per iteration,
 //     ETA 6.2 s"), and one at finish with the totals;
 //   - stages (work without a count) are lines in both modes: one per stage
-//     ("resistance cora: computing L⁺ (2708 nodes) …") and "done in 3.2 s"
+//     ("resistance cora: computing L⁺ of 2 708 nodes …") and "done in 3.2 s"
 //     at finish;
 //   - with --quiet, or a total ≤ 0, nothing.
 //

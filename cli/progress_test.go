@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,6 +193,36 @@ func TestProgressBar(t *testing.T) {
 	}
 }
 
+// TestProgressBarStage: on a terminal, the set-up before the first
+// iteration (L⁺) shows on the bar as its stage, and goes at the first
+// iteration, as ohm rewire does (issue 53).
+func TestProgressBarStage(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, name: "rewire cora err", unit: "iterations", total: 527, start: time.Now(), pb: newBar(&b, "rewire cora err", 527), desc: "rewire cora err"}
+	p.stage(fmt.Sprintf("computing L⁺ of %s nodes", groupDigits(2485)))
+	time.Sleep(120 * time.Millisecond) // past the bar's throttle
+	p.add(0)
+	if s := b.String(); !strings.Contains(s, "rewire cora err: computing L⁺ of 2 485 nodes") || !strings.Contains(s, "(0/527") {
+		t.Errorf("set-up: %q", s)
+	}
+	b.Reset()
+	p.describe("")
+	time.Sleep(120 * time.Millisecond)
+	p.add(1)
+	if s := b.String(); strings.Contains(s, "computing") || !strings.Contains(s, "(1/527") {
+		t.Errorf("first iteration: %q", s)
+	}
+	p.finish()
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {999, "999"}, {2485, "2 485"}, {68160, "68 160"}, {1000000, "1 000 000"}, {-2485, "-2 485"}} {
+		if got := groupDigits(tc.n); got != tc.want {
+			t.Errorf("groupDigits(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
 // progressLines returns the lines of errs that start with prefix.
 func progressLines(errs, prefix string) []string {
 	var out []string
@@ -213,10 +244,12 @@ func TestRewireProgressOffTerminal(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := progressLines(errs, "rewire bottleneck err: ")
-	if len(lines) != 55+2 || lines[0] != "rewire bottleneck err: 55 iterations planned" ||
-		!strings.HasPrefix(lines[1], "rewire bottleneck err: 1/55 iterations, ") ||
-		!strings.HasPrefix(lines[55], "rewire bottleneck err: 55/55 iterations, ") ||
-		!strings.HasPrefix(lines[56], "rewire bottleneck err: done, 55/55 iterations in ") {
+	if len(lines) != 55+3 || lines[0] != "rewire bottleneck err: 55 iterations planned" ||
+		lines[1] != "rewire bottleneck err: computing L⁺ of 80 nodes …" ||
+		lines[2] != strings.TrimSuffix(lines[2], ")") || // the stage is over at the first iteration
+		!strings.HasPrefix(lines[2], "rewire bottleneck err: 1/55 iterations, ") ||
+		!strings.HasPrefix(lines[56], "rewire bottleneck err: 55/55 iterations, ") ||
+		!strings.HasPrefix(lines[57], "rewire bottleneck err: done, 55/55 iterations in ") {
 		t.Errorf("progress lines:\n%s", errs)
 	}
 	if code, _, errs := run(t, append([]string{"--quiet", "--progress-every", "1ns"}, args...)...); code != 0 || errs != "" {
@@ -237,8 +270,9 @@ func TestRewireCoraProgress(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := progressLines(errs, "rewire cora err: ")
-	if len(lines) < 3 || lines[0] != "rewire cora err: 791 iterations planned" ||
-		!regexp.MustCompile(`^rewire cora err: [0-9]+/791 iterations, `).MatchString(lines[1]) ||
+	if len(lines) < 4 || lines[0] != "rewire cora err: 791 iterations planned" ||
+		lines[1] != "rewire cora err: computing L⁺ of 2 708 nodes …" ||
+		!regexp.MustCompile(`^rewire cora err: [0-9]+/791 iterations, `).MatchString(lines[2]) ||
 		!strings.HasPrefix(lines[len(lines)-1], "rewire cora err: done, 791/791 iterations in ") {
 		t.Errorf("progress lines:\n%s", errs)
 	}
@@ -280,7 +314,7 @@ func TestStagesOffTerminal(t *testing.T) {
 		want string
 	}{
 		{[]string{"resistance", "--dataset", "bottleneck", "--top", "3"},
-			`resistance bottleneck: computing L⁺ \([0-9]+ nodes\) …\nresistance bottleneck: ranking pairs …\nresistance bottleneck: done in [0-9.]+ m?s\n`},
+			`resistance bottleneck: computing L⁺ of 80 nodes …\nresistance bottleneck: ranking pairs …\nresistance bottleneck: done in [0-9.]+ m?s\n`},
 		{[]string{"data", "synth", "--model", "ring", "--out", out},
 			`data synth ring: generating 8 cliques of 10 nodes …\ndata synth ring: writing .*g.npz \([0-9]+ edges\) …\ndata synth ring: done in [0-9.]+ m?s\n`},
 	} {
@@ -291,5 +325,17 @@ func TestStagesOffTerminal(t *testing.T) {
 		if code, _, errs := run(t, append([]string{"-q"}, c.args...)...); code != 0 || errs != "" {
 			t.Errorf("-q %v: exit %d, stderr:\n%s", c.args, code, errs)
 		}
+	}
+}
+
+// TestStatsSetupStage: ohm stats says what each rewiring computes before
+// its first iteration, then counts iterations under its name.
+func TestStatsSetupStage(t *testing.T) {
+	code, _, errs := run(t, "--progress-every", "1ns", "stats", "--datasets", "ring", "--budgets", "0.05", "--methods", "err,res-hop")
+	lines := progressLines(errs, "stats: ")
+	if code != 0 || len(lines) < 4 || lines[1] != "stats: ring err (1/2): computing L⁺ of 80 nodes …" ||
+		!strings.HasSuffix(lines[2], " (ring err (1/2))") ||
+		!slices.Contains(lines, "stats: ring res-hop (2/2): computing L⁺ and hop distances of 80 nodes …") {
+		t.Errorf("exit %d, progress lines:\n%s", code, strings.Join(lines, "\n"))
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -151,6 +152,61 @@ func pythonWithNumpy() string {
 
 var scriptName = regexp.MustCompile(`^# ([A-Za-z0-9_.-]+\.py)\b`)
 
+// flagValue returns the value of --name (as "--name V" or "--name=V") in
+// args, or "".
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// checkQuickStartOutput checks what a quick start command wrote shows an
+// effect (issue 53): at most a quarter of a sweep's runs stop at epoch 1
+// (a model that never beats its first epoch learned nothing), and a report
+// holds no infinite entry (∞, Go's ±Inf or NaN).
+func checkQuickStartOutput(t *testing.T, args []string) {
+	t.Helper()
+	switch args[0] {
+	case "sweep":
+		b, err := os.ReadFile(flagValue(args, "--results"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, first := 0, 0
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var r struct {
+				BestEpoch int `json:"best_epoch"`
+			}
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatalf("%s: %v", l, err)
+			}
+			runs++
+			if r.BestEpoch == 1 {
+				first++
+			}
+		}
+		if runs == 0 || 4*first > runs {
+			t.Errorf("sweep: %d of %d runs stop at epoch 1 (want at most a quarter: the quick start must show models that learn)", first, runs)
+		}
+	case "report":
+		b, err := os.ReadFile(filepath.Join(flagValue(args, "--out"), "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "∞") || strings.Contains(l, "Inf") || strings.Contains(l, "NaN") {
+				t.Errorf("report.md:%d: an infinite entry: %s", i+1, l)
+			}
+		}
+	}
+}
+
 // TestREADMEQuickStart runs the README's quick start as a reader would, in
 // an empty folder: every line of its ```sh blocks, in order, each `ohm …`
 // line through Run (the command line the binary runs) and each `python3
@@ -224,6 +280,7 @@ func TestREADMEQuickStart(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
+					checkQuickStartOutput(t, words[1:])
 				case words[0] == "python3" && len(words) == 2:
 					script, ok := scripts[words[1]]
 					if !ok {

@@ -24,7 +24,7 @@ import (
 // sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
 type reportCmd struct {
 	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines); or the output of 'ohm train --json' (one or more, concatenated), reported as a table of its runs."`
-	Out         string   `required:"" short:"o" type:"path" help:"Output folder (created): report.md and figures/*.png, *.svg."`
+	Out         string   `required:"" short:"o" type:"path" placeholder:"DIR" help:"Output folder (created): report.md and figures/*.png, *.svg."`
 	Diagnostics []string `placeholder:"FILE" help:"diagnostics.json of ohm diagnose (several, comma-separated, are merged: e.g. one per dataset): adds the cosine, probe, CKA and overlap sections."`
 	Methods     []string `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
 	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`
@@ -48,6 +48,9 @@ func (c *reportCmd) Run(g *Globals) error {
 		if _, err := gnn.ParsePairNormAt(c.PairNormAt); err != nil {
 			return usagef("--pairnorm-at: %v", err)
 		}
+	}
+	if _, err := filterRecords(nil, c.Methods, c.Forms); err != nil {
+		return err // every flag is checked before any file is read
 	}
 	// The diagnostics first: a missing or clashing file fails at once,
 	// not after a large results file is read.
@@ -101,7 +104,7 @@ func (c *reportCmd) Run(g *Globals) error {
 	for _, n := range out.LeftOut {
 		left += n
 	}
-	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%d runs, %d figures as PNG and SVG)\n", out.Markdown, len(recs)-left, len(out.Figures))
+	_, err = fmt.Fprintf(g.Stdout, "wrote %s (%s, %s as PNG and SVG)\n", out.Markdown, plural(len(recs)-left, "run"), plural(len(out.Figures), "figure"))
 	return err
 }
 
@@ -170,9 +173,9 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 		runs += len(o.Runs)
 	}
 	pn := map[bool]string{false: "no", true: "yes"}
-	fmt.Fprintf(&b, "# ohm report\n\n%d training(s) (%d runs) of `ohm train --json` from `%s`. Accuracies in %%: mean ± population std over each training's runs. "+
+	fmt.Fprintf(&b, "# ohm report\n\n%s (%s) of `ohm train --json` from `%s`. Accuracies in %%: mean ± population std over each training's runs. "+
 		"For the sweep's tables and figures (best layer, realized edits, accuracy versus depth), run `ohm sweep --results FILE …` (or `ohm sweep --graph G.npz …`) and report its results file.\n\n",
-		len(outs), runs, c.Results)
+		plural(len(outs), "training"), plural(runs, "run"), c.Results)
 	b.WriteString("## Trainings\n\n| dataset | graph | model | layers | PairNorm | runs | test acc | val acc |\n|---|---|---|---:|---|---:|---:|---:|\n")
 	for _, o := range outs {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %.1f ± %.1f | %.1f |\n", o.Dataset, o.Graph, o.Model, o.Layers, pn[o.PairNorm],
@@ -192,6 +195,6 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 	}); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(g.Stdout, "wrote %s (%d training(s) of ohm train --json, %d runs; no figures: sweep records make those)\n", md, len(outs), runs)
+	_, err := fmt.Fprintf(g.Stdout, "wrote %s (%s of ohm train --json, %s; no figures: sweep records make those)\n", md, plural(len(outs), "training"), plural(runs, "run"))
 	return err
 }

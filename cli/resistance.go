@@ -18,7 +18,7 @@ type resistanceCmd struct {
 	GraphFlags
 	WithinComponents bool   `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Top              int    `help:"Also list the K most resistant admissible pairs." default:"0"`
-	Pairs            string `type:"existingfile" help:"File of 'u v' lines: print R for each pair."`
+	Pairs            string `type:"existingfile" placeholder:"FILE" help:"File of 'u v' lines: print R for each pair."`
 	Engine           string `help:"auto (incremental when L⁺ fits in memory, else sketch), incremental, or sketch (undirected: the max pair and --top among the sketch's candidates, exact; the min edge among its kept edges; --pairs by one Laplacian solve each)." enum:"auto,incremental,sketch" default:"auto"`
 	JSON             bool   `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
 }
@@ -98,9 +98,9 @@ func (c *resistanceCmd) compute(g *Globals, gr *linalg.Graph, name string) (*Res
 	collectForSketch(spec.Kind)
 	prog := newStages(g, "resistance "+name)
 	if spec.Kind == rewire.Sketch {
-		prog.stage(fmt.Sprintf("building the resistance sketch (%d nodes)", gr.N()))
+		prog.stage(fmt.Sprintf("building the resistance sketch of %s nodes", groupDigits(gr.N())))
 	} else {
-		prog.stage(fmt.Sprintf("computing L⁺ (%d nodes)", gr.N()))
+		prog.stage(fmt.Sprintf("computing L⁺ of %s nodes", groupDigits(gr.N())))
 	}
 	eng, err := rewire.NewEngine(gr, spec)
 	if err != nil {
@@ -163,12 +163,12 @@ func pairR(p incremental.Pair) *PairR {
 }
 
 func printResistance(g *Globals, name string, gr *linalg.Graph, out *ResistanceOut) error {
-	form, comp := "undirected", "components"
+	form, comp := "undirected", "component"
 	if gr.Directed() {
-		form, comp = "directed", "SCCs"
+		form, comp = "directed", "SCC"
 	}
 	tw := tabwriter.NewWriter(g.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "graph\t%s (%s), %d nodes, %d %s\n", name, form, out.Nodes, out.Components, comp)
+	fmt.Fprintf(tw, "graph\t%s (%s), %s, %s\n", name, form, plural(out.Nodes, "node"), plural(out.Components, comp))
 	show := func(label string, p *PairR) {
 		if p == nil {
 			fmt.Fprintf(tw, "%s\tnone\n", label)

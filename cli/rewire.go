@@ -18,18 +18,18 @@ import (
 // rewireCmd is `ohm rewire`.
 type rewireCmd struct {
 	GraphFlags
-	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
-	Budget           float64 `short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations (per graph for a TU dataset). One of --budget and --edits is required."`
-	Edits            int     `name:"edits" help:"Instead of --budget: N iterations (per graph for a TU dataset, as FoSR's and BORF's code count them)." default:"0"`
+	Method           string  `required:"" short:"m" placeholder:"METHOD" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
+	Budget           float64 `short:"r" placeholder:"FRACTION" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations (per graph for a TU dataset). One of --budget and --edits is required."`
+	Edits            int     `name:"edits" placeholder:"N" help:"Instead of --budget: N iterations (per graph for a TU dataset, as FoSR's and BORF's code count them)." default:"0"`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
-	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
-	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
+	Out              string  `short:"o" type:"path" placeholder:"FILE" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
+	Log              string  `type:"path" placeholder:"FILE.jsonl" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in docs/cli.md)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
-	FoSRX0           string  `name:"fosr-x0" type:"existingfile" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
+	FoSRX0           string  `name:"fosr-x0" type:"existingfile" placeholder:"FILE.npy" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
 	TUFlags
 }
 
@@ -128,7 +128,11 @@ func (c *rewireCmd) Run(g *Globals) error {
 		}
 	}
 	bar := newProgress(g, fmt.Sprintf("rewire %s %s", name, plan.Config.Method), plan.Iterations, "iterations")
-	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+	bar.stage(setupStage(plan)) // until the first iteration: the set-up can take seconds
+	plan.Config.OnIteration = func(it int, _ *linalg.Graph, edits []rewire.Edit) {
+		if it == 1 {
+			bar.describe("")
+		}
 		bar.add(1)
 		if jr != nil {
 			jr.record(edits)
@@ -141,6 +145,12 @@ func (c *rewireCmd) Run(g *Globals) error {
 	bar.finish()
 	if err != nil {
 		jr.close(true)
+		var ce *rewire.ConfigError
+		if errors.As(err, &ce) {
+			// fosr's start vector, found wanting only once it runs (on
+			// the data): a failure naming its flag, not a usage error.
+			err = errors.Unwrap(configUsage(ce, rewireFlags))
+		}
 		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
 	}
 	if err := c.writeOutputs(g, res, jr); err != nil {
@@ -212,7 +222,7 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 		return nil
 	}
 	if c.Log != "" {
-		fmt.Fprintf(g.Stderr, "wrote %s: %d edits\n", c.Log, len(res.Log))
+		fmt.Fprintf(g.Stderr, "wrote %s: %s\n", c.Log, plural(len(res.Log), "edit"))
 	}
 	if c.Out != "" {
 		fmt.Fprintf(g.Stderr, "wrote %s: %d nodes, %d arcs\n", c.Out, res.Graph.N(), len(res.Graph.Arcs()))
@@ -232,6 +242,9 @@ func (c *rewireCmd) nothingWritten() string {
 	}
 	if len(outs) == 0 {
 		return ""
+	}
+	if len(outs) == 1 {
+		return "; nothing written: " + outs[0] + " as it was"
 	}
 	return "; nothing written: " + strings.Join(outs, " and ") + " as they were"
 }
@@ -260,12 +273,11 @@ func summarize(name string, cfg rewire.Config, directed bool, res *rewire.Result
 	return s
 }
 
+// printSummary prints the summary as "field value" lines, only the fields
+// that apply: stopped_early when the run stopped before B, rounds and
+// solves for the sketch engine (--json prints every field).
 func printSummary(w io.Writer, s RewireSummary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	stopped := "null"
-	if s.StoppedEarly != nil {
-		stopped = *s.StoppedEarly
-	}
 	fmt.Fprintf(tw, "dataset\t%s\n", s.Dataset)
 	fmt.Fprintf(tw, "form\t%s\n", s.Form)
 	fmt.Fprintf(tw, "method\t%s\n", s.Method)
@@ -282,10 +294,14 @@ func printSummary(w io.Writer, s RewireSummary) error {
 	fmt.Fprintf(tw, "removed_net_pct\t%.2f\n", s.RemovedNetPct)
 	fmt.Fprintf(tw, "passed_over\t%d\n", s.PassedOver)
 	fmt.Fprintf(tw, "version\t%s\n", s.Version)
-	fmt.Fprintf(tw, "stopped_early\t%s\n", stopped)
+	if s.StoppedEarly != nil {
+		fmt.Fprintf(tw, "stopped_early\t%s\n", *s.StoppedEarly)
+	}
 	fmt.Fprintf(tw, "engine\t%s\n", s.Engine)
-	fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
-	fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
+	if s.Engine == string(rewire.Sketch) {
+		fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
+		fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
+	}
 	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
 	return tw.Flush()
 }

@@ -168,8 +168,10 @@ func TestRewireOutputs(t *testing.T) {
 	}
 }
 
-// TestRewireTextOutputs: the text summary names every field, and --out .txt
-// is an edge list of the rewired graph.
+// TestRewireTextOutputs: the text summary names every field that applies
+// to a dense run that made its B iterations (all but stopped_early, rounds
+// and solves: TestRewireTextSummaryOnlyWhatApplies), and --out .txt is an
+// edge list of the rewired graph.
 func TestRewireTextOutputs(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.txt")
 	code, stdout, errs := run(t, "rewire", "--dataset", "bottleneck", "--method", "res", "--budget", "0.02", "--out", out)
@@ -177,6 +179,9 @@ func TestRewireTextOutputs(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, k := range summaryKeys {
+		if k == "stopped_early" || k == "rounds" || k == "solves" {
+			continue
+		}
 		if !strings.Contains(stdout, "\n"+k+" ") && !strings.HasPrefix(stdout, k+" ") {
 			t.Errorf("text summary lacks %s:\n%s", k, stdout)
 		}
@@ -465,5 +470,44 @@ func TestRewireInterrupted(t *testing.T) {
 		t.Fatalf("--out: %v", err)
 	} else {
 		t.Logf("interrupted after %d iterations; --out has %d arcs", s.Iterations, len(arcs))
+	}
+}
+
+// TestRewireTextSummaryOnlyWhatApplies: the text summary leaves out what
+// does not apply — stopped_early when the run made its B iterations, the
+// sketch's rounds and solves under a dense engine — and shows them where
+// they do; --json keeps every field.
+func TestRewireTextSummaryOnlyWhatApplies(t *testing.T) {
+	fields := func(args ...string) map[string]string {
+		t.Helper()
+		code, out, errs := run(t, append([]string{"-q", "rewire", "--dataset", "ring", "--method", "err", "--budget", "0.05"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		m := map[string]string{}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			k, v, _ := strings.Cut(l, " ")
+			m[k] = strings.TrimSpace(v)
+		}
+		return m
+	}
+	dense := fields()
+	for _, k := range []string{"stopped_early", "rounds", "solves"} {
+		if v, ok := dense[k]; ok {
+			t.Errorf("dense engine, all B iterations: prints %s %q", k, v)
+		}
+	}
+	if dense["engine"] != "incremental" || dense["iterations"] != "18" {
+		t.Errorf("dense summary %v", dense)
+	}
+	if s := fields("--max-iterations", "2"); s["stopped_early"] != "stopped after 2 iterations (max iterations)" {
+		t.Errorf("stopped early: stopped_early %q", s["stopped_early"])
+	}
+	sk := fields("--engine", "sketch")
+	if sk["engine"] != "sketch" || sk["rounds"] == "" || sk["solves"] == "" || sk["solves"] == "0" {
+		t.Errorf("sketch summary %v: want rounds and solves", sk)
+	}
+	if _, keys := rewireJSON(t, "--dataset", "ring", "--method", "err", "--budget", "0.05"); !slices.Equal(keys, summaryKeys) {
+		t.Errorf("--json keys %v, want %v", keys, summaryKeys)
 	}
 }

@@ -25,7 +25,7 @@ type statsCmd struct {
 	SynthSeed        uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
 	Heterophilic     bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
 	JSON             bool     `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`
-	Markdown         string   `type:"path" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
+	Markdown         string   `type:"path" placeholder:"FILE.md" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
 }
 
 // statsPlan is what the flags ask for, checked: canonical dataset names,
@@ -144,10 +144,9 @@ func (c *statsCmd) Run(g *Globals) error {
 				break // not started: its cells stay empty
 			}
 			k++
-			bar.stage(fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
 			cfg := p.cfgs[m]
 			cfg.Context = ctx
-			sums, err := statsRun(d.name, d.graph, cfg, p.budgets, g.Workers(), bar)
+			sums, err := statsRun(d.name, d.graph, cfg, p.budgets, g.Workers(), bar, fmt.Sprintf("%s %s (%d/%d)", d.name, m, k, nruns))
 			if err != nil {
 				return err
 			}
@@ -191,10 +190,21 @@ func (c *statsCmd) writeTables(g *Globals, ds []*statsDataset, p *statsPlan) err
 // (rewire.RunBudgets), and returns the summary of the run with
 // each budget, as `ohm rewire` would report it; seconds is the time until
 // that run's last iteration.
-func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *progress) ([]RewireSummary, error) {
+func statsRun(name string, gr *linalg.Graph, cfg rewire.Config, budgets []float64, workers int, b *progress, label string) ([]RewireSummary, error) {
 	cfg.Workers = workers
+	// The set-up (L⁺) is the stage until the first iteration.
+	whole := cfg
+	whole.Budget = slices.Max(budgets)
+	if p, err := rewire.NewPlan(gr, whole); err == nil {
+		b.stage(label + ": " + setupStage(p))
+	} else {
+		b.stage(label)
+	}
 	done := 0
 	cfg.OnIteration = func(int, *linalg.Graph, []rewire.Edit) {
+		if done == 0 {
+			b.describe(label)
+		}
 		done++
 		b.add(1)
 	}

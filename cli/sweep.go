@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -12,11 +15,11 @@ import (
 
 // sweepCmd is `ohm sweep`: an experiment grid (definitions §6), resumable.
 type sweepCmd struct {
-	Results      string   `required:"" type:"path" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
-	Config       string   `type:"existingfile" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, pairnorm_at, features, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
+	Results      string   `required:"" type:"path" placeholder:"FILE.jsonl" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
+	Config       string   `type:"existingfile" placeholder:"FILE.json" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, pairnorm_at, features, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
 	Datasets     []string `xor:"input" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Exclusive with --graph."`
 	Graph        string   `xor:"input" type:"existingfile" placeholder:"FILE.npz" help:"Sweep your own graph instead of --datasets: an .npz with edge_index (int, 2×E), num_nodes, x (float32/float64, n×d, raw features), y (int, n) and the masks train_mask, val_mask, test_mask (bool, n or n×k for k splits, PyG's layout), as 'ohm data export' writes; without masks give --split-rule. The same forms (undirected; --forms directed: the file's arcs), seeds and --splits as a built-in dataset; records carry the SHA-256 of the file's arrays (graph_sha256), so another file of the same name never reuses them."`
-	Name         string   `help:"--graph: the dataset name in records and reports (default: the file's base name without .npz). Training takes the hyperparameters of a dataset of that name (cora, citeseer: theirs; any other: Cornell's)."`
+	Name         string   `placeholder:"NAME" help:"--graph: the dataset name in records and reports (default: the file's base name without .npz). Training takes the hyperparameters of a dataset of that name (cora, citeseer: theirs; any other: Cornell's)."`
 	SplitRule    string   `name:"split-rule" placeholder:"RULE" help:"--graph: make the splits (the file's masks are then not used): random:TRAIN,VAL,TEST (fractions of the nodes, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (TRAIN nodes of each class, then VAL and TEST nodes, e.g. Planetoid's per-class:20,500,1000). Split k is drawn from (--split-seed, k); --splits then lists split numbers (e.g. 0,1,2), not all."`
 	SplitSeed    *uint64  `name:"split-seed" help:"--graph --split-rule: seed of the splits (default 0)."`
 	Forms        []string `help:"Comma-separated graph forms: undirected, directed (default undirected)."`
@@ -28,7 +31,7 @@ type sweepCmd struct {
 	Features     string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3). Recorded in every run (features) and part of its key."`
 	Depths       []string `help:"Comma-separated depths and ranges, e.g. 1-12 or 1,2,4 (default 1-12)."`
 	Seeds        *int     `help:"Train every setting with seeds 0..N-1 (default 1)."`
-	Splits       string   `help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
+	Splits       string   `placeholder:"all|LIST" help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
 	Epochs       *int     `help:"Epochs per training run (default 200)."`
 	Alpha        *float64 `help:"curvature: laziness α of the measures, in [0, 1] (default 0.5)."`
 	SynthSeed    *uint64  `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
@@ -41,7 +44,7 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	if c.Config != "" {
 		var err error
 		if s, err = sweep.ReadSpec(c.Config); err != nil {
-			return s, usagef("--config: %v", err)
+			return s, configError(err)
 		}
 	}
 	var err error
@@ -125,6 +128,18 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	return s, nil
 }
 
+// configError is the error of a --config file sweep.ReadSpec refuses: a
+// file that cannot be read or is not JSON is a failure (exit status 1), a
+// field it holds that is unknown or out of range is a usage error, as the
+// flag would be.
+func configError(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.As(err, new(*fs.PathError)) {
+		return fmt.Errorf("--config: %w", err)
+	}
+	return usagef("--config: %v", err)
+}
+
 // graphSpecError is a usage error for a spec that Normalize refuses. The
 // errors of the graph file's fields (graph, name, split_rule, split_seed,
 // and splits with a split rule) name their flags ("--split-rule: …"); the
@@ -159,8 +174,8 @@ func (c *sweepCmd) Run(g *Globals) error {
 		err = usagef("--%s: %s", flagName(fe.Field), fe.Msg) // found on loading: no masks, or the rule does not fit the graph
 	}
 	if sum != nil {
-		fmt.Fprintf(g.Stdout, "%s: %d runs in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
-			c.Results, sum.Total, sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
+		fmt.Fprintf(g.Stdout, "%s: %s in the grid, %d already there, %d run now (graphs: %d rewired, %d from the cache)\n",
+			c.Results, plural(sum.Total, "run"), sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)
 	}
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("%d runs recorded in %s; run the same command again to continue", sum.Skipped+sum.Ran, c.Results)

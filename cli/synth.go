@@ -12,7 +12,7 @@ import (
 
 // dataSynthCmd is `ohm data synth`: a generated graph of any size as .npz.
 type dataSynthCmd struct {
-	Model        string  `required:"" enum:"sbm,rgg,ba,ring" help:"Generator: sbm (stochastic block model), rgg (random geometric graph), ba (Barabási–Albert), ring (ring of cliques)."`
+	Model        string  `required:"" enum:"sbm,rgg,ba,ring" placeholder:"sbm|rgg|ba|ring" help:"Generator: sbm (stochastic block model), rgg (random geometric graph), ba (Barabási–Albert), ring (ring of cliques)."`
 	Nodes        int     `help:"Nodes (sbm, rgg, ba)." default:"10000"`
 	AvgDegree    float64 `name:"avg-degree" help:"sbm, rgg: the expected mean degree (sets p_out, or the radius)." default:"10"`
 	Blocks       int     `help:"sbm: blocks (the labels)." default:"4"`
@@ -21,7 +21,7 @@ type dataSynthCmd struct {
 	Cliques      int     `help:"ring: cliques." default:"8"`
 	CliqueSize   int     `name:"clique-size" help:"ring: nodes per clique." default:"10"`
 	Seed         uint64  `help:"Seed of the generator." default:"0"`
-	Out          string  `required:"" short:"o" type:"path" help:"Output .npz: edge_index (int64 2×E, both arcs of every edge), num_nodes, and y (int64 labels) for sbm and ring."`
+	Out          string  `required:"" short:"o" type:"path" placeholder:"FILE.npz" help:"Output .npz: edge_index (int64 2×E, both arcs of every edge), num_nodes, and y (int64 labels) for sbm and ring."`
 }
 
 // Run generates the graph and writes it. Time and memory O(n + m). Ctrl-C

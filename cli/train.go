@@ -20,8 +20,9 @@ import (
 // own graph or on a rewired one, over seeds and splits.
 type trainCmd struct {
 	DatasetFlags
-	Graph            string   `type:"existingfile" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
-	Model            string   `required:"" short:"m" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
+	Graph            string   `type:"existingfile" placeholder:"FILE" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
+	OneBased         bool     `name:"one-based" help:"--graph is an edge list whose node ids count from 1 (1..n): read them as 0..n−1."`
+	Model            string   `required:"" short:"m" placeholder:"gcn|dirgcn" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
 	Layers           int      `default:"2" help:"Depth L ≥ 1: input → hidden → … → classes (L = 1: input → classes)."`
 	Hidden           *int     `help:"Hidden width ≥ 1 (default: 16 for cora/citeseer, 64 for every other dataset)."`
 	PairNorm         bool     `name:"pairnorm" help:"PairNorm after every layer but the last."`
@@ -166,6 +167,12 @@ func (c *trainCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	if c.OneBased && c.Graph == "" {
+		return usagef("--one-based: applies to --graph FILE (an edge list)")
+	}
+	if err := checkOneBased(c.OneBased, "--graph", c.Graph); err != nil {
+		return err
+	}
 	ctx, release := interruptible(g, "finishing the runs in flight, then printing the summary of the runs finished")
 	defer release()
 	d, gr, err := c.Load(g)
@@ -186,13 +193,13 @@ func (c *trainCmd) Run(g *Globals) error {
 			splits = append(splits, k)
 		}
 	case split >= len(d.Splits):
-		return usagef("--split %d: %s has %d split(s), 0..%d", split, d.Name, len(d.Splits), len(d.Splits)-1)
+		return usagef("--split %d: %s has %s, 0..%d", split, d.Name, plural(len(d.Splits), "split"), len(d.Splits)-1)
 	default:
 		splits = []int{split}
 	}
 	graphName := "original"
 	if c.Graph != "" {
-		gr, err = graphio.Load(c.Graph, d.N(), c.Directed)
+		gr, err = loadGraphFile(g, "--graph", c.Graph, d.N(), c.Directed, c.OneBased)
 		if err != nil {
 			return fmt.Errorf("--graph %s (dataset %s has %d nodes): %w", c.Graph, d.Name, d.N(), err)
 		}

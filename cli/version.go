@@ -5,38 +5,30 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
-// VersionInfo is what `ohm version` prints: the module version, the VCS
-// commit the binary was built from, the Go version and the BLAS backend.
+// VersionInfo is what `ohm version` prints: the release version (the
+// repository's VERSION file), the commit the binary was built from (stamped
+// by the Makefile), the Go version and the BLAS backend.
 type VersionInfo struct {
 	Module   string `json:"module"`
-	Version  string `json:"version"`  // "(devel)" for a build inside the repository
-	Commit   string `json:"commit"`   // VCS revision, "" when unknown
+	Version  string `json:"version"`  // the release, ohm.Version: the VERSION file
+	Commit   string `json:"commit"`   // full commit hash, "" when unknown
 	Time     string `json:"time"`     // commit time, RFC 3339, "" when unknown
 	Modified bool   `json:"modified"` // built from a work tree with uncommitted changes
 	Go       string `json:"go"`
 	Backend  string `json:"backend"` // linalg.Backend
 }
 
-// versionInfo reads the binary's build information (runtime/debug). O(1).
+// versionInfo returns the binary's version (package ohm) and build
+// information (runtime/debug). O(size of the build information).
 func versionInfo() VersionInfo {
-	v := VersionInfo{Module: "github.com/ohmgnn/ohm", Version: "unknown", Go: runtime.Version(), Backend: linalg.Backend()}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	v.Module, v.Version = bi.Main.Path, bi.Main.Version
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Commit = s.Value
-		case "vcs.time":
-			v.Time = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		}
+	v := VersionInfo{Module: "github.com/ohmgnn/ohm", Version: release.Version(), Commit: release.Commit(),
+		Time: release.CommitTime(), Modified: release.Modified(), Go: runtime.Version(), Backend: linalg.Backend()}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path != "" {
+		v.Module = bi.Main.Path
 	}
 	return v
 }

@@ -42,7 +42,8 @@ const FoSRInitialPowerIterations = 5
 // fosrOperator makes FoSR's iterations: one addition each, then a power
 // step. O(n log n + m) per iteration.
 type fosrOperator struct {
-	f *fosr
+	f   *fosr
+	opt FoSROptions // what chose the start vector (startError)
 }
 
 // newFoSROperator draws (or takes) the start vector and makes the initial
@@ -63,12 +64,27 @@ func newFoSROperator(p *Plan) (operator, error) {
 		}
 	}
 	f := newFoSR(g.Clone(), x)
+	o := &fosrOperator{f: f, opt: opt}
 	for range FoSRInitialPowerIterations {
 		if err := f.powerStep(); err != nil {
-			return nil, err
+			return nil, o.startError(err)
 		}
 	}
-	return &fosrOperator{f: f}, nil
+	return o, nil
+}
+
+// startError turns ErrFoSRVanished into a *ConfigError about what chose the
+// start vector: X0 (FieldStartVector) or the seed that drew it (FieldSeed),
+// which commands map to their flags.
+func (o *fosrOperator) startError(err error) error {
+	if !errors.Is(err, ErrFoSRVanished) {
+		return err
+	}
+	why := "fosr's power iteration vanished (the start vector is zero or parallel to √d): give another one"
+	if o.opt.X0 != nil {
+		return &ConfigError{Field: FieldStartVector, Reason: why, Cause: err}
+	}
+	return &ConfigError{Field: FieldSeed, Value: o.opt.Seed, Reason: why, Cause: err}
 }
 
 func (o *fosrOperator) graph() *linalg.Graph { return o.f.g }
@@ -85,7 +101,7 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 	f.deg[u]++
 	f.deg[v]++
 	if err := f.powerStep(); err != nil {
-		return nil, err
+		return nil, o.startError(err)
 	}
 	return []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}, nil
 }
@@ -95,8 +111,10 @@ func (o *fosrOperator) finish(*Result) error { return nil }
 // ErrFoSRVanished is FoSR's failure when its power iteration's vector
 // vanishes: a start vector zero or in the span of √d, or a graph on which
 // every vector orthogonal to √d is cancelled (a single edge). RunMany
-// leaves such a graph as it is (definitions §3.8).
-var ErrFoSRVanished = errors.New("fosr: the power iteration vanished (the start vector is zero or parallel to √d): give another --seed or --fosr-x0")
+// leaves such a graph as it is (definitions §3.8); a run returns it
+// inside a *ConfigError about the start vector or its seed (errors.Is finds
+// it).
+var ErrFoSRVanished = errors.New("rewire: fosr's power iteration vanished (the start vector is zero or parallel to √d)")
 
 // fosr is FoSR's state: the graph (edited in place), the degrees of
 // edge_index (self-loops count 1) and the vector x.

@@ -1,8 +1,10 @@
 package rewire
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -172,5 +174,40 @@ func BenchmarkFoSRSearch(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFoSRVanishedStartVector: a start vector parallel to √d vanishes in
+// the first power step; the error is a *ConfigError about the start vector
+// (or, for a drawn one, the seed), naming no command-line flag.
+func TestFoSRVanishedStartVector(t *testing.T) {
+	// A 4-regular circulant: √d = 2 is exact, so x0 = 1 is parallel to √d
+	// to the last bit.
+	g := linalg.NewGraph(8, false)
+	for i := range 8 {
+		g.AddEdge(i, (i+1)%8)
+		g.AddEdge(i, (i+2)%8)
+	}
+	x0 := make([]float64, g.N())
+	for i := range x0 {
+		x0[i] = 1
+	}
+	for _, tc := range []struct {
+		x0    []float64
+		field Field
+	}{{x0, FieldStartVector}, {make([]float64, g.N()), FieldStartVector}} {
+		_, err := Run(g, Config{Method: FoSR, Budget: 0.5, FoSR: &FoSROptions{X0: tc.x0}})
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != tc.field || !strings.Contains(err.Error(), "power iteration vanished") {
+			t.Fatalf("x0 %v: error %v, want a *ConfigError about the %s", tc.x0, err, tc.field)
+		}
+		if strings.Contains(err.Error(), "--") {
+			t.Errorf("a library error names a flag: %v", err)
+		}
+	}
+	o := &fosrOperator{opt: FoSROptions{Seed: 7}}
+	var ce *ConfigError
+	if err := o.startError(ErrFoSRVanished); !errors.As(err, &ce) || ce.Field != FieldSeed || ce.Value != uint64(7) {
+		t.Errorf("drawn start vector: %v, want a *ConfigError about seed 7", err)
 	}
 }

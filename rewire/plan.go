@@ -74,6 +74,7 @@ const (
 	FieldEngine           Field = "engine"
 	FieldAlpha            Field = "alpha"
 	FieldStartVector      Field = "start vector"
+	FieldSeed             Field = "seed"
 	FieldForm             Field = "form"
 )
 
@@ -83,7 +84,11 @@ type ConfigError struct {
 	Field  Field
 	Value  any // the value given (nil when the field is a switch)
 	Reason string
+	Cause  error // the error behind Reason, if any (Unwrap)
 }
+
+// Unwrap is the error behind the configuration's failure, or nil.
+func (e *ConfigError) Unwrap() error { return e.Cause }
 
 func (e *ConfigError) Error() string {
 	if e.Value == nil {

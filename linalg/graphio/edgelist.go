@@ -25,14 +25,30 @@ const (
 	countCaller
 )
 
+// IDBase is where the node ids of an edge list start: 0 (ohm's and PyG's
+// convention, what EncodeEdgeList writes) or 1 (as many tools write them).
+type IDBase int
+
+// The bases of node ids.
+const (
+	ZeroBased IDBase = iota // ids 0..n−1
+	OneBased                // ids 1..n, read as 0..n−1
+)
+
 // ReadEdgeList reads the edge list at path (see DecodeEdgeList).
 func ReadEdgeList(path string, numNodes int) (n int, arcs []linalg.Edge, err error) {
+	return ReadEdgeListBase(path, numNodes, ZeroBased)
+}
+
+// ReadEdgeListBase reads the edge list at path with node ids from base (see
+// DecodeEdgeListBase).
+func ReadEdgeListBase(path string, numNodes int, base IDBase) (n int, arcs []linalg.Edge, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer f.Close()
-	return DecodeEdgeList(path, f, numNodes)
+	return DecodeEdgeListBase(path, f, numNodes, base)
 }
 
 // DecodeEdgeList reads an edge list from r; path only names it in errors.
@@ -57,13 +73,27 @@ func ReadEdgeList(path string, numNodes int) (n int, arcs []linalg.Edge, err err
 // header and a positive numNodes are given they must agree. Every id must be
 // below n. Malformed input is a *FormatError naming the line: a non-integer
 // or negative id, an id ≥ n, a line without exactly two fields, a bad or
-// misplaced header, or a line longer than 1 MiB. A negative numNodes is an
+// misplaced header, or a line longer than 1 MiB; a line of three fields
+// whose third is a number is refused as an edge weight, which graphs here
+// do not have, with how to drop the column. A negative numNodes is an
 // argument error.
 func DecodeEdgeList(path string, r io.Reader, numNodes int) (n int, arcs []linalg.Edge, err error) {
+	return DecodeEdgeListBase(path, r, numNodes, ZeroBased)
+}
+
+// DecodeEdgeListBase is DecodeEdgeList with node ids from base: with
+// OneBased the file's ids run from 1 to n (the header's num_nodes still
+// counts the nodes) and are returned less one; an id 0 is then a
+// *FormatError. Messages quote the ids as the file writes them. O(size of
+// r).
+func DecodeEdgeListBase(path string, r io.Reader, numNodes int, base IDBase) (n int, arcs []linalg.Edge, err error) {
 	if numNodes < 0 {
 		return 0, nil, fmt.Errorf("graphio: negative node count %d for %s", numNodes, path)
 	}
-	d := edgeListDecoder{path: path, numNodes: numNodes, src: countInferred, maxID: -1}
+	if base != ZeroBased && base != OneBased {
+		return 0, nil, fmt.Errorf("graphio: unknown id base %d for %s", int(base), path)
+	}
+	d := edgeListDecoder{path: path, numNodes: numNodes, src: countInferred, maxID: -1, base: int(base)}
 	if numNodes > 0 {
 		d.n, d.src = numNodes, countCaller
 	}
@@ -114,6 +144,7 @@ type edgeListDecoder struct {
 	maxID      int
 	arcs       []linalg.Edge
 	line       int
+	base       int // the first id: 0, or 1 (OneBased)
 }
 
 // errf returns a FormatError at the current line.
@@ -152,6 +183,11 @@ func (d *edgeListDecoder) comment(s string) error {
 // checked by id, appended to the arcs.
 func (d *edgeListDecoder) arc(s string) error {
 	f := strings.Fields(s)
+	if len(f) == 3 {
+		if _, err := strconv.ParseFloat(f[2], 64); err == nil {
+			return d.errf("3 fields %q: edge weights are not supported (ohm's graphs are unweighted); drop the third column first, e.g. cut -d' ' -f1,2 %s > EDGES (cut -f1,2 when tab-separated)", s, d.path)
+		}
+	}
 	if len(f) != 2 {
 		hint := ""
 		if strings.Contains(s, ",") {
@@ -172,10 +208,19 @@ func (d *edgeListDecoder) arc(s string) error {
 	return nil
 }
 
-// id parses the node id t: a non-negative decimal integer, below the node
-// count when it is known (header or caller) and below MaxNodes.
+// id parses the node id t: a decimal integer ≥ the base, less than the
+// node count plus the base when the count is known (header or caller) and
+// below MaxNodes; returned less the base.
 func (d *edgeListDecoder) id(t string) (int, error) {
 	v, err := atoiStrict(t)
+	if err == nil && d.base == 1 {
+		if v == 0 {
+			return 0, d.errf("node id 0 in an edge list read 1-based (ids 1..n)")
+		}
+		if v > 0 {
+			v--
+		}
+	}
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange) && strings.HasPrefix(t, "-"):
 		return 0, d.errf("negative node id %s", t)
@@ -189,6 +234,9 @@ func (d *edgeListDecoder) id(t string) (int, error) {
 		from := "given by the caller"
 		if d.src == countHeader {
 			from = fmt.Sprintf("from the header on line %d", d.headerLine)
+		}
+		if d.base == 1 {
+			return 0, d.errf("node id %d is above num_nodes %d (%s; ids 1..%d, read 1-based)", v+1, d.n, from, d.n)
 		}
 		return 0, d.errf("node id %d is not below num_nodes %d (%s)", v, d.n, from)
 	case v >= MaxNodes:

@@ -97,7 +97,9 @@ func TestEdgeListErrors(t *testing.T) {
 		{"id >= header count", "# num_nodes 3\n0 1\n\n2 3\n", 0, 4, "node id 3 is not below num_nodes 3 (from the header on line 1)"},
 		{"id >= caller count", "0 1\n4 0\n", 4, 2, "node id 4 is not below num_nodes 4 (given by the caller)"},
 		{"one field", "0 1\n5\n", 0, 2, `want 2 fields "u v", got 1`},
-		{"three fields", "0 1 0.5\n", 0, 1, `want 2 fields "u v", got 3`},
+		{"three fields", "0 1 x\n", 0, 1, `want 2 fields "u v", got 3`},
+		{"weighted", "0 1\n1 2 0.5\n", 0, 2, `3 fields "1 2 0.5": edge weights are not supported (ohm's graphs are unweighted); drop the third column first, e.g. cut -d' ' -f1,2 in.txt > EDGES (cut -f1,2 when tab-separated)`},
+		{"weighted integer", "0\t1\t3\n", 0, 1, "edge weights are not supported"},
 		{"commas", "0,1\n", 0, 1, `want 2 fields "u v", got 1 (separate ids with spaces or tabs, not commas)`},
 		{"header after arc", "0 1\n# num_nodes 5\n", 0, 2, "num_nodes header after the first arc"},
 		{"second header", "# num_nodes 5\n# num_nodes 5\n", 0, 2, "second num_nodes header (the first is on line 1)"},
@@ -133,5 +135,34 @@ func TestEdgeListErrors(t *testing.T) {
 	}
 	if _, _, err := DecodeEdgeList("in.txt", strings.NewReader("0 1\n"), -1); err == nil {
 		t.Error("negative numNodes: no error")
+	}
+}
+
+// TestEdgeListOneBased: read 1-based, ids 1..n come back as 0..n−1, the
+// header still counts the nodes, and an id 0 or above n is an error quoting
+// the file's id; 0-based reading of the same file keeps node 0 (isolated).
+func TestEdgeListOneBased(t *testing.T) {
+	in := "# num_nodes 4\n1 2\n2 3\n4 4\n"
+	n, arcs, err := DecodeEdgeListBase("in.txt", strings.NewReader(in), 0, OneBased)
+	want := []linalg.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 3, V: 3}}
+	if err != nil || n != 4 || !slices.Equal(arcs, want) {
+		t.Errorf("1-based: n %d arcs %v err %v, want 4 %v", n, arcs, err, want)
+	}
+	if n, arcs, err := DecodeEdgeListBase("in.txt", strings.NewReader("1 2\n2 3\n"), 0, OneBased); err != nil || n != 3 || !slices.Equal(arcs, []linalg.Edge{{U: 0, V: 1}, {U: 1, V: 2}}) {
+		t.Errorf("1-based without header: n %d arcs %v err %v", n, arcs, err)
+	}
+	if n, arcs, err := DecodeEdgeList("in.txt", strings.NewReader("1 2\n2 3\n"), 0); err != nil || n != 4 || arcs[0] != (linalg.Edge{U: 1, V: 2}) {
+		t.Errorf("0-based: n %d arcs %v err %v", n, arcs, err)
+	}
+	for _, c := range []struct{ in, msg string }{
+		{"1 2\n0 1\n", "in.txt:2: node id 0 in an edge list read 1-based (ids 1..n)"},
+		{"# num_nodes 3\n1 2\n3 4\n", "in.txt:3: node id 4 is above num_nodes 3 (from the header on line 1; ids 1..3, read 1-based)"},
+	} {
+		if _, _, err := DecodeEdgeListBase("in.txt", strings.NewReader(c.in), 0, OneBased); err == nil || err.Error() != c.msg {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.msg)
+		}
+	}
+	if _, err := LoadBase("g.npz", 0, false, OneBased); err == nil || !strings.Contains(err.Error(), "0-based") {
+		t.Errorf(".npz read 1-based: %v", err)
 	}
 }

@@ -20,6 +20,16 @@ func IsNPZ(path string) bool { return strings.EqualFold(filepath.Ext(path), ".np
 // undirected one in which (u,v) and (v,u) are one edge. Duplicates are
 // coalesced and self-loops kept.
 func Load(path string, numNodes int, directed bool) (*linalg.Graph, error) {
+	return LoadBase(path, numNodes, directed, ZeroBased)
+}
+
+// LoadBase is Load with the node ids of an edge list from base
+// (ReadEdgeListBase); an .npz archive's edge_index is always 0-based, so
+// OneBased with one is an error. O(file size).
+func LoadBase(path string, numNodes int, directed bool, base IDBase) (*linalg.Graph, error) {
+	if base != ZeroBased && IsNPZ(path) {
+		return nil, fmt.Errorf("graphio: %s: an .npz archive's edge_index is 0-based; 1-based ids are for edge lists", path)
+	}
 	if numNodes < 0 {
 		return nil, fmt.Errorf("graphio: negative node count %d for %s", numNodes, path)
 	}
@@ -35,7 +45,7 @@ func Load(path string, numNodes int, directed bool) (*linalg.Graph, error) {
 				Msg: fmt.Sprintf("num_nodes is %d but %d nodes were expected", n, numNodes)}
 		}
 	} else {
-		n, arcs, err = ReadEdgeList(path, numNodes)
+		n, arcs, err = ReadEdgeListBase(path, numNodes, base)
 	}
 	if err != nil {
 		return nil, err

@@ -167,7 +167,7 @@ func (e *MissingError) Error() string {
 	s := fmt.Sprintf("dataset %s: missing %s (searched: %s)", e.Dataset,
 		strings.Join(e.Missing, ", "), strings.Join(e.Searched, ", "))
 	if len(e.Searched) == 0 {
-		s = fmt.Sprintf("dataset %s: no data folder given (use --data-dir or $OHM_DATA)", e.Dataset)
+		s = fmt.Sprintf("dataset %s: no data folder to search", e.Dataset)
 	}
 	if e.Download != nil {
 		s += "; download failed: " + e.Download.Error()

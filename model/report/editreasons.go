@@ -63,7 +63,7 @@ func writeEditReasons(b *strings.Builder, reasons map[editReason]int) {
 	}
 	for _, r := range []editReason{editsEqual, editsCase2, editsShort, editsOverBudget, editsOther} {
 		if n := reasons[r]; n > 0 {
-			fmt.Fprintf(b, "- **%s** (%d cells): %s\n", r, n, editReasonText[r])
+			fmt.Fprintf(b, "- **%s** (%s): %s\n", r, plural(n, "cell"), editReasonText[r])
 		}
 	}
 	b.WriteString("\n")

@@ -89,8 +89,8 @@ func (a *agreement) line() string {
 	if a.n == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("Agreement with the paper over %d cells: ours − paper %+.1f points on average (mean |ours − paper| %.1f); within 1σ of ours %d/%d, within 2σ %d/%d",
-		a.n, a.diff/float64(a.n), a.absDiff/float64(a.n), a.within1, a.n, a.within2, a.n)
+	s := fmt.Sprintf("Agreement with the paper over %s: ours − paper %+.1f points on average (mean |ours − paper| %.1f); within 1σ of ours %d/%d, within 2σ %d/%d",
+		plural(a.n, "cell"), a.diff/float64(a.n), a.absDiff/float64(a.n), a.within1, a.n, a.within2, a.n)
 	if a.n0 > 0 {
 		s += fmt.Sprintf("; the paper's own statistic (split 0 / seed 0, best depth) − paper %+.1f (mean |·| %.1f)",
 			a.diff0/float64(a.n0), a.absDiff0/float64(a.n0))

@@ -49,7 +49,7 @@ func TestPublishedColumn(t *testing.T) {
 		"| cornell | err | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 28 / 10 | = |",
 		"| cornell | curvature | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 28 / 40 | paper over B |",
 		"| texas | err-hop | 0.1 | 28 | 0 | 28 (10.0 %) | 10 (3.6 %) | — | — | 3 / 10 | unexplained |",
-		"- **=** (1 cells):", "- **paper over B** (1 cells):", "- **unexplained** (1 cells):",
+		"- **=** (1 cell):", "- **paper over B** (1 cell):", "- **unexplained** (1 cell):",
 	)
 	if t.Failed() {
 		t.Log(s)
@@ -188,5 +188,25 @@ func relabel(d *diagnose.Diagnostics, dataset string, tr diagnose.Training) {
 	}
 	for i := range d.Overlap {
 		d.Overlap[i].Dataset = dataset
+	}
+}
+
+// TestZStringZeroStd: a cell whose runs all agree (std 0) but differ from
+// the paper has no finite Δ/σ and prints "–", never "±∞"; finite ratios
+// print with their sign.
+func TestZStringZeroStd(t *testing.T) {
+	for _, tc := range []struct {
+		c    cellComparison
+		want string
+	}{
+		{cellComparison{mean: 54.1, std: 0, paper: 51.4}, "–"},
+		{cellComparison{mean: 54.1, std: 0, paper: 56.8}, "–"},
+		{cellComparison{mean: 54.1, std: 0, paper: 54.1}, "+0.0"},
+		{cellComparison{mean: 60, std: 4, paper: 55}, "+1.2"},
+		{cellComparison{mean: 50, std: 2, paper: 51}, "-0.5"},
+	} {
+		if got := zString(tc.c.z()); got != tc.want {
+			t.Errorf("mean %v std %v paper %v: Δ/σ %q, want %q", tc.c.mean, tc.c.std, tc.c.paper, got, tc.want)
+		}
 	}
 }

@@ -190,7 +190,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 	if opt.Source != "" {
 		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
 	}
-	fmt.Fprintf(&b, "%d runs from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", t.runs, src, t.cellRuns())
+	fmt.Fprintf(&b, "%s from %s. Accuracies are test accuracies in %%: mean ± population std over the seeds and splits of each setting; %s.\n\n", plural(t.runs, "run"), src, t.cellRuns())
 	writeChoices(&b, recs, opt, out.LeftOut)
 	writeGraphFiles(&b, files)
 	fig := func(name string) string {
@@ -315,7 +315,7 @@ func writeBestTables(b *strings.Builder, t *tables, ix *paperIndex) {
 	b.WriteString("For each method and PairNorm setting (PN), the depth L* with the best mean test accuracy (the smallest on ties) and that accuracy ± std over the seeds and splits (**ours**). ")
 	b.WriteString("`*` (`**`): the method at its L* differs from `none` at its own L* with p < 0.05 (p < 0.01) in a two-sided exact Wilcoxon signed-rank test, paired over the seeds and splits both have (zero differences dropped, tied ranks averaged; with 10 pairs the smallest possible p is 0.002). ")
 	b.WriteString("**split 0** is our value of the statistic of the paper's tables: the single run with seed 0 and split 0, its best test accuracy over the depths, and that depth in parentheses. ")
-	b.WriteString("**paper** is the published value and its depth ([published/](published/README.md) in the repository's docs/paper), and **Δ/σ** is (ours − paper) in units of our std. ")
+	b.WriteString("**paper** is the published value and its depth ([published/](published/README.md) in the repository's docs/paper), and **Δ/σ** is (ours − paper) in units of our std (– where our std is 0). ")
 	b.WriteString("The baseline `none` has no budget: its row is the same in every budget's table (the paper has no `none` row). ")
 	b.WriteString("PairNorm acts after every layer but the last, so a 1-layer model has none: L* = 1 with PairNorm means no deeper model with PairNorm did better, and repeats the 1-layer number.\n\n")
 	budgets := t.budgets
@@ -393,13 +393,12 @@ func bestRow(t *tables, ix *paperIndex, ds []string, fm formModel, pn bool, m st
 	return row, any
 }
 
-// zString renders a difference in units of std: "+1.3", "-0.4", "+∞".
+// zString renders a difference in units of std: "+1.3", "-0.4"; "–" when
+// it has no finite value (our std is 0 and the values differ: a ratio to
+// zero says nothing).
 func zString(z float64) string {
-	switch {
-	case math.IsInf(z, 1):
-		return "+∞"
-	case math.IsInf(z, -1):
-		return "-∞"
+	if math.IsInf(z, 0) || math.IsNaN(z) {
+		return "–"
 	}
 	return fmt.Sprintf("%+.1f", z)
 }

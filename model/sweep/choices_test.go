@@ -2,9 +2,12 @@ package sweep
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/model/dataset"
 )
 
@@ -64,5 +67,47 @@ func TestResumeKeepsChoicesApart(t *testing.T) {
 		if seen[k] != n {
 			t.Errorf("%d records of %s, want %d (all: %v)", seen[k], k, n, seen)
 		}
+	}
+}
+
+// TestRecordsCarryOhmVersion: every record says the release and commit that
+// ran it (ohm.Build), beside the rewiring code version; records of another
+// build (or of before the field) still count as done, and a run recorded
+// by two builds counts once.
+func TestRecordsCarryOhmVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	load := func(name string, o dataset.SynthOptions) (*dataset.Dataset, error) { return dataset.Bottleneck(o), nil }
+	spec := Spec{Datasets: []string{"bottleneck"}, Methods: []string{None}, Depths: []int{1, 2}, PairNorm: []bool{false}, Epochs: 2}
+	if _, err := Run(context.Background(), spec, Options{Results: path, Load: load}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadResults(path)
+	if err != nil || len(recs) != 2 {
+		t.Fatal(len(recs), err)
+	}
+	for _, r := range recs {
+		if r.OhmVersion != ohm.Build() || r.OhmVersion == "" || r.Version != "rewire-1" {
+			t.Errorf("record %v: ohm_version %q version %q, want %q and rewire-1", r.Key(), r.OhmVersion, r.Version, ohm.Build())
+		}
+	}
+	// The first record as an older build wrote it, the second as written
+	// before the field existed; both once more as this build wrote them.
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(strings.TrimSpace(string(b)), "\n")
+	tag := `"ohm_version":"` + ohm.Build() + `",`
+	older := strings.Replace(lines[0], tag, `"ohm_version":"0.0.1+0123456789ab",`, 1)
+	before := strings.Replace(lines[1], tag, "", 1)
+	if older == lines[0] || before == lines[1] {
+		t.Fatalf("records without %s: %s", tag, b)
+	}
+	if err := os.WriteFile(path, []byte(older+"\n"+before+"\n"+string(b)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(context.Background(), spec, Options{Results: path, Load: load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 0 || sum.Total != 2 {
+		t.Errorf("%d of %d runs made again, want 0: records of another build count as done", sum.Ran, sum.Total)
 	}
 }

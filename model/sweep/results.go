@@ -56,6 +56,7 @@ type Record struct {
 	RewireSecs   float64 `json:"rewire_seconds"`          // rewiring time (of the run that made the graph, cached or not)
 	TrainSecs    float64 `json:"train_seconds"`           // training time of this run
 	Version      string  `json:"version"`                 // CodeVersion of the rewiring
+	OhmVersion   string  `json:"ohm_version,omitempty"`   // the release and commit that ran it (ohm.Build, e.g. 0.1.0+9ff53211a3a3); absent in records of before it; not part of the key
 	Finished     string  `json:"finished"`                // RFC 3339 time the run was recorded
 }
 
@@ -231,9 +232,10 @@ func unique(recs []Record, conflict func(i, j int) error) ([]Record, error) {
 }
 
 // withoutTiming is r without the fields that differ between two recordings
-// of the same result: wall times and the time of recording.
+// of the same result: wall times, the time of recording and the build that
+// recorded it.
 func withoutTiming(r Record) Record {
-	r.RewireSecs, r.TrainSecs, r.Finished = 0, 0, ""
+	r.RewireSecs, r.TrainSecs, r.Finished, r.OhmVersion = 0, 0, "", ""
 	return r
 }
 

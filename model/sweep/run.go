@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
@@ -270,7 +271,8 @@ func (s *sweeper) newJob(gr *group, b float64, r run, rw *Rewired, data *gnn.Dat
 		Seed:     r.seed, Split: r.split, SynthSeed: s.spec.SynthSeed, Heterophilic: s.spec.Heterophilic,
 		GraphSHA256: gr.in.graph, SplitRule: gr.in.splitRule, SplitSeed: gr.in.splitSeed,
 		E0: rw.E0, Iterations: rw.Iterations, Added: rw.Added, Removed: rw.Removed, AddedNet: rw.AddedNet, RemovedNet: rw.RemovedNet,
-		StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form)}
+		StoppedEarly: rw.StoppedEarly, RewireSecs: rw.Seconds, Version: CodeVersion(gr.method, gr.form),
+		OhmVersion: ohm.Build()}
 	if gr.method == string(rewire.Curvature) {
 		rec.Alpha = alpha
 	}

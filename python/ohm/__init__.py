@@ -18,26 +18,38 @@ from . import pyg
 
 
 def _version():
-    """The version in pyproject.toml beside this package (a source tree),
-    else the installed distribution's (which the wheel took from it)."""
+    """The repository's VERSION file above this package (a source tree),
+    else the installed distribution's version (which the wheel took from
+    it)."""
     from pathlib import Path
     import re
 
-    src = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    if src.is_file():
-        text = src.read_text(encoding="utf-8")
-        m = re.search(r'(?m)^version\s*=\s*"([^"]+)"', text)
-        if m and re.search(r'(?m)^name\s*=\s*"ohm-rewire"', text):
-            return m.group(1)
+    src = Path(__file__).resolve().parent.parent.parent / "VERSION"
+    if (src.parent / "python" / "pyproject.toml").is_file() and src.is_file():
+        v = src.read_text(encoding="utf-8").strip()
+        if re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v):
+            return v
     try:
-        from importlib.metadata import version
+        from importlib.metadata import version as dist_version
 
-        return version("ohm-rewire")
+        return dist_version("ohm-rewire")
     except Exception:  # not installed (a copy of the sources)
         return "0+unknown"
+
+
+def version():
+    """The version of the ohm binary this package runs, as `ohm version
+    --json` prints it: a dict with "version" (the release, equal to
+    ohm.__version__ for the binary of the same build), "commit" (the full
+    hash it was built from), "time", "modified", "go" and "backend"."""
+    import json
+
+    from ._binary import run
+
+    return json.loads(run(["version", "--json"]))
 
 
 __version__ = _version()
 
 __all__ = ["METHODS", "ChildDied", "OhmError", "RewireResult", "binary", "carry_edge_attr", "close_child",
-           "curvature", "pyg", "resistance", "rewire", "rewire_many", "serve_pid", "__version__"]
+           "curvature", "pyg", "resistance", "rewire", "rewire_many", "serve_pid", "version", "__version__"]

@@ -109,13 +109,30 @@ def binary():
                 raise OhmError("the ohm binary is not built and Go is not on the PATH: "
                                "run `make build` in the repository with Go 1.26 installed, "
                                "or set OHM_BIN to an ohm binary")
-            res = subprocess.run([go, "build", "-o", str(out), "./cli/ohm"], cwd=root,
+            res = subprocess.run([go, "build", *_stamp(root), "-o", str(out), "./cli/ohm"], cwd=root,
                                  capture_output=True, text=True)
             if res.returncode != 0:
                 raise OhmError("go build ./cli/ohm failed:\n" + res.stderr.strip())
         _cached = str(out)
         return _cached
     raise OhmError(_NOT_FOUND)
+
+
+def _stamp(root):
+    """go build's -ldflags stamping the clone's commit, its time and whether
+    tracked files are modified, as `make build` does; none without git."""
+    git = shutil.which("git")
+    if git is None:
+        return []
+    def out(*args):
+        r = subprocess.run([git, "-C", str(root), *args], capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else ""
+    commit = out("rev-parse", "HEAD")
+    if not commit:
+        return []
+    modified = "true" if out("status", "--porcelain", "--untracked-files=no") else ""
+    x = "-X github.com/ohmgnn/ohm."
+    return [f"-ldflags={x}commit={commit} {x}commitTime={out('show', '-s', '--format=%cI', 'HEAD')} {x}modified={modified}"]
 
 
 def _stale(root, out):

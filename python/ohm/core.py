@@ -105,6 +105,13 @@ def _write_graph(path, edge_index, num_nodes):
     np.savez(path, edge_index=edge_index, num_nodes=np.int64(num_nodes))
 
 
+def _name(name):
+    """A graph's name for a summary: a non-empty string."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name={name!r}: must be a non-empty string (the graph's name in the summary)")
+    return name
+
+
 def _method(method):
     if not isinstance(method, str) or method.lower() not in METHODS:
         raise ValueError(f"method={method!r}: unknown (known: {', '.join(METHODS)})")
@@ -211,7 +218,7 @@ class RewireResult:
 
 def rewire(edge_index, num_nodes=None, method="err", budget=None, directed=False, engine=None,
            alpha=0.5, within_components=False, max_iterations=0, seed=0, fosr_x0=None, edge_attr=None,
-           edge_attr_fill=0.0, edits=0):
+           edge_attr_fill=0.0, edits=0, name="edge_index"):
     """Rewire a graph by effective resistance (ERR and its variants) or a baseline.
 
     Runs the graph through the kept `ohm serve` child (ohm's rewiring, the
@@ -262,6 +269,9 @@ def rewire(edge_index, num_nodes=None, method="err", budget=None, directed=False
         edits: N > 0 makes N iterations instead of floor(r·E0), whatever
             E0 (FoSR's and BORF's way of counting); give it or budget, not
             both; 0: the budget decides.
+        name: the graph's name in the summary (summary["dataset"]); by
+            default "edge_index", the input as given (never the temporary
+            file the command reads).
 
     Returns:
         RewireResult: edge_index (the rewired graph, 2×E int64, both arcs of
@@ -281,11 +291,14 @@ def rewire(edge_index, num_nodes=None, method="err", budget=None, directed=False
     """
     a, edits = _budget_args(method, budget, edits, directed, engine, alpha, within_components, max_iterations,
                             seed)
+    name = _name(name)
     g = _graph(edge_index, num_nodes, edge_attr, fosr_x0)
     if g.n_inferred:
         _warn_inferred(1, [g])
-    return _rewire_request([g], a, edits, None, edge_attr_fill, _names(method, budget, directed, engine, alpha,
-                           within_components, max_iterations, seed, edits))[0]
+    r = _rewire_request([g], a, edits, None, edge_attr_fill, _names(method, budget, directed, engine, alpha,
+                        within_components, max_iterations, seed, edits))[0]
+    r.summary["dataset"] = name
+    return r
 
 
 class _Graph:
@@ -476,7 +489,7 @@ def rewire_many(graphs, method="err", budget=None, edits=0, directed=False, engi
     return _rewire_request(items, a, edits, threads, edge_attr_fill, names, many=True)
 
 
-def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False):
+def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False, name="edge_index"):
     """Effective resistances of a graph (`ohm resistance`).
 
     Args:
@@ -488,6 +501,8 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
         directed: resistances of the directed form (arcs as given).
         within_components: undirected: the summary's most resistant pair
             only inside one connected component.
+        name: the graph's name in the summary (its "dataset"); by default
+            "edge_index", the input as given.
 
     Returns:
         With pairs, their resistances: k float64 (NaN where none exists:
@@ -496,6 +511,7 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
         Without, the command's summary, a dict: {"max_pair": {"u", "v",
         "r"}, "min_edge": ..., "components": ...}.
     """
+    name = _name(name)
     like = _Like(edge_index, pairs)
     ei, n = _edge_index(edge_index, num_nodes)
     directed, within_components = bool(directed), bool(within_components)
@@ -529,6 +545,7 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
             args += ["--pairs", pf]
         out = json.loads(run(args, names))
     if pairs is None:
+        out["dataset"] = name
         return out
     return like(np.array([np.nan if q.get("r") is None else q["r"] for q in out["pairs"]], dtype=np.float64))
 

@@ -4,21 +4,36 @@ OHM_BIN, a working folder outside the repository): the package finds the
 binary it carries, and the `ohm` console script runs it. Elsewhere these
 tests skip, except TestNotFound, which runs on a copy of the package."""
 
+import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import unittest
 from pathlib import Path
 
-from helpers import INSTALLED, PYTHON_DIR, REPO, ohm, tmpdir
+from helpers import INSTALLED, REPO, ohm, skip_or_fail, tmpdir
 
 
-def pyproject_version():
-    import re
+def repo_version():
+    """The repository's VERSION file, the one place the version is written."""
+    return (REPO / "VERSION").read_text(encoding="utf-8").strip()
 
-    text = (PYTHON_DIR / "pyproject.toml").read_text(encoding="utf-8")
-    return re.search(r'(?m)^version\s*=\s*"([^"]+)"', text).group(1)
+
+def repo_commit(case):
+    """The repository's HEAD and whether tracked files are modified, by git
+    (found outside the test's PATH, which holds only the venv); skips
+    without git or outside a clone (fails under CI=true)."""
+    git = shutil.which("git") or shutil.which("git", path=os.pathsep.join(["/usr/bin", "/bin", "/usr/local/bin"]))
+    if git is None:
+        skip_or_fail(case, "no git: the commit the wheel was built from cannot be checked", "git")
+    head = subprocess.run([git, "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        skip_or_fail(case, f"{REPO} is not a git clone: {head.stderr.strip()}", "git")
+    status = subprocess.run([git, "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                            capture_output=True, text=True, check=True).stdout
+    return head.stdout.strip(), status.strip() != ""
 
 
 @unittest.skipUnless(INSTALLED, "tests of the installed wheel: make test-python runs them "
@@ -63,11 +78,57 @@ class TestInstalledWheel(unittest.TestCase):
         bad = subprocess.run([script, "rewire", "--budget", "2"], capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2, bad.stderr)
 
+    def test_version_is_the_repositorys(self):
+        # One version everywhere (issue 53): `ohm version` of the installed
+        # console script, ohm.version() and ohm.__version__ all say the
+        # repository's VERSION, and the binary the commit it was built from.
+        commit, modified = repo_commit(self)
+        want = repo_version()
+        script = shutil.which("ohm")
+        line = subprocess.run([script, "version"], capture_output=True, text=True, check=True).stdout
+        mod = ", modified" if modified else ""
+        self.assertTrue(line.startswith(f"ohm {want} (commit {commit[:12]}{mod}), "), line)
+        got = json.loads(subprocess.run([script, "version", "--json"], capture_output=True, text=True,
+                                        check=True).stdout)
+        self.assertEqual((got["version"], got["commit"], got["modified"]), (want, commit, modified))
+        self.assertEqual(ohm.version(), got)
+        self.assertEqual(ohm.__version__, want)
+
+    def test_readme_install_lines(self):
+        # The README's wheel install lines, as written, offline (issue 53):
+        # a venv that sees the system's numpy and torch, pip with neither
+        # index nor dependencies, the console script's version.
+        wheel = os.environ.get("OHM_TEST_WHEEL")
+        if not wheel:
+            self.skipTest("OHM_TEST_WHEEL is not set (make test-python sets it to the wheel it installs)")
+        text = (REPO / "README.md").read_text(encoding="utf-8")
+        install = text[text.index("\n## Install\n"):text.index("\n## Quick start\n")]
+        lines = [ln.split("  #")[0].strip() for ln in install.splitlines()
+                 if ln.startswith(("python3 -m venv", ".venv/bin/"))]
+        self.assertEqual([ln.split()[0] for ln in lines], ["python3", ".venv/bin/pip", ".venv/bin/ohm"], lines)
+        work = Path(tmpdir(self))
+        (work / "dist").mkdir()
+        shutil.copy(wheel, work / "dist")
+        out = ""
+        for ln in lines:
+            argv = shlex.split(ln)
+            if argv[0] == "python3":  # the Python this venv was made from (Debian's)
+                argv[0] = getattr(sys, "_base_executable", None) or sys.executable
+            words = []
+            for a in argv:  # the shell's globbing of dist/ohm_rewire-*.whl
+                matches = sorted(work.glob(a)) if "*" in a else []
+                words += [str(m.relative_to(work)) for m in matches] or [a]
+            res = subprocess.run(words, cwd=work, capture_output=True, text=True, env={"PATH": os.environ["PATH"], "HOME": str(work)})
+            self.assertEqual(res.returncode, 0, f"{ln}: {res.stderr}")
+            out = res.stdout
+        want = subprocess.run([ohm.binary(), "version"], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(out, want)
+
     def test_metadata(self):
         from importlib import metadata
 
         dist = metadata.distribution("ohm-rewire")
-        self.assertEqual(dist.version, pyproject_version())
+        self.assertEqual(dist.version, repo_version())
         self.assertEqual(ohm.__version__, dist.version)
         files = {str(f) for f in dist.files}
         self.assertIn("ohm/bin/ohm", files)

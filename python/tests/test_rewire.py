@@ -160,6 +160,16 @@ class TestErrors(unittest.TestCase):
         ei, n = sample_graph()
         self.assertEqual(ohm.rewire(ei, n, method="ERR", budget=0.1).summary["method"], "err")
 
+    def test_summary_names_the_input(self):
+        # summary["dataset"] names the input as given, never the temporary
+        # file the command read (issue 53).
+        ei, n = sample_graph()
+        self.assertEqual(ohm.rewire(ei, n, budget=0.1).summary["dataset"], "edge_index")
+        self.assertEqual(ohm.rewire(ei, n, budget=0.1, name="cornell").summary["dataset"], "cornell")
+        self.assertEqual(ohm.resistance(ei, n)["dataset"], "edge_index")
+        self.assertEqual(ohm.resistance(ei, n, name="g")["dataset"], "g")
+        self.assertArgError(r"^name='': must be a non-empty string", name="")
+
     def test_bad_engine(self):
         self.assertArgError(r"^engine='fast': unknown \(known: auto, incremental, exact, sketch", engine="fast")
 

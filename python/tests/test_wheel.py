@@ -36,8 +36,8 @@ def macho(cputype, major, minor):
 
 
 def version():
-    text = (PYTHON_DIR / "pyproject.toml").read_text(encoding="utf-8")
-    return re.search(r'(?m)^version\s*=\s*"([^"]+)"', text).group(1)
+    """The repository's VERSION file, which the wheel's version must be."""
+    return (PYTHON_DIR.parent / "VERSION").read_text(encoding="utf-8").strip()
 
 
 class TestBuildWheel(unittest.TestCase):

@@ -5,9 +5,10 @@
 
 A wheel is a zip of the package's files and a *.dist-info folder (METADATA,
 WHEEL, entry_points.txt, RECORD); this tool writes one with the standard
-library alone (no network, no setuptools), taking the name, version,
-summary, dependencies and scripts from python/pyproject.toml (the one place
-the version is written) and the long description from python/README.md.
+library alone (no network, no setuptools), taking the name, summary,
+dependencies and scripts from python/pyproject.toml, the version from the
+repository's VERSION file (the one place it is written) and the long
+description from python/README.md.
 The binary goes in as ohm/bin/ohm with its executable bit (the zip entry's
 external_attr). The platform tag follows GOOS/GOARCH: manylinux2014 for
 Linux (a CGO_ENABLED=0 Go binary is static: it needs no glibc at all, so
@@ -102,11 +103,27 @@ def platform_tags(goos, goarch, binary):
     return [f"macosx_{major}_{minor}_{arch}"]
 
 
+def release_version():
+    """The repository's VERSION file: one line MAJOR.MINOR.PATCH."""
+    path = PYTHON_DIR.parent / "VERSION"
+    try:
+        v = path.read_text(encoding="utf-8").strip()
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    if not re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v):
+        fail(f"{path}: {v!r} is not a version MAJOR.MINOR.PATCH")
+    return v
+
+
 def project():
-    """[project] of python/pyproject.toml and the packages to ship."""
+    """[project] of python/pyproject.toml, with its version from VERSION,
+    and the packages to ship."""
     with open(PYTHON_DIR / "pyproject.toml", "rb") as f:
         py = tomllib.load(f)
-    proj = py["project"]
+    proj = dict(py["project"])
+    if "version" in proj or proj.get("dynamic") != ["version"]:
+        fail("pyproject.toml: want dynamic = [\"version\"] (the version is the VERSION file's)")
+    proj["version"] = release_version()
     packages = py.get("tool", {}).get("setuptools", {}).get("packages", [])
     if not packages:
         fail("pyproject.toml: [tool.setuptools] packages is empty")
