@@ -23,7 +23,7 @@ GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null 
 STAMP        := -X github.com/ohmgnn/ohm.commit=$(GIT_COMMIT) -X github.com/ohmgnn/ohm.commitTime=$(GIT_TIME) \
 	-X github.com/ohmgnn/ohm.modified=$(GIT_MODIFIED)
 
-.PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas bench-peers
 
 all: build
 
@@ -304,3 +304,19 @@ test-openblas:
 bench-openblas:
 	@$(OPENBLAS_INSTALL)
 	CGO_ENABLED=1 $(GO) test -tags openblas -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./bench
+
+# The peers' rewiring code against ohm on the TU datasets (docs/benchmarks.md,
+# "Many graphs"): FOSR and GTR name checkouts of kedar2/FoSR and
+# blackmit/gtr_rewiring (not part of this repository); installs Debian's
+# python3-numpy, python3-torch, python3-networkx and python3-numba when
+# missing; OHM_DATA must hold MUTAG, ENZYMES and PROTEINS.
+PEER_DEBS := python3-numpy python3-torch python3-networkx python3-numba
+bench-peers: build
+	@[ -n "$(FOSR)" ] && [ -n "$(GTR)" ] && [ -n "$(OHM_DATA)" ] || { echo "make bench-peers FOSR=DIR GTR=DIR OHM_DATA=DIR"; exit 2; }
+	@[ "$$(dpkg -s $(PEER_DEBS) 2>/dev/null | grep -c '^Status: install ok installed')" -eq $(words $(PEER_DEBS)) ] || { \
+		echo "installing $(PEER_DEBS)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PEER_DEBS) >/dev/null; }
+	@for ds in MUTAG ENZYMES PROTEINS; do lc=$$(echo $$ds | tr A-Z a-z); for m in fosr gtr; do \
+		repo=$(FOSR); [ $$m = gtr ] && repo=$(GTR); \
+		OMP_NUM_THREADS=1 /usr/bin/python3 bench/peers/peers.py --method $$m --repo $$repo --data "$(OHM_DATA)" --dataset $$ds; \
+		OHM_DATA="$(OHM_DATA)" $(BIN) -q --threads 1 rewire --dataset $$lc --method $$m --budget 0.1 --json | grep -E '"(dataset|method|added|seconds)"' | tr -d ' \n'; echo; \
+	done; done

@@ -195,7 +195,7 @@ func (c *dataInfoCmd) Run(g *Globals) error {
 // dataExportCmd is `ohm data export`.
 type dataExportCmd struct {
 	DatasetFlags
-	Out string `required:"" short:"o" placeholder:"FILE" help:"Output file. .npz: edge_index (int64, 2×E), num_nodes (int64), x (the raw features training uses before row-normalising them: float32 when exact, as PyG's, else float64; n×d), y (labels, int64, n), train_mask, val_mask, test_mask (bool: n for one split, n×k for WebKB's k splits, PyG's layout). .txt: the graph only ('# num_nodes N', then one 'u v' per line; no features, labels or splits)." type:"path"`
+	Out string `required:"" short:"o" placeholder:"FILE" help:"Output file. .npz: edge_index (int64, 2×E), num_nodes (int64), x (the raw features training uses before row-normalising them: float32 when exact, as PyG's, else float64; n×d), y (labels, int64, n), train_mask, val_mask, test_mask (bool: n for one split, n×k for WebKB's k splits, PyG's layout). .txt: the graph only ('# num_nodes N', then one 'u v' per line; no features, labels or splits). A TU dataset (mutag, enzymes, proteins, …): .npz only, the collated dataset as ohm rewire --out writes it (x, edge_index per graph, edge_attr, edge_type, y, ptr, edge_ptr)." type:"path"`
 }
 
 // Run writes the dataset (.npz) or its graph (.txt). The undirected form is
@@ -209,6 +209,9 @@ func (c *dataExportCmd) Run(g *Globals) error {
 	}
 	if err := checkOutput("--out", c.Out); err != nil {
 		return err
+	}
+	if isTUInput(g, c.Dataset) {
+		return exportTU(g, c.Dataset, c.Out)
 	}
 	d, gr, err := c.Load(g)
 	if err != nil {

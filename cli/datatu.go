@@ -2,9 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 )
 
@@ -62,4 +64,23 @@ func tuListEntries(loc *dataset.Locator) []dataListEntry {
 		es = append(es, e)
 	}
 	return es
+}
+
+// exportTU writes a TU dataset as its collated archive (definitions §1.6,
+// every arc edge_type 0), the layout `ohm rewire` writes; .npz only.
+func exportTU(g *Globals, name, out string) error {
+	if !graphio.IsNPZ(out) {
+		return usagef("--out %s: a TU dataset is written as .npz (the collated dataset)", out)
+	}
+	d, err := loadTU(g, name, TUFlags{})
+	if err != nil {
+		return err
+	}
+	if err := graphio.WriteFileAtomic(out, func(w io.Writer) error { return dataset.EncodeTUArchive(w, d) }); err != nil {
+		return fmt.Errorf("export %s: %w", out, err)
+	}
+	if !g.Quiet {
+		fmt.Fprintf(g.Stderr, "wrote %s: %d graphs, %d nodes, %d arcs, %d features, %d classes\n", out, d.Len(), d.TotalNodes(), len(d.Src), d.NumFeatures, d.NumClasses)
+	}
+	return nil
 }

@@ -111,7 +111,7 @@ func (c *rewireCmd) runBatch(g *Globals, cfg rewire.Config) error {
 	s := summarizeBatch(d.Name, cfg, c.Directed, results)
 	s.Seconds = time.Since(t0).Seconds()
 	if s.ZeroBudget > 0 {
-		fmt.Fprintf(g.Stderr, "ohm: warning: %s: %d of %d graphs have B = 0 iterations at budget %v (fewer than %v edges): left as they are\n",
+		fmt.Fprintf(g.Stderr, "ohm: warning: %s: %d of %d graphs have B = 0 iterations at budget %v (fewer than %.4g edges): left as they are\n",
 			d.Name, s.ZeroBudget, s.Graphs, cfg.Budget, 1/cfg.Budget)
 	}
 	if err := c.writeBatch(g, d, results); err != nil {

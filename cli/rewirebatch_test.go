@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
@@ -151,9 +155,77 @@ func TestDataInfoTU(t *testing.T) {
 			t.Errorf("%s: %v %v, want %v %v", name, got, info.ClassCounts, exp, e.ClassCounts)
 		}
 	}
+	// data export writes the collated archive, which reads back to the
+	// dataset as read from its files.
+	out := filepath.Join(t.TempDir(), "mutag.npz")
+	if code, _, errs := run(t, "--quiet", "--data-dir", root, "data", "export", "--dataset", "mutag", "--out", out); code != 0 {
+		t.Fatal(errs)
+	}
+	back, err := dataset.ReadTUArchive(out, "MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := dataset.LoadTU(filepath.Join(root, "MUTAG", "raw"), "MUTAG", dataset.TUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.X, orig.X) || !slices.Equal(back.Src, orig.Src) || !slices.Equal(back.Dst, orig.Dst) || !slices.Equal(back.EdgeAttr, orig.EdgeAttr) ||
+		!slices.Equal(back.Y, orig.Y) || !slices.Equal(back.NodePtr, orig.NodePtr) || !slices.Equal(back.EdgePtr, orig.EdgePtr) || slices.Contains(back.EdgeType, 1) {
+		t.Errorf("data export of MUTAG reads back to another dataset")
+	}
 	var info TUInfo
 	runJSON(t, &info, "--data-dir", root, "data", "info", "--dataset", "enzymes", "--node-attr", "--json")
 	if info.Features != 21 {
 		t.Errorf("enzymes --node-attr: %d features, want 18 attributes + 3 labels", info.Features)
+	}
+}
+
+// writeLongTU writes a TU dataset of many paths (LONG, in root): a batch
+// that takes minutes to rewire with err-hop and many edits.
+func writeLongTU(t *testing.T, root string, graphs, n int) {
+	t.Helper()
+	raw := filepath.Join(root, "LONG", "raw")
+	if err := os.MkdirAll(raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var a, ind, lab bytes.Buffer
+	for g := range graphs {
+		base := g*n + 1
+		for u := range n {
+			fmt.Fprintf(&ind, "%d\n", g+1)
+			if u > 0 {
+				fmt.Fprintf(&a, "%d, %d\n%d, %d\n", base+u-1, base+u, base+u, base+u-1)
+			}
+		}
+		fmt.Fprintf(&lab, "%d\n", g%2)
+	}
+	for part, b := range map[string][]byte{"A": a.Bytes(), "graph_indicator": ind.Bytes(), "graph_labels": lab.Bytes()} {
+		if err := os.WriteFile(filepath.Join(raw, "LONG_"+part+".txt"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRewireTUInterrupted: SIGINT during a batch stops the graphs in
+// flight, writes neither --out nor --log and fails (status 1) saying so.
+func TestRewireTUInterrupted(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	writeLongTU(t, root, 2000, 150)
+	out, log := filepath.Join(dir, "out.npz"), filepath.Join(dir, "log.jsonl")
+	cmd, _, stderr := startChild(t, []string{"--quiet", "--no-download", "--data-dir", root, "--threads", "1", "rewire",
+		"--dataset", "LONG", "--method", "err-hop", "--edits", "140", "--out", out, "--log", log})
+	time.Sleep(1500 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit %v, stderr %q; want status 1 and interrupted", err, stderr.String())
+	}
+	for _, p := range []string{out, log} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s written by an interrupted batch", p)
+		}
 	}
 }

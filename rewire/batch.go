@@ -46,9 +46,10 @@ func (e *GraphError) Unwrap() error { return e.Err }
 // cfg.FoSR.X0 is refused (one start vector cannot fit every graph) and
 // cfg.OnIteration is not called (use opt.OnGraph). When ctx is done, the
 // graphs in flight stop after their iteration and RunMany returns ctx's
-// error with no results. The first failing graph, in input order, stops
-// the batch: the error is a *GraphError. Cost: the sum of the graphs'
-// runs, divided among the threads.
+// error with no results. A graph that fails stops the batch (graphs not
+// started are not run, those in flight stop after their iteration): the
+// error is a *GraphError of the first graph, in input order, that failed.
+// Cost: the sum of the graphs' runs, divided among the threads.
 func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOptions) ([]*Result, error) {
 	if err := checkMany(graphs, cfg); err != nil {
 		return nil, err
