@@ -11,8 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
@@ -124,7 +124,7 @@ func (c *diagnoseCmd) Run(g *Globals) error {
 		return err
 	}
 	path := filepath.Join(c.Out, diagnosticsFile)
-	if err := graphio.WriteFileAtomic(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
+	if err := atomicfile.WriteFile(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	if !g.Quiet {

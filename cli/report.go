@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/ohmgnn/ohm/docs/paper/published"
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/model/report"
@@ -186,7 +186,7 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 		}
 	}
 	md := filepath.Join(c.Out, "report.md")
-	if err := graphio.WriteFileAtomic(md, func(w io.Writer) error {
+	if err := atomicfile.WriteFile(md, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
@@ -165,18 +166,18 @@ func (c *rewireCmd) checkOutputs() error {
 
 // writeOutputs writes --log and --out from the run's result, all or
 // nothing: each is written in full beside its target first, and only when
-// both are complete are they renamed into place (graphio.CommitAll). The
+// both are complete are they renamed into place (atomicfile.CommitAll). The
 // journal jr is removed either way.
 func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
 	defer jr.close(true)
-	var staged []*graphio.PendingFile
+	var staged []*atomicfile.Pending
 	stage := func(flag, path string, write func(io.Writer) error) error {
 		if path == "" {
 			return nil
 		}
-		p, err := graphio.StageFile(path, write)
+		p, err := atomicfile.Stage(path, write)
 		if err != nil {
-			graphio.DiscardAll(staged...)
+			atomicfile.DiscardAll(staged...)
 			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.removed())
 		}
 		staged = append(staged, p)
@@ -188,7 +189,7 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 	if err := stage("--out", c.Out, func(w io.Writer) error { return encodeRewired(w, c.Out, res) }); err != nil {
 		return err
 	}
-	if err := graphio.CommitAll(staged...); err != nil {
+	if err := atomicfile.CommitAll(staged...); err != nil {
 		return fmt.Errorf("putting the outputs in place: %w", err)
 	}
 	if g.Quiet {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 )
@@ -66,7 +67,7 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	}
 	// Written in full beside --out first: an interrupt while it is written
 	// still leaves --out as it was.
-	out, err := graphio.StageFile(c.Out, func(w io.Writer) error { return graphio.EncodeGraphNPZ(w, gr.N, gr.Arcs(), arrays...) })
+	out, err := atomicfile.Stage(c.Out, func(w io.Writer) error { return graphio.EncodeGraphNPZ(w, gr.N, gr.Arcs(), arrays...) })
 	if err != nil {
 		return fmt.Errorf("--out %s: %w", c.Out, err)
 	}

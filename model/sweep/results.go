@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/internal/faults"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
 )
@@ -238,10 +238,10 @@ func withoutTiming(r Record) Record {
 }
 
 // CheckResults checks, before any work, that path can take results: its
-// folder takes new files (the cache's among them, graphio.CheckWritable)
+// folder takes new files (the cache's among them, atomicfile.CheckWritable)
 // and an existing file opens for appending. It changes nothing.
 func CheckResults(path string) error {
-	if err := graphio.CheckWritable(path, false); err != nil {
+	if err := atomicfile.CheckWritable(path, false); err != nil {
 		return err
 	}
 	if err := faults.Create(path); err != nil {

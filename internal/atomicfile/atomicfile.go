@@ -1,4 +1,9 @@
-package graphio
+// Package atomicfile writes files whole or not at all: a file is written in
+// full beside its target and renamed over it, so readers and a crash see the
+// old content or the complete new one (several files committed together
+// appear all or none), and checks before any work that an output can be
+// written.
+package atomicfile
 
 import (
 	"bufio"
@@ -13,27 +18,27 @@ import (
 	"github.com/ohmgnn/ohm/internal/faults"
 )
 
-// WriteFileAtomic writes a file so that readers, and a crash, see either the
+// WriteFile writes a file so that readers, and a crash, see either the
 // old content or the complete new content, never a mix: write fills a
 // temporary file in the same directory, which is flushed, fsynced, closed and
 // then renamed over path (the directory is fsynced too, where the system
 // allows it). If write or any step fails, the temporary file is removed and
 // an existing file at path is left untouched. The new file gets the mode of
-// the file it replaces, or 0644. It is StageFile followed by Commit.
-func WriteFileAtomic(path string, write func(w io.Writer) error) error {
-	p, err := StageFile(path, write)
+// the file it replaces, or 0644. It is Stage followed by Commit.
+func WriteFile(path string, write func(w io.Writer) error) error {
+	p, err := Stage(path, write)
 	if err != nil {
 		return err
 	}
 	return p.Commit()
 }
 
-// PendingFile is a file being written in full beside its target (a
+// Pending is a file being written in full beside its target (a
 // temporary file in the target's folder) that replaces the target only
 // when committed: until then readers, and a crash, see the target as it
 // was. Several pending files committed together (CommitAll) make a
 // command's outputs appear all or none.
-type PendingFile struct {
+type Pending struct {
 	path, tmp string
 	mode      os.FileMode
 	f         *os.File
@@ -43,15 +48,15 @@ type PendingFile struct {
 	done      bool // committed or discarded
 }
 
-// CreatePending creates the temporary file of a pending file for path. An
+// Create creates the temporary file of a pending file for path. An
 // existing path must be a regular file; the new file will get its mode
 // (else 0644).
-func CreatePending(path string) (*PendingFile, error) {
+func Create(path string) (*Pending, error) {
 	dir := filepath.Dir(path)
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("graphio: %s exists and is not a regular file", path)
+			return nil, fmt.Errorf("atomicfile: %s exists and is not a regular file", path)
 		}
 		mode = st.Mode().Perm()
 	}
@@ -62,19 +67,19 @@ func CreatePending(path string) (*PendingFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PendingFile{path: path, tmp: f.Name(), mode: mode, f: f}
+	p := &Pending{path: path, tmp: f.Name(), mode: mode, f: f}
 	p.bw = bufio.NewWriterSize(faults.Writer(path, f), 1<<16)
 	p.w = p.bw
 	return p, nil
 }
 
 // Path returns the target's path.
-func (p *PendingFile) Path() string { return p.path }
+func (p *Pending) Path() string { return p.path }
 
 // Write writes to the temporary file.
-func (p *PendingFile) Write(b []byte) (int, error) {
+func (p *Pending) Write(b []byte) (int, error) {
 	if p.closed {
-		return 0, fmt.Errorf("graphio: write to %s after Close", p.path)
+		return 0, fmt.Errorf("atomicfile: write to %s after Close", p.path)
 	}
 	return p.w.Write(b)
 }
@@ -82,7 +87,7 @@ func (p *PendingFile) Write(b []byte) (int, error) {
 // Close completes the temporary file on disk: flushed, given its mode,
 // fsynced and closed. After a failure the temporary file is removed (the
 // pending file is discarded).
-func (p *PendingFile) Close() error {
+func (p *Pending) Close() error {
 	if p.closed {
 		return nil
 	}
@@ -106,9 +111,9 @@ func (p *PendingFile) Close() error {
 // Commit closes the file if it is open and renames it over the target. A
 // rename inside one folder writes no file data, so once the temporary file
 // is complete a full disk can no longer stop it (see CommitAll).
-func (p *PendingFile) Commit() error {
+func (p *Pending) Commit() error {
 	if p.done {
-		return fmt.Errorf("graphio: %s committed or discarded already", p.path)
+		return fmt.Errorf("atomicfile: %s committed or discarded already", p.path)
 	}
 	if err := p.Close(); err != nil {
 		return err
@@ -128,7 +133,7 @@ func (p *PendingFile) Commit() error {
 
 // Discard removes the temporary file; the target stays as it was. It does
 // nothing once the file is committed.
-func (p *PendingFile) Discard() {
+func (p *Pending) Discard() {
 	if p.done {
 		return
 	}
@@ -140,11 +145,11 @@ func (p *PendingFile) Discard() {
 	os.Remove(p.tmp)
 }
 
-// StageFile writes a pending file for path with write and closes it (the
+// Stage writes a pending file for path with write and closes it (the
 // content complete on disk, not yet in place). On failure nothing is left
 // behind.
-func StageFile(path string, write func(w io.Writer) error) (*PendingFile, error) {
-	p, err := CreatePending(path)
+func Stage(path string, write func(w io.Writer) error) (*Pending, error) {
+	p, err := Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +172,7 @@ func StageFile(path string, write func(w io.Writer) error) (*PendingFile, error)
 // I/O error, the folder removed meanwhile) leaves the files before the
 // failing one in place and the rest discarded: the error says which.
 // Nil entries are skipped.
-func CommitAll(files ...*PendingFile) error {
+func CommitAll(files ...*Pending) error {
 	for _, p := range files {
 		if p == nil {
 			continue
@@ -189,8 +194,8 @@ func CommitAll(files ...*PendingFile) error {
 	return nil
 }
 
-func commitError(before []*PendingFile, failed *PendingFile, after []*PendingFile, err error) error {
-	names := func(ps []*PendingFile) []string {
+func commitError(before []*Pending, failed *Pending, after []*Pending, err error) error {
+	names := func(ps []*Pending) []string {
 		var s []string
 		for _, p := range ps {
 			if p != nil {
@@ -199,7 +204,7 @@ func commitError(before []*PendingFile, failed *PendingFile, after []*PendingFil
 		}
 		return s
 	}
-	return &CommitError{Path: failed.path, InPlace: names(before), Left: names(append([]*PendingFile{failed}, after...)), Err: err}
+	return &CommitError{Path: failed.path, InPlace: names(before), Left: names(append([]*Pending{failed}, after...)), Err: err}
 }
 
 // CommitError is a CommitAll that failed at a rename, after the files of
@@ -224,7 +229,7 @@ func (e *CommitError) Error() string {
 func (e *CommitError) Unwrap() error { return e.Err }
 
 // DiscardAll discards every pending file (nil entries skipped).
-func DiscardAll(files ...*PendingFile) {
+func DiscardAll(files ...*Pending) {
 	for _, p := range files {
 		if p != nil {
 			p.Discard()

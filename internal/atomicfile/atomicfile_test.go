@@ -1,4 +1,4 @@
-package graphio
+package atomicfile
 
 import (
 	"errors"
@@ -30,16 +30,16 @@ func writeString(s string) func(io.Writer) error {
 	return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 }
 
-// TestStageFileFaults: a write that fails after N bytes (a full disk, a
+// TestStageFaults: a write that fails after N bytes (a full disk, a
 // failing device) leaves the target as it was and no temporary file; the
 // error is the fault's.
-func TestStageFileFaults(t *testing.T) {
+func TestStageFaults(t *testing.T) {
 	for _, fault := range []error{syscall.ENOSPC, syscall.EIO} {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "out.txt")
 		os.WriteFile(path, []byte("old\n"), 0o644)
 		disarm := faults.Arm(faults.Rule{Match: path, Op: faults.OpWrite, After: 10, Err: fault})
-		err := WriteFileAtomic(path, writeString(strings.Repeat("new line\n", 1000)))
+		err := WriteFile(path, writeString(strings.Repeat("new line\n", 1000)))
 		disarm()
 		if !errors.Is(err, fault) {
 			t.Fatalf("%v: error %v", fault, err)
@@ -63,12 +63,12 @@ func TestCommitAll(t *testing.T) {
 	os.WriteFile(b, []byte("old b"), 0o644)
 	read := func(p string) string { s, _ := os.ReadFile(p); return string(s) }
 
-	pa, err := StageFile(a, writeString("new a"))
+	pa, err := Stage(a, writeString("new a"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	disarm := faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpWrite, After: 2, Err: syscall.ENOSPC})
-	_, err = StageFile(b, writeString("new b"))
+	_, err = Stage(b, writeString("new b"))
 	disarm()
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("staging b: %v", err)
@@ -78,8 +78,8 @@ func TestCommitAll(t *testing.T) {
 		t.Fatalf("after a failed staging: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
 	}
 
-	pa, _ = StageFile(a, writeString("new a"))
-	pb, _ := StageFile(b, writeString("new b"))
+	pa, _ = Stage(a, writeString("new a"))
+	pb, _ := Stage(b, writeString("new b"))
 	if err := CommitAll(pa, nil, pb); err != nil {
 		t.Fatal(err)
 	}
@@ -87,8 +87,8 @@ func TestCommitAll(t *testing.T) {
 		t.Fatalf("after CommitAll: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
 	}
 
-	pa, _ = StageFile(a, writeString("newer a"))
-	pb, _ = StageFile(b, writeString("newer b"))
+	pa, _ = Stage(a, writeString("newer a"))
+	pb, _ = Stage(b, writeString("newer b"))
 	disarm = faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpRename, Err: syscall.EIO})
 	err = CommitAll(pa, pb)
 	disarm()
