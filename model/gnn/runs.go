@@ -38,8 +38,11 @@ func TrainRuns(data *Data, cfg Config, runs []Run, workers int, done func(Result
 }
 
 // TrainRunsContext is TrainRuns until ctx is done: then the runs in flight
-// finish and no other starts, and it returns the results of the runs
-// finished, in the order of runs, with ctx's error.
+// stop before their next epoch (TrainContext) and no other starts, and it
+// returns the results of the runs finished, in the order of runs, with
+// ctx's error. Before any run it refuses, with a *sysmem.Error, models
+// that would not fit in memory when min(workers, len(runs)) of them train
+// at once (ModelBytes).
 func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, workers int, done func(Result)) ([]Result, error) {
 	if err := data.check(cfg); err != nil {
 		return nil, err
@@ -51,6 +54,9 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 		if err := data.checkSplit(r.Split); err != nil {
 			return nil, err
 		}
+	}
+	if err := data.checkMemory(cfg, min(max(1, workers), len(runs))); err != nil {
+		return nil, err
 	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, workers))
@@ -66,7 +72,10 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 				return nil
 			}
 			var err error
-			if res[i], err = Train(data, cfg, r.Split, r.Seed); err != nil {
+			if res[i], err = TrainContext(ctx, data, cfg, r.Split, r.Seed); err != nil {
+				if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+					return nil // stopped within an epoch: not finished
+				}
 				return err
 			}
 			mu.Lock()
