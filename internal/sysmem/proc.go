@@ -3,6 +3,7 @@ package sysmem
 import (
 	"bufio"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"strconv"
 	"strings"
@@ -10,10 +11,24 @@ import (
 )
 
 // InUse returns the memory the Go runtime holds for this process: the
-// live heap as of the last collection, plus everything it maps besides
-// the heap (stacks, its own metadata). Garbage not yet collected and heap
-// returned to the system are not counted. Cost: one runtime/metrics read.
+// heap's live objects plus everything it maps besides the heap (stacks,
+// its own metadata); heap held free or returned to the system is not
+// counted. When the heap holds more than 64 MiB beyond the live data of
+// the last collection (garbage, or data allocated since), it collects
+// first, so that garbage is not counted. Cost: a runtime/metrics read,
+// and then perhaps a collection.
 func InUse() uint64 {
+	live, objects, other := heapUse()
+	if objects > live+64<<20 {
+		runtime.GC()
+		_, objects, other = heapUse()
+	}
+	return objects + other
+}
+
+// heapUse returns the live heap of the last collection, the heap's
+// objects now (live and garbage) and the runtime's memory beyond the heap.
+func heapUse() (live, objects, other uint64) {
 	names := []string{
 		"/gc/heap/live:bytes",
 		"/memory/classes/total:bytes",
@@ -34,11 +49,10 @@ func InUse() uint64 {
 		}
 	}
 	heap := v[2] + v[3] + v[4] + v[5]
-	other := uint64(0)
 	if v[1] > heap {
 		other = v[1] - heap
 	}
-	return v[0] + other
+	return v[0], v[3], other
 }
 
 // heapIdle is the heap the runtime maps but holds free: it reuses that
