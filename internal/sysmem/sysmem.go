@@ -113,11 +113,11 @@ func CheckEnv() error {
 var override uint64
 
 // Available returns the number of bytes this process can still allocate:
-// the smallest of the kernel's MemAvailable (/proc/meminfo), the cgroup's
-// limit less its usage (cgroup v2 memory.max − memory.current, or v1's),
-// what the address-space limit (RLIMIT_AS, as `ulimit -v` sets it) leaves
-// of the address space, and — when OHM_MEMORY is set — that budget less
-// what the process holds already (InUse). When nothing can be measured it
+// the smallest of the OHM_MEMORY budget less what the process holds
+// already (InUse), the kernel's MemAvailable (/proc/meminfo), the cgroup's
+// limit less what the process holds, and a third of what the
+// address-space limit (RLIMIT_AS, as `ulimit -v` sets it) leaves of the
+// address space (addressSpaceLeft). When nothing can be measured it
 // returns 1<<62. Cost: a few small file reads.
 func Available() uint64 {
 	have, _ := available()
@@ -129,14 +129,14 @@ func available() (uint64, string) {
 	if override != 0 {
 		return override, ""
 	}
+	have, src := uint64(1)<<62, ""
 	if b, ok, _ := Env(); ok {
 		used := InUse()
-		if used >= b {
-			return 0, fmt.Sprintf("%s=%s, %s of it in use", EnvVar, os.Getenv(EnvVar), FormatBytes(used))
+		have, src = 0, fmt.Sprintf("%s=%s, %s of it in use", EnvVar, os.Getenv(EnvVar), FormatBytes(used))
+		if used < b {
+			have = b - used
 		}
-		return b - used, fmt.Sprintf("%s=%s, %s of it in use", EnvVar, os.Getenv(EnvVar), FormatBytes(used))
 	}
-	have, src := uint64(1)<<62, ""
 	if v, ok := memInfo("MemAvailable:"); ok && v < have {
 		have, src = v, "the machine's free memory"
 	}
@@ -144,7 +144,7 @@ func available() (uint64, string) {
 		have, src = v, "the cgroup's limit of "+FormatBytes(lim)
 	}
 	if v, lim, mapped, ok := addressSpaceLeft(); ok && v < have {
-		have, src = v, fmt.Sprintf("the address-space limit (ulimit -v) of %s, %s of it mapped already", FormatBytes(lim), FormatBytes(mapped))
+		have, src = v, fmt.Sprintf("the address-space limit (ulimit -v) of %s, %s of it mapped already, a third of the rest for data", FormatBytes(lim), FormatBytes(mapped))
 	}
 	return have, src
 }
@@ -173,7 +173,7 @@ func Limit() (uint64, bool) {
 		lim, ok = min(lim, v+InUse()), true
 	}
 	if v, _, _, ok2 := addressSpaceLeft(); ok2 {
-		lim, ok = min(lim, v+InUse()), true
+		lim, ok = min(lim, v*addressSpaceFactor+InUse()), true
 	}
 	return lim, ok
 }
