@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/ohmgnn/ohm/internal/atomicfile"
@@ -69,14 +71,16 @@ type RewireSummary struct {
 }
 
 // Run validates every flag and checks that the outputs can be written,
-// loads the graph, rewires it and only then writes the outputs and the
-// summary: both outputs are written in full beside their targets first and
-// renamed into place together, so a failure at any step leaves --out and
-// --log as they were. Meanwhile the edits stream to --log's journal
-// (journal), which only a process killed outright leaves behind. The first
-// Ctrl-C (SIGINT or SIGTERM) stops the run after the iteration in flight:
-// the outputs and the summary then hold the iterations made, and the
-// command fails with how many they were.
+// opens and locks --log's journal (journal), loads the graph, rewires it
+// and only then writes the outputs and the summary: both outputs are
+// written in full beside their targets first and renamed into place
+// together, all or none, so a failure at any step leaves --out and --log
+// as they were. Meanwhile the edits stream to the journal, which is
+// removed only once the outputs are in place (definitions §7.2). The
+// first Ctrl-C (SIGINT or SIGTERM) stops the run after the iteration in
+// flight: the outputs and the summary then hold the iterations made, and
+// the command fails with how many they were; a run stopped before its
+// first iteration writes nothing.
 func (c *rewireCmd) Run(g *Globals) error {
 	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
 	if err != nil {
@@ -84,6 +88,15 @@ func (c *rewireCmd) Run(g *Globals) error {
 	}
 	if err := c.checkOutputs(); err != nil {
 		return err
+	}
+	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made (nothing if no iteration was made)")
+	defer release()
+	var jr *journal
+	if c.Log != "" {
+		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
+			return err
+		}
+		defer jr.close(false)
 	}
 	gr, name, err := c.LoadGraph(g)
 	if err != nil {
@@ -105,27 +118,20 @@ func (c *rewireCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stderr, plan.EngineReason)
 	}
 	collectForSketch(plan.Engine)
-	var jr *journal
-	if c.Log != "" {
-		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
-			return err
-		}
-	}
 	bar := newProgress(g, fmt.Sprintf("rewire %s %s", name, plan.Config.Method), plan.Iterations, "iterations")
-	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+	run := startRun(plan, func(edits []rewire.Edit) {
 		bar.add(1)
 		if jr != nil {
 			jr.record(edits)
 		}
-	}
-	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made")
-	defer release()
-	plan.Config.Context = ctx
-	res, err := plan.Run()
+	}, ctx)
+	res, err := run.wait(ctx)
 	bar.finish()
+	if errors.Is(err, errBeforeFirst) || err == nil && ctx.Err() != nil && res.Iterations == 0 && plan.Iterations > 0 {
+		return fmt.Errorf("rewire %s: %w before the first of %d iterations%s", name, errInterrupted, plan.Iterations, c.nothingWritten())
+	}
 	if err != nil {
-		jr.close(true)
-		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
+		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.keep(c.Log, -1))
 	}
 	if err := c.writeOutputs(g, res, jr); err != nil {
 		return err
@@ -161,15 +167,19 @@ func (c *rewireCmd) checkOutputs() error {
 	if err := checkOutput("--out", c.Out); err != nil {
 		return err
 	}
-	return checkOutput("--log", c.Log)
+	if err := checkOutput("--log", c.Log); err != nil {
+		return err
+	}
+	return checkJournal(c.Log)
 }
 
 // writeOutputs writes --log and --out from the run's result, all or
 // nothing: each is written in full beside its target first, and only when
-// both are complete are they renamed into place (atomicfile.CommitAll). The
-// journal jr is removed either way.
+// both are complete are they renamed into place (atomicfile.CommitAll,
+// which puts back what it replaced when a rename fails). The journal jr is
+// removed once they are in place, and kept, with a note saying how to
+// finish from it, when they are not.
 func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
-	defer jr.close(true)
 	var staged []*atomicfile.Pending
 	stage := func(flag, path string, write func(io.Writer) error) error {
 		if path == "" {
@@ -178,7 +188,7 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 		p, err := atomicfile.Stage(path, write)
 		if err != nil {
 			atomicfile.DiscardAll(staged...)
-			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.removed())
+			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.keep(c.Log, len(res.Log)))
 		}
 		staged = append(staged, p)
 		return nil
@@ -190,8 +200,9 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 		return err
 	}
 	if err := atomicfile.CommitAll(staged...); err != nil {
-		return fmt.Errorf("putting the outputs in place: %w", err)
+		return fmt.Errorf("putting the outputs in place: %w%s", err, jr.keep(c.Log, len(res.Log)))
 	}
+	jr.close(true)
 	if g.Quiet {
 		return nil
 	}
@@ -322,4 +333,61 @@ func warnZeroBudget(g *Globals, name string, plan *rewire.Plan) {
 		r := plan.Config.Budget
 		fmt.Fprintf(g.Stderr, "ohm: warning: %s: budget %v gives B = floor(%v·%d) = 0 iterations; the graph is not changed\n", name, r, r, plan.Graph.E0())
 	}
+}
+
+// errBeforeFirst is a run abandoned by Ctrl-C before its first iteration.
+var errBeforeFirst = errors.New("stopped before the first iteration")
+
+// planRun is a rewiring run going on in its own goroutine, so that a
+// Ctrl-C during its set-up (an engine's O(n³) start) stops the command
+// at once (definitions §7.3): before the first iteration there is nothing
+// to finish, and the run is abandoned — its iterations, if it makes any
+// before the process exits, are no longer recorded.
+type planRun struct {
+	mu        sync.Mutex
+	made      int  // iterations recorded
+	abandoned bool // no more recording
+	done      chan struct{}
+	res       *rewire.Result
+	err       error
+}
+
+// startRun starts plan with ctx as its context, calling record with each
+// iteration's edits until the run is abandoned.
+func startRun(plan *rewire.Plan, record func([]rewire.Edit), ctx context.Context) *planRun {
+	r := &planRun{done: make(chan struct{})}
+	plan.Config.Context = ctx
+	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.abandoned {
+			r.made++
+			record(edits)
+		}
+	}
+	go func() {
+		defer close(r.done)
+		r.res, r.err = plan.Run()
+	}()
+	return r
+}
+
+// wait returns the run's result; when ctx ends before the first iteration
+// is recorded it returns errBeforeFirst at once, else it waits for the
+// iteration in flight (the run stops before the next).
+func (r *planRun) wait(ctx context.Context) (*rewire.Result, error) {
+	select {
+	case <-r.done:
+		return r.res, r.err
+	case <-ctx.Done():
+	}
+	r.mu.Lock()
+	if r.made == 0 {
+		r.abandoned = true
+		r.mu.Unlock()
+		return nil, errBeforeFirst
+	}
+	r.mu.Unlock()
+	<-r.done
+	return r.res, r.err
 }

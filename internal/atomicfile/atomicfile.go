@@ -46,6 +46,7 @@ type Pending struct {
 	w         io.Writer
 	closed    bool
 	done      bool // committed or discarded
+	hadTarget bool // a file was at path when the pending file was created
 }
 
 // Create creates the temporary file of a pending file for path. An
@@ -54,11 +55,12 @@ type Pending struct {
 func Create(path string) (*Pending, error) {
 	dir := filepath.Dir(path)
 	mode := os.FileMode(0o644)
+	had := false
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("atomicfile: %s exists and is not a regular file", path)
 		}
-		mode = st.Mode().Perm()
+		mode, had = st.Mode().Perm(), true
 	}
 	if err := faults.Create(path); err != nil {
 		return nil, err
@@ -67,7 +69,7 @@ func Create(path string) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pending{path: path, tmp: f.Name(), mode: mode, f: f}
+	p := &Pending{path: path, tmp: f.Name(), mode: mode, f: f, hadTarget: had}
 	p.bw = bufio.NewWriterSize(faults.Writer(path, f), 1<<16)
 	p.w = p.bw
 	return p, nil
@@ -164,14 +166,16 @@ func Stage(path string, write func(w io.Writer) error) (*Pending, error) {
 }
 
 // CommitAll renames every pending file over its target, in order, after
-// completing any still open. The renames are the commit step of a set of
-// outputs written in full beforehand: a rename inside one folder writes no
-// file data — it replaces a directory entry, and the temporary file's own
-// entry, with a longer name, is freed by it — so a lack of space, the
-// common failure of writing, cannot stop it halfway. What still can (an
-// I/O error, the folder removed meanwhile) leaves the files before the
-// failing one in place and the rest discarded: the error says which.
-// Nil entries are skipped.
+// completing any still open: all or none. Before the first rename, each
+// existing target gets a second name (a hard link, which writes no file
+// data); if a rename fails — a target that cannot be replaced (chattr +i),
+// an I/O error, the folder removed meanwhile — the targets already
+// replaced get their old content back from it, and the rest are
+// discarded. A rename inside one folder writes no file data, so neither a
+// lack of space, the common failure of writing, nor the putting back can
+// stop halfway. Where a target cannot be linked (a file system without
+// hard links) it cannot be put back: the error then names what is where
+// (*CommitError). Nil entries are skipped.
 func CommitAll(files ...*Pending) error {
 	for _, p := range files {
 		if p == nil {
@@ -182,16 +186,70 @@ func CommitAll(files ...*Pending) error {
 			return fmt.Errorf("%s: %w (nothing put in place)", p.path, err)
 		}
 	}
+	backups := make([]string, len(files)) // "" where no old content to put back
+	defer func() {
+		for _, b := range backups {
+			if b != "" {
+				os.Remove(b)
+			}
+		}
+	}()
+	for i, p := range files {
+		if p == nil {
+			continue
+		}
+		if _, err := os.Lstat(p.path); err == nil {
+			b := p.tmp + ".old"
+			if os.Link(p.path, b) == nil {
+				backups[i] = b
+			}
+		}
+	}
 	for i, p := range files {
 		if p == nil {
 			continue
 		}
 		if err := p.Commit(); err != nil {
 			DiscardAll(files[i+1:]...)
-			return commitError(files[:i], p, files[i+1:], err)
+			return rollBack(files, backups, i, err)
 		}
 	}
 	return nil
+}
+
+// rollBack puts back the targets of files[:failed], replaced already, after
+// the rename of files[failed] failed with err: from their backups, or,
+// where there was no old file, by removing the new one. The error says
+// what could not be put back.
+func rollBack(files []*Pending, backups []string, failed int, err error) error {
+	var stuck []*Pending
+	for j := failed - 1; j >= 0; j-- {
+		p := files[j]
+		if p == nil {
+			continue
+		}
+		var rerr error
+		switch {
+		case backups[j] != "":
+			rerr = os.Rename(backups[j], p.path)
+			if rerr == nil {
+				backups[j] = ""
+			}
+		default:
+			if _, serr := os.Lstat(p.path); serr == nil && !p.hadTarget {
+				rerr = os.Remove(p.path)
+			} else {
+				rerr = errors.New("no copy of the old file")
+			}
+		}
+		if rerr != nil {
+			stuck = append(stuck, p)
+		}
+	}
+	if len(stuck) == 0 {
+		return fmt.Errorf("%s: %w (nothing put in place: the files replaced before it are back as they were)", files[failed].path, err)
+	}
+	return commitError(stuck, files[failed], files[failed+1:], err)
 }
 
 func commitError(before []*Pending, failed *Pending, after []*Pending, err error) error {

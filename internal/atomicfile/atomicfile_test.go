@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -54,8 +55,8 @@ func TestStageFaults(t *testing.T) {
 }
 
 // TestCommitAll: files staged together appear together; a failure while
-// staging one leaves every target as it was; a rename that fails midway
-// (not for space: an I/O error) says which files are in place.
+// staging one leaves every target as it was, and so does a rename that
+// fails midway (not for space: an I/O error).
 func TestCommitAll(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
@@ -87,16 +88,49 @@ func TestCommitAll(t *testing.T) {
 		t.Fatalf("after CommitAll: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
 	}
 
+	// A rename that fails midway (an I/O error, or a target that cannot be
+	// replaced) puts back what was replaced: all or none.
 	pa, _ = Stage(a, writeString("newer a"))
 	pb, _ = Stage(b, writeString("newer b"))
 	disarm = faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpRename, Err: syscall.EIO})
 	err = CommitAll(pa, pb)
 	disarm()
-	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "in place already: "+a) || !strings.Contains(err.Error(), "left as they were: "+b) {
+	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "nothing put in place") {
 		t.Fatalf("rename failing: %v", err)
 	}
-	if read(a) != "newer a" || read(b) != "new b" || len(listDir(t, dir)) != 2 {
+	if read(a) != "new a" || read(b) != "new b" || len(listDir(t, dir)) != 2 {
 		t.Fatalf("after a failed rename: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
+	}
+	// A new target (none before) is removed again.
+	c := filepath.Join(dir, "c.txt")
+	pc, _ := Stage(c, writeString("new c"))
+	pb, _ = Stage(b, writeString("newer b"))
+	disarm = faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpRename, Err: syscall.EPERM})
+	err = CommitAll(pc, pb)
+	disarm()
+	if !errors.Is(err, syscall.EPERM) || read(b) != "new b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("new c, b failing: %v; b %q, files %v", err, read(b), listDir(t, dir))
+	}
+}
+
+// TestCommitAllImmutable: a target made immutable (chattr +i, as root on
+// a file system that has the flag) cannot be replaced: CommitAll fails and
+// the file committed before it is back as it was.
+func TestCommitAllImmutable(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("old a"), 0o644)
+	os.WriteFile(b, []byte("old b"), 0o644)
+	if out, err := exec.Command("chattr", "+i", b).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i: %v %s (needs root and a file system with the flag)", err, out)
+	}
+	defer exec.Command("chattr", "-i", b).Run()
+	pa, _ := Stage(a, writeString("new a"))
+	pb, _ := Stage(b, writeString("new b"))
+	err := CommitAll(pa, pb)
+	read := func(p string) string { s, _ := os.ReadFile(p); return string(s) }
+	if err == nil || read(a) != "old a" || read(b) != "old b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("immutable b: %v; a %q, b %q, files %v", err, read(a), read(b), listDir(t, dir))
 	}
 }
 

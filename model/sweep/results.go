@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -238,11 +239,22 @@ func withoutTiming(r Record) Record {
 }
 
 // CheckResults checks, before any work, that path can take results: its
-// folder takes new files (the cache's among them, atomicfile.CheckWritable)
-// and an existing file opens for appending. It changes nothing.
+// folder takes new files (atomicfile.CheckWritable), the cache's folder
+// (CacheDir) is absent or a folder that takes new files, and an existing
+// file opens for appending. It changes nothing.
 func CheckResults(path string) error {
 	if err := atomicfile.CheckWritable(path, false); err != nil {
 		return err
+	}
+	// The cache's folder: absent (created when the first graph is
+	// stored), or a folder that takes new files.
+	dir := CacheDir(path)
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s: the cache of rewired graphs, %s, exists and is not a folder", path, dir)
+	} else if err == nil {
+		if err := atomicfile.CheckWritable(filepath.Join(dir, "probe"), false); err != nil {
+			return fmt.Errorf("%s: the cache of rewired graphs: %w", path, err)
+		}
 	}
 	if err := faults.Create(path); err != nil {
 		return err
