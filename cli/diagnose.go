@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -114,10 +113,17 @@ func (c *diagnoseCmd) Run(g *Globals) error {
 	if err := checkOutputIn("--out", c.Out, diagnosticsFile, false); err != nil {
 		return err
 	}
-	ctx, release := interruptible(g, "finishing the trainings in flight; nothing is written")
+	ctx, release := interruptible(g, "stopping now; nothing is written")
 	defer release()
-	diag, err := runDiagnostics(ctx, g, spec)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+	// Nothing of an interrupted diagnosis is written, so nothing is
+	// finished: the command stops at once (definitions §7.3).
+	var diag *diagnose.Diagnostics
+	err = untilInterrupted(ctx, func() error {
+		var err error
+		diag, err = runDiagnostics(ctx, g, spec)
+		return err
+	})
+	if ctx.Err() != nil {
 		return interruptedf("nothing written to %s", filepath.Join(c.Out, diagnosticsFile))
 	}
 	if err != nil {

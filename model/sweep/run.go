@@ -76,9 +76,12 @@ type job struct {
 }
 
 // Run runs every run of the spec that the results file does not hold yet
-// and appends each to it as soon as it finishes. Cancelling ctx stops
-// starting new runs; the runs in flight finish and are recorded, then Run
-// returns ctx's error. Runs that fail stop the sweep with the error.
+// and appends each to it as soon as it finishes. Cancelling ctx stops the
+// sweep within an epoch or an iteration: no new run starts, the runs in
+// flight stop before their next epoch and are not recorded, a rewiring in
+// progress is dropped (nothing cached), and Run returns ctx's error; every
+// run finished before is recorded. Runs that fail stop the sweep with the
+// error.
 func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if err := spec.Normalize(); err != nil {
 		return nil, err
@@ -229,7 +232,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 	c := cache{dir: CacheDir(s.opt.Results)}
 	alpha := s.spec.AlphaValue()
 	for _, gr := range groups {
-		graphs, err := graphsOf(gr, s.spec, alpha, c, s.workers, s.sum, s.note)
+		graphs, err := graphsOf(ctx, gr, s.spec, alpha, c, s.workers, s.sum, s.note)
 		if err != nil {
 			return err
 		}
@@ -289,7 +292,10 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 	if ctx.Err() != nil {
 		return nil
 	}
-	r, err := gnn.Train(j.data, j.cfg, j.rec.Split, j.rec.Seed)
+	r, err := gnn.TrainContext(ctx, j.data, j.cfg, j.rec.Split, j.rec.Seed)
+	if ctx.Err() != nil {
+		return nil // stopped before an epoch: not recorded
+	}
 	if err != nil {
 		return fmt.Errorf("train %s: %w", j.rec.Key(), err)
 	}
@@ -390,8 +396,10 @@ func pairNormAt(spec *Spec, pairnorm bool) string {
 
 // graphsOf returns the graph of every budget of the group: from the cache,
 // or made by one rewiring run with the largest missing budget (and then
-// cached).
-func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *Summary, note func(string, ...any)) (map[float64]*Rewired, error) {
+// cached). When ctx ends first it returns ctx's error at once, caching
+// nothing: the run stops before its next iteration, or, still setting up
+// its engine, is abandoned (definitions §7.3).
+func graphsOf(ctx context.Context, gr *group, spec *Spec, alpha float64, c cache, workers int, sum *Summary, note func(string, ...any)) (map[float64]*Rewired, error) {
 	g0 := gr.d.Graph
 	if gr.form == Undirected {
 		g0 = g0.Undirected()
@@ -427,7 +435,22 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 	bmax := slices.Max(missing)
 	note("rewiring %s (%s) with %s, budget %g", gr.d.Name, gr.form, gr.method, bmax)
 	cfg := rewire.Config{Method: rewire.Method(gr.method), Engine: rewire.Incremental, Workers: workers, Curvature: &rewire.CurvatureOptions{Alpha: alpha}}
-	cuts, err := rewire.RunBudgets(g0, cfg, missing)
+	cfg.Context = ctx
+	var cuts []*rewire.Result
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cuts, err = rewire.RunBudgets(g0, cfg, missing)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // a rewiring cut short is not the graph of its budget
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
 	}
