@@ -63,9 +63,12 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
 	defer release()
-	all, err := sweep.ReadResults(c.Results)
+	all, unknown, err := sweep.ReadResultsFields(c.Results)
 	if err != nil {
 		return err
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(g.Stderr, "ohm: warning: %s: fields this version of ohm does not know (written by a newer ohm?): %s; read past\n", c.Results, strings.Join(unknown, ", "))
 	}
 	// Results of other rewiring code versions never mix into a report: they
 	// are left out, and the message names their versions.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,6 +106,9 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	s.res, s.sum = res, &Summary{Repaired: repaired}
 	if repaired > 0 {
 		s.note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
+	}
+	if u := res.UnknownFields(); len(u) > 0 {
+		s.note("warning: %s: fields this version of ohm does not know (written by a newer ohm?): %s; read past", opt.Results, strings.Join(u, ", "))
 	}
 	// Records of older code are redone, as documented; newer or other
 	// code's are too, but that is worth saying.
