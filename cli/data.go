@@ -28,11 +28,11 @@ type dataListCmd struct {
 }
 
 type dataListEntry struct {
-	Dataset  string   `json:"dataset"`
-	Builtin  bool     `json:"builtin"`
-	Found    bool     `json:"found"`
-	Root     string   `json:"root"`
-	Missing  []string `json:"missing"`
+	Dataset string   `json:"dataset"`
+	Builtin bool     `json:"builtin"`
+	Found   bool     `json:"found"`
+	Root    string   `json:"root"`
+	Missing []string `json:"missing"`
 	// SizeDiffers lists the files found whose size is not the known one,
 	// "PATH: N bytes, not M".
 	SizeDiffers []string `json:"size_differs"`
