@@ -133,6 +133,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ohm: %v\n", err)
 		return 2
 	}
+	if err := sysmem.CheckAddressSpace(); err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 1
+	}
 	sysmem.SetSoftLimit()
 	if t := c.Threads; t > 0 && t < runtime.GOMAXPROCS(0) {
 		// --threads bounds the cores too: the matrix products and

@@ -73,7 +73,7 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	}
 	// Written in full beside --out first: an interrupt while it is written
 	// still leaves --out as it was.
-	out, err := atomicfile.Stage(c.Out, func(w io.Writer) error {
+	out, err := atomicfile.StageContext(ctx, c.Out, func(w io.Writer) error {
 		return graphio.EncodeGraphNPZ(ctxWriter{ctx, w}, gr.N, gr.Arcs(), arrays...)
 	})
 	if ctx.Err() != nil {

@@ -7,6 +7,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -163,6 +164,41 @@ func Stage(path string, write func(w io.Writer) error) (*Pending, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// StageContext is Stage until ctx is done: then it returns ctx's error at
+// once and removes the temporary file, while write — which may not stop
+// by itself — goes on into the unlinked file until it returns or the
+// process ends (its file is then discarded). Nothing is left behind
+// either way.
+func StageContext(ctx context.Context, path string, write func(w io.Writer) error) (*Pending, error) {
+	p, err := Create(path)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := write(p)
+		if err == nil {
+			err = p.Close() // discards on failure
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			p.Discard()
+			return nil, err
+		}
+		return p, nil
+	case <-ctx.Done():
+		os.Remove(p.tmp)
+		go func() {
+			<-done
+			p.Discard()
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // CommitAll renames every pending file over its target, in order, after

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ohmgnn/ohm/internal/faults"
 )
@@ -170,5 +172,43 @@ func TestCheckWritable(t *testing.T) {
 	}
 	if names := listDir(t, dir); len(names) != 1 {
 		t.Errorf("left %v", names)
+	}
+}
+
+// TestStageContext: cancelled while write still runs, StageContext returns
+// at once and leaves no file behind, even once write ends; not cancelled,
+// it is Stage.
+func TestStageContext(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	time.AfterFunc(50*time.Millisecond, cancel)
+	t0 := time.Now()
+	p, err := StageContext(ctx, path, func(w io.Writer) error {
+		defer close(finished)
+		io.WriteString(w, "partial")
+		<-release // a write that does not stop by itself
+		return nil
+	})
+	if p != nil || !errors.Is(err, context.Canceled) || time.Since(t0) > 2*time.Second {
+		t.Fatalf("cancelled: %v, %v after %v", p, err, time.Since(t0))
+	}
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Fatalf("left while write runs: %v", names)
+	}
+	close(release)
+	<-finished
+	time.Sleep(50 * time.Millisecond)
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Fatalf("left after write ended: %v", names)
+	}
+	p, err = StageContext(context.Background(), path, writeString("whole"))
+	if err != nil || p.Commit() != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "whole" {
+		t.Fatalf("content %q", b)
 	}
 }

@@ -195,3 +195,23 @@ func SetSoftLimit() uint64 {
 	debug.SetMemoryLimit(int64(min(lim, 1<<62)))
 	return lim
 }
+
+// MinAddressSpace is the address space a command needs beyond what the Go
+// runtime maps at its start: its threads' stacks, the heap's first
+// arenas and small data. Below it the runtime itself fails (exit status
+// 2) before any allocation ohm could estimate.
+const MinAddressSpace = 256 << 20
+
+// CheckAddressSpace returns an error when an address-space limit (ulimit
+// -v) leaves this process less than MinAddressSpace beyond what it maps
+// already: no command can run then, so it is refused at the start with
+// the figures. nil without a limit.
+func CheckAddressSpace() error {
+	left, lim, mapped, ok := addressSpaceLeft()
+	if !ok || left*addressSpaceFactor >= MinAddressSpace {
+		return nil
+	}
+	return fmt.Errorf("the address-space limit (ulimit -v) of %s leaves %s beyond the %s the Go runtime mapped at its start; "+
+		"ohm needs %s more at least: raise the limit (the runtime reserves about 1.3 GiB when it may; 2 GiB runs small graphs)",
+		FormatBytes(lim), FormatBytes(left*addressSpaceFactor), FormatBytes(mapped), FormatBytes(MinAddressSpace))
+}
