@@ -326,7 +326,7 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 		}, sig: &sigPlan{after: 3 * time.Second, sigs: []os.Signal{syscall.SIGTERM}}, within: 2 * time.Second,
 			outputs: []string{"room/s.npz"}, same: true, code: 1, msg: "nothing written"},
 		{name: "4 train, SIGINT in a long run", fault: "SIGINT after 3 s", args: func(e *scenEnv) []string {
-			return []string{"--threads", "1", "train", "-d", "cora", "-m", "gcn", "--layers", "8", "--hidden", "256", "--epochs", "100000", "--seeds", "1"}
+			return []string{"--threads", "1", "train", "-d", "cora", "-m", "gcn", "--layers", "8", "--hidden", "64", "--epochs", "100000", "--seeds", "1"}
 		}, sig: &sigPlan{after: 3 * time.Second, sigs: []os.Signal{os.Interrupt}}, within: 2 * time.Second, code: 1,
 			msg: "before any of the 1 runs finished"},
 		// 5. Python.

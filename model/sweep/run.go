@@ -142,7 +142,8 @@ type sweeper struct {
 	workers int
 	res     *Results
 	sum     *Summary
-	mu      sync.Mutex // serializes sum.Ran and opt.OnRun
+	mu      sync.Mutex // serializes appends, sum.Ran and opt.OnRun
+	stopped bool       // Run returned on ctx's end: nothing more is recorded
 }
 
 // note sends a progress message to opt.OnNote.
@@ -219,12 +220,28 @@ func (s *sweeper) runAll(parent context.Context, groups []*group) error {
 	// caller (Ctrl-C). A run started after either skips its work.
 	eg, ctx := errgroup.WithContext(parent)
 	eg.SetLimit(s.workers)
-	feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
-	if err := eg.Wait(); err != nil {
-		return err
+	type outcome struct{ run, feed error }
+	wait := make(chan outcome, 1)
+	go func() {
+		feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
+		wait <- outcome{eg.Wait(), feedErr}
+	}()
+	var o outcome
+	select {
+	case o = <-wait:
+	case <-parent.Done():
+		// The trainings in flight are abandoned, not waited for (an epoch
+		// can take minutes): they record nothing more (train).
+		s.mu.Lock()
+		s.stopped = true
+		s.mu.Unlock()
+		return parent.Err()
 	}
-	if feedErr != nil {
-		return feedErr
+	if o.run != nil {
+		return o.run
+	}
+	if o.feed != nil {
+		return o.feed
 	}
 	return parent.Err()
 }
@@ -306,15 +323,18 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 	rec := j.rec
 	rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
 	rec.Finished = time.Now().UTC().Format(time.RFC3339)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return nil // Run has returned: nothing more is recorded
+	}
 	if err := s.res.Append(rec); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	s.sum.Ran++
 	if s.opt.OnRun != nil {
 		s.opt.OnRun(rec)
 	}
-	s.mu.Unlock()
 	return nil
 }
 
