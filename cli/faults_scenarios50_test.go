@@ -164,13 +164,14 @@ func ulimitTries(e *scenEnv, _, _ string) error {
 			ran++
 		case errors.As(err, &exit) && exit.ExitCode() == 1 && strings.Contains(stderr.String(), "needs"):
 			refused++
-		case strings.Contains(stderr.String(), "runtime.schedinit") || strings.Contains(stderr.String(), "runtime/cgo: pthread_create failed"):
-			start++ // Go's runtime cannot start, or create a thread, in what its own reservations leave
+		case strings.Contains(stderr.String(), "runtime/cgo: pthread_create failed") ||
+			errors.As(err, &exit) && exit.ExitCode() == 2 && !strings.Contains(stderr.String(), "github.com/ohmgnn/ohm/cli.Run("):
+			start++ // Go's runtime cannot start (before ohm's code runs), or create a thread, in what its own reservations leave
 		default:
 			bad = append(bad, fmt.Sprintf("%d KiB: %v %.200s", kb, err, stderr.String()))
 		}
 	}
-	e.note = fmt.Sprintf("22 limits: %d refused (exit 1), %d ran, %d where Go's runtime could not start or make a thread (exit 2), %d died in ohm's allocations", refused, ran, start, len(bad))
+	e.note = fmt.Sprintf("22 limits: %d refused (exit 1), %d ran, %d where Go's runtime could not start before ohm's code, or make a thread (exit 2), %d died in ohm's code", refused, ran, start, len(bad))
 	if len(bad) > 0 {
 		return fmt.Errorf("died: %s", strings.Join(bad, "; "))
 	}
