@@ -218,48 +218,48 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 `)
 	return []scenario{
 		// 1. Memory.
-		{name: "1 train --hidden 1000000", fault: "a million hidden units", args: train("--hidden", "1000000"), code: 1,
+		{name: "50.1 train --hidden 1000000", fault: "a million hidden units", args: train("--hidden", "1000000"), code: 1,
 			msg: "hidden width 1000000, on 2708 nodes needs 244.7 GiB of memory, only", maxTook: 3 * time.Second,
 			check: func(_ *scenEnv, _, stderr string) error {
 				return contains(stderr, "set by --hidden, --layers, --threads", "the flags")
 			}},
-		{name: "1 train --layers 1000000", fault: "a million layers", args: train("--layers", "1000000"), code: 1,
+		{name: "50.1 train --layers 1000000", fault: "a million layers", args: train("--layers", "1000000"), code: 1,
 			msg: "a gcn of 1000000 layers, hidden width 16, on 2708 nodes needs", maxTook: 3 * time.Second},
-		{name: "1 train --hidden 100000 under OHM_MEMORY=1G", fault: "OHM_MEMORY=1G", env: []string{"OHM_MEMORY=1G"},
+		{name: "50.1 train --hidden 100000 under OHM_MEMORY=1G", fault: "OHM_MEMORY=1G", env: []string{"OHM_MEMORY=1G"},
 			args: train("--hidden", "100000"), code: 1, msg: "needs 24.5 GiB of memory, only", maxTook: 3 * time.Second,
 			check: func(_ *scenEnv, _, stderr string) error { return contains(stderr, "(OHM_MEMORY=1G, ", "the budget") }},
-		{name: "1 rewire -m curvature, 10⁸ nodes, ulimit -v 7 GiB", fault: "ulimit -v 7340032", setup: big, ulimitKB: 7340032,
+		{name: "50.1 rewire -m curvature, 10⁸ nodes, ulimit -v 7 GiB", fault: "ulimit -v 7340032", setup: big, ulimitKB: 7340032,
 			args: rewireBig("curvature"), code: 1, msg: "needs", maxTook: 5 * time.Second,
 			check: func(_ *scenEnv, _, stderr string) error {
 				return contains(stderr, "the address-space limit (ulimit -v) of 7.0 GiB", "the limit")
 			}},
-		{name: "1 rewire -m fosr, 10⁸ nodes, ulimit -v 7 GiB", fault: "ulimit -v 7340032", setup: big, ulimitKB: 7340032,
+		{name: "50.1 rewire -m fosr, 10⁸ nodes, ulimit -v 7 GiB", fault: "ulimit -v 7340032", setup: big, ulimitKB: 7340032,
 			args: rewireBig("fosr"), code: 1, msg: "needs", maxTook: 5 * time.Second,
 			check: func(_ *scenEnv, _, stderr string) error {
 				return contains(stderr, "the address-space limit (ulimit -v) of 7.0 GiB", "the limit")
 			}},
-		{name: "1 rewire -m curvature, 10⁸ nodes, OHM_MEMORY=5G", fault: "OHM_MEMORY=5G", setup: big, env: []string{"OHM_MEMORY=5G"},
+		{name: "50.1 rewire -m curvature, 10⁸ nodes, OHM_MEMORY=5G", fault: "OHM_MEMORY=5G", setup: big, env: []string{"OHM_MEMORY=5G"},
 			args: rewireBig("curvature"), code: 1, msg: "the curvature rewiring on 100000000 nodes and 2 edges needs"},
-		{name: "1 rewire -m fosr, 10⁸ nodes, OHM_MEMORY=5G", fault: "OHM_MEMORY=5G", setup: big, env: []string{"OHM_MEMORY=5G"},
+		{name: "50.1 rewire -m fosr, 10⁸ nodes, OHM_MEMORY=5G", fault: "OHM_MEMORY=5G", setup: big, env: []string{"OHM_MEMORY=5G"},
 			args: rewireBig("fosr"), code: 1, msg: "the fosr rewiring on 100000000 nodes and 2 edges needs"},
-		{name: "1 data synth sbm, 10¹⁰ nodes", fault: "--nodes 10000000000", args: func(e *scenEnv) []string {
+		{name: "50.1 data synth sbm, 10¹⁰ nodes", fault: "--nodes 10000000000", args: func(e *scenEnv) []string {
 			return []string{"data", "synth", "--model", "sbm", "--nodes", "10000000000", "--out", e.path("room/s.npz")}
 		}, outputs: []string{"room/s.npz"}, same: true, code: 2, msg: "sbm: 10000000000 nodes: more than ohm's limit of 2147483647", maxTook: 2 * time.Second},
-		{name: "1 data synth ring 1000×2000, OHM_MEMORY=2G", fault: "OHM_MEMORY=2G", env: []string{"OHM_MEMORY=2G"}, args: func(e *scenEnv) []string {
+		{name: "50.1 data synth ring 1000×2000, OHM_MEMORY=2G", fault: "OHM_MEMORY=2G", env: []string{"OHM_MEMORY=2G"}, args: func(e *scenEnv) []string {
 			return []string{"data", "synth", "--model", "ring", "--cliques", "1000", "--clique-size", "2000", "--out", e.path("room/s.npz")}
 		}, outputs: []string{"room/s.npz"}, same: true, code: 1, msg: "ring of cliques: a graph of 2000000 nodes and about 1.999e+09 edges needs", maxTook: 2 * time.Second},
-		{name: "1 rewire cora err under ulimit -v 0.9–1.9 GiB", fault: "22 address-space limits", ulimitKB: 1887436,
+		{name: "50.1 rewire cora err under ulimit -v 0.9–1.9 GiB", fault: "22 address-space limits", ulimitKB: 1887436,
 			args: func(e *scenEnv) []string { return []string{"rewire", "-d", "cora", "-m", "err", "-r", "0.01"} },
 			code: 1, msg: "needs", check: ulimitTries},
-		{name: "1 OHM_MEMORY=\"16 GiB\" is read", fault: `OHM_MEMORY="16 GiB"`, env: []string{"OHM_MEMORY=16 GiB"},
+		{name: "50.1 OHM_MEMORY=\"16 GiB\" is read", fault: `OHM_MEMORY="16 GiB"`, env: []string{"OHM_MEMORY=16 GiB"},
 			args: train("--hidden", "100000"), code: 1, msg: "(OHM_MEMORY=16 GiB, "},
-		{name: "1 OHM_MEMORY=lots is refused", fault: "OHM_MEMORY=lots", env: []string{"OHM_MEMORY=lots"},
+		{name: "50.1 OHM_MEMORY=lots is refused", fault: "OHM_MEMORY=lots", env: []string{"OHM_MEMORY=lots"},
 			args: train(), code: 2, msg: `OHM_MEMORY: invalid byte count "lots"`},
 		// 2. The journal.
-		{name: "2 outputs on a full disk (12 KiB free): the journal stays", fault: "ENOSPC: 12 KiB left", left: 12 << 10,
+		{name: "50.2 outputs on a full disk (12 KiB free): the journal stays", fault: "ENOSPC: 12 KiB left", left: 12 << 10,
 			args: rewireCora("full/a.npz", "full/a.log"), outputs: []string{"full/a.npz", "full/a.log"}, same: true, code: 1,
 			msg: "nothing written", check: journalKept("full/a.log")},
-		{name: "2 re-run after kill -9 keeps the old journal", fault: "kill -9, then the same command", setup: func(e *scenEnv) {
+		{name: "50.2 re-run after kill -9 keeps the old journal", fault: "kill -9, then the same command", setup: func(e *scenEnv) {
 			w := startWriter(e, "room/l.jsonl")
 			time.Sleep(300 * time.Millisecond)
 			w.Process.Kill()
@@ -267,12 +267,12 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 		}, args: func(e *scenEnv) []string {
 			return []string{"rewire", "--dataset", "sbm", "--method", "err", "--budget", "1", "--engine", "exact", "--log", e.path("room/l.jsonl")}
 		}, outputs: []string{"room/l.jsonl.partial", "room/l.jsonl"}, same: true, code: 1, msg: "holds the journal of an earlier run that did not finish"},
-		{name: "2 SIGINT while a re-run sets up", fault: "SIGINT after 0.3 s", setup: oldIn("room/o.txt", "room/l.jsonl"),
+		{name: "50.2 SIGINT while a re-run sets up", fault: "SIGINT after 0.3 s", setup: oldIn("room/o.txt", "room/l.jsonl"),
 			args: func(e *scenEnv) []string {
 				return []string{"rewire", "-d", "cora", "-m", "err", "-r", "0.01", "--engine", "incremental", "--out", e.path("room/o.txt"), "--log", e.path("room/l.jsonl")}
 			}, sig: &sigPlan{after: 300 * time.Millisecond, sigs: []os.Signal{os.Interrupt}}, within: 2 * time.Second,
 			outputs: []string{"room/o.txt", "room/l.jsonl", "room/l.jsonl.partial"}, same: true, code: 1, msg: "interrupted before the first of 52 iterations; nothing written"},
-		{name: "2 immutable --out: all or none", fault: "chattr +i --out", setup: func(e *scenEnv) {
+		{name: "50.2 immutable --out: all or none", fault: "chattr +i --out", setup: func(e *scenEnv) {
 			oldIn("room/o.txt", "room/l.jsonl")(e)
 			if out, err := exec.Command("chattr", "+i", e.path("room/o.txt")).CombinedOutput(); err != nil {
 				e.t.Fatalf("chattr +i (make faults runs as root): %v %s", err, out)
@@ -280,15 +280,15 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 		}, cleanup: func(e *scenEnv) { exec.Command("chattr", "-i", e.path("room/o.txt")).Run() },
 			args: rewireCora("room/o.txt", "room/l.jsonl"), outputs: []string{"room/o.txt", "room/l.jsonl"}, same: true, code: 1,
 			msg: "back as they were", check: journalKept("room/l.jsonl")},
-		{name: "2 sweep: r.jsonl.cache is a file", fault: "a file where the cache folder goes", setup: oldIn("room/r.jsonl.cache"),
+		{name: "50.2 sweep: r.jsonl.cache is a file", fault: "a file where the cache folder goes", setup: oldIn("room/r.jsonl.cache"),
 			args: sweepSmall("room/r.jsonl", "err"), outputs: []string{"room/r.jsonl", "room/r.jsonl.cache"}, same: true, code: 1,
 			msg: "exists and is not a folder", maxTook: time.Second},
-		{name: "2 rewire: x.log.partial is a folder", fault: "a folder where the journal goes",
+		{name: "50.2 rewire: x.log.partial is a folder", fault: "a folder where the journal goes",
 			setup: func(e *scenEnv) { os.MkdirAll(e.path("room/x.log.partial"), 0o755) },
 			args:  rewireCora("room/o.txt", "room/x.log"), outputs: []string{"room/o.txt", "room/x.log", "room/x.log.partial"}, same: true, code: 1,
 			msg: "exists and is not a regular file", maxTook: time.Second},
 		// 3. Two writers.
-		{name: "3 two rewire runs, one --log", fault: "a second writer", setup: func(e *scenEnv) {
+		{name: "50.3 two rewire runs, one --log", fault: "a second writer", setup: func(e *scenEnv) {
 			e.bg = startWriter(e, "room/l.jsonl")
 		}, cleanup: func(e *scenEnv) {
 			e.bg.Process.Signal(os.Interrupt)
@@ -313,25 +313,25 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 				return nil
 			}},
 		// 4. Stopping.
-		{name: "4 sweep, SIGINT while it rewires", fault: "SIGINT after 10 s", args: func(e *scenEnv) []string {
+		{name: "50.4 sweep, SIGINT while it rewires", fault: "SIGINT after 10 s", args: func(e *scenEnv) []string {
 			return []string{"sweep", "--results", e.path("room/r.jsonl"), "--datasets", "citeseer", "--methods", "err-hop",
 				"--budgets", "0.15", "--depths", "1", "--pairnorm", "no", "--epochs", "50"}
 		}, sig: &sigPlan{after: 10 * time.Second, sigs: []os.Signal{os.Interrupt}}, within: 3 * time.Second, code: 1,
 			msg: "stopping now: a rewiring or a training in progress is dropped"},
-		{name: "4 diagnose, SIGINT", fault: "SIGINT after 4 s", setup: oldIn("room/" + diagnosticsFile), args: func(e *scenEnv) []string {
+		{name: "50.4 diagnose, SIGINT", fault: "SIGINT after 4 s", setup: oldIn("room/" + diagnosticsFile), args: func(e *scenEnv) []string {
 			return []string{"diagnose", "--datasets", "citeseer", "--methods", "none,err-hop", "--budget", "0.1", "--depths", "1,2,3", "--seeds", "3", "--out", e.path("room")}
 		}, sig: &sigPlan{after: 4 * time.Second, sigs: []os.Signal{os.Interrupt}}, within: 2 * time.Second,
 			outputs: []string{"room/" + diagnosticsFile}, same: true, code: 1, msg: "stopping now; nothing is written"},
-		{name: "4 data synth, SIGTERM", fault: "SIGTERM after 3 s", setup: oldIn("room/s.npz"), args: func(e *scenEnv) []string {
+		{name: "50.4 data synth, SIGTERM", fault: "SIGTERM after 3 s", setup: oldIn("room/s.npz"), args: func(e *scenEnv) []string {
 			return []string{"data", "synth", "--model", "sbm", "--nodes", "2000000", "--out", e.path("room/s.npz")}
 		}, sig: &sigPlan{after: 3 * time.Second, sigs: []os.Signal{syscall.SIGTERM}}, within: 2 * time.Second,
 			outputs: []string{"room/s.npz"}, same: true, code: 1, msg: "nothing written"},
-		{name: "4 train, SIGINT in a long run", fault: "SIGINT after 3 s", args: func(e *scenEnv) []string {
+		{name: "50.4 train, SIGINT in a long run", fault: "SIGINT after 3 s", args: func(e *scenEnv) []string {
 			return []string{"--threads", "1", "train", "-d", "cora", "-m", "gcn", "--layers", "8", "--hidden", "64", "--epochs", "100000", "--seeds", "1"}
 		}, sig: &sigPlan{after: 3 * time.Second, sigs: []os.Signal{os.Interrupt}}, within: 2 * time.Second, code: 1,
 			msg: "before any of the 1 runs finished"},
 		// 5. Python.
-		{name: "5 python: SIGTERM inside ohm.rewire", fault: "SIGTERM after 2 s", cmd: pySigterm,
+		{name: "50.5 python: SIGTERM inside ohm.rewire", fault: "SIGTERM after 2 s", cmd: pySigterm,
 			sig: &sigPlan{after: 2 * time.Second, sigs: []os.Signal{syscall.SIGTERM}}, code: 128 + 15, msg: "",
 			check: func(e *scenEnv, _, _ string) error {
 				time.Sleep(500 * time.Millisecond)
@@ -345,25 +345,25 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 				}
 				return nil
 			}},
-		{name: "5 python: 2×2 pairs", fault: "pairs=[[0,5],[1,6]]", cmd: pyRefused(`ohm.resistance(ei, n, pairs=np.array([[0, 5], [1, 6]]))`),
+		{name: "50.5 python: 2×2 pairs", fault: "pairs=[[0,5],[1,6]]", cmd: pyRefused(`ohm.resistance(ei, n, pairs=np.array([[0, 5], [1, 6]]))`),
 			code: 1, msg: "pairs: a 2×2 array is ambiguous: say pairs_layout='rows'"},
-		{name: "5 python: directed=\"no\"", fault: `directed="no"`, cmd: pyRefused(`ohm.rewire(ei, n, directed="no")`),
+		{name: "50.5 python: directed=\"no\"", fault: `directed="no"`, cmd: pyRefused(`ohm.rewire(ei, n, directed="no")`),
 			code: 1, msg: "directed='no': must be True or False"},
-		{name: "5 python: num_nodes 2**40", fault: "num_nodes=2**40", cmd: pyRefused(`ohm.rewire(ei, 2**40)`),
+		{name: "50.5 python: num_nodes 2**40", fault: "num_nodes=2**40", cmd: pyRefused(`ohm.rewire(ei, 2**40)`),
 			code: 1, msg: "ValueError: num_nodes=1099511627776: must be in [0, 2147483647]"},
-		{name: "5 python: NaN fosr_x0", fault: "fosr_x0 with a NaN", cmd: pyRefused(`x0 = np.ones(n); x0[2] = np.nan; ohm.rewire(ei, n, method="fosr", fosr_x0=x0)`),
+		{name: "50.5 python: NaN fosr_x0", fault: "fosr_x0 with a NaN", cmd: pyRefused(`x0 = np.ones(n); x0[2] = np.nan; ohm.rewire(ei, n, method="fosr", fosr_x0=x0)`),
 			code: 1, msg: "fosr_x0: entry 2 is nan (NaN or infinite"},
 		// 6. Records.
-		{name: "6 report, test_acc 7.5", fault: `"test_acc": 7.5`, setup: editRecords(`"test_acc":0.`, `"test_acc":7.5,"x":0.`),
+		{name: "50.6 report, test_acc 7.5", fault: `"test_acc": 7.5`, setup: editRecords(`"test_acc":0.`, `"test_acc":7.5,"x":0.`),
 			args: report, outputs: []string{"room/rep"}, same: true, code: 1, msg: "line 1: not a sensible result: test_acc 7.5 outside [0, 1]"},
-		{name: "6 sweep, test_acc 7.5", fault: `"test_acc": 7.5`, setup: editRecords(`"test_acc":0.`, `"test_acc":7.5,"x":0.`),
+		{name: "50.6 sweep, test_acc 7.5", fault: `"test_acc": 7.5`, setup: editRecords(`"test_acc":0.`, `"test_acc":7.5,"x":0.`),
 			args: sweepSmall("room/r.jsonl", "none"), outputs: []string{"room/r.jsonl"}, same: true, code: 1, msg: "test_acc 7.5 outside [0, 1]"},
-		{name: "6 report, a field of a newer ohm", fault: `"graph_task"`, setup: newerField, args: report, code: 0,
+		{name: "50.6 report, a field of a newer ohm", fault: `"graph_task"`, setup: newerField, args: report, code: 0,
 			msg: "fields this version of ohm does not know (written by a newer ohm?): graph_task; read past"},
-		{name: "6 sweep, a field of a newer ohm", fault: `"graph_task"`, setup: newerField, args: sweepSmall("room/r.jsonl", "none"), code: 0,
+		{name: "50.6 sweep, a field of a newer ohm", fault: `"graph_task"`, setup: newerField, args: sweepSmall("room/r.jsonl", "none"), code: 0,
 			msg: "fields this version of ohm does not know (written by a newer ohm?): graph_task; read past"},
 		// 7. Data.
-		{name: "7 data verify, 300 labels of ind.cora.ty changed", fault: "300 labels moved (size kept)", setup: changeLabels,
+		{name: "50.7 data verify, 300 labels of ind.cora.ty changed", fault: "300 labels moved (size kept)", setup: changeLabels,
 			args: func(e *scenEnv) []string {
 				return []string{"--data-dir", e.path("room/data"), "data", "verify", "--datasets", "cora"}
 			}, env: []string{"OHM_DATA="}, code: 1, msg: "1 file(s) differ",
@@ -373,7 +373,7 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 				}
 				return nil
 			}},
-		{name: "7 data list, ind.cora.x cut short", fault: "100 bytes cut", setup: func(e *scenEnv) {
+		{name: "50.7 data list, ind.cora.x cut short", fault: "100 bytes cut", setup: func(e *scenEnv) {
 			changeLabels(e)
 			p := e.path("room/data/Cora/raw/ind.cora.x")
 			b, _ := os.ReadFile(p)

@@ -21,8 +21,9 @@ import (
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
 
-// The scenarios of `make faults` (OHM_FAULTS=1): every defect of issue 38
-// and 36.4, run as the ohm command line runs — a child process, real
+// The scenarios of `make faults` (OHM_FAULTS=1): every defect of issues 38
+// and 36.4 (numbered by their items) and of issue 50 (50.N,
+// faults_scenarios50_test.go), run as the ohm command line runs — a child process, real
 // signals — on a real full disk (a 2 MiB tmpfs with 4 KiB left) and a real
 // read-only folder (a tmpfs mounted read-only) when mount works (as root),
 // else with the fault writer of package faults in the child. Each checks
