@@ -355,7 +355,8 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 			code: 1, msg: "fosr_x0: entry 2 is nan (NaN or infinite"},
 		// 6. Records.
 		{name: "50.6 report, test_acc 7.5", fault: `"test_acc": 7.5`, setup: editRecords(`"test_acc":0.`, `"test_acc":7.5,"x":0.`),
-			args: report, outputs: []string{"room/rep"}, same: true, code: 1, msg: "line 1: not a sensible result: test_acc 7.5 outside [0, 1]"},
+			args: report, outputs: []string{"room/rep"}, same: true, code: 1, msg: ": not a sensible result: test_acc 7.5 outside [0, 1]",
+			check: func(_ *scenEnv, _, stderr string) error { return contains(stderr, "r.jsonl line ", "the line") }},
 		{name: "50.6 sweep, test_acc 7.5", fault: `"test_acc": 7.5`, setup: editRecords(`"test_acc":0.`, `"test_acc":7.5,"x":0.`),
 			args: sweepSmall("room/r.jsonl", "none"), outputs: []string{"room/r.jsonl"}, same: true, code: 1, msg: "test_acc 7.5 outside [0, 1]"},
 		{name: "50.6 report, a field of a newer ohm", fault: `"graph_task"`, setup: newerField, args: report, code: 0,
