@@ -244,7 +244,10 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 			args: rewireBig("fosr"), code: 1, msg: "the fosr rewiring on 100000000 nodes and 2 edges needs"},
 		{name: "50.1 data synth sbm, 10¹⁰ nodes", fault: "--nodes 10000000000", args: func(e *scenEnv) []string {
 			return []string{"data", "synth", "--model", "sbm", "--nodes", "10000000000", "--out", e.path("room/s.npz")}
-		}, outputs: []string{"room/s.npz"}, same: true, code: 2, msg: "sbm: 10000000000 nodes: more than ohm's limit of 2147483647", maxTook: 2 * time.Second},
+		}, outputs: []string{"room/s.npz"}, same: true, code: 1, msg: "sbm: a graph of 10000000000 nodes and about 5e+10 edges needs 6.2 TiB of memory", maxTook: 2 * time.Second,
+			check: func(_ *scenEnv, _, stderr string) error {
+				return contains(stderr, "set by --nodes, --avg-degree", "the flags")
+			}},
 		{name: "50.1 data synth ring 1000×2000, OHM_MEMORY=2G", fault: "OHM_MEMORY=2G", env: []string{"OHM_MEMORY=2G"}, args: func(e *scenEnv) []string {
 			return []string{"data", "synth", "--model", "ring", "--cliques", "1000", "--clique-size", "2000", "--out", e.path("room/s.npz")}
 		}, outputs: []string{"room/s.npz"}, same: true, code: 1, msg: "ring of cliques: a graph of 2000000 nodes and about 1.999e+09 edges needs", maxTook: 2 * time.Second},

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -247,11 +248,12 @@ func RingOfCliques(k, s int) (*Graph, error) {
 	if k < 1 || s < 1 {
 		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes", k, s)
 	}
+	if err := sysmem.Check(fmt.Sprintf("ring of cliques: a graph of %.0f nodes and about %.4g edges", float64(k)*float64(s), float64(k)*(pairs(float64(s))+1)),
+		Bytes(min(k*s, 1<<40), float64(k)*(pairs(float64(s))+1)), "fewer nodes or a lower degree"); err != nil {
+		return nil, err
+	}
 	if float64(k)*float64(s) > linalg.MaxNodes {
 		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes: more than ohm's limit of %d nodes", k, s, linalg.MaxNodes)
-	}
-	if err := checkSize("ring of cliques", k*s, float64(k)*(pairs(float64(s))+1)); err != nil {
-		return nil, err
 	}
 	g := &Graph{N: k * s, Labels: make([]int, k*s)}
 	for c := range k {

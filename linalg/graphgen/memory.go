@@ -23,15 +23,18 @@ func Bytes(n int, m float64) uint64 {
 	return uint64(b)
 }
 
-// checkSize refuses, before anything is allocated, a graph of n nodes (more
-// than linalg.MaxNodes) or of an expected m edges that would not fit in the
-// memory available (a *sysmem.Error).
+// checkSize refuses, before anything is allocated, a graph of n nodes and
+// an expected m edges that would not fit in the memory available (a
+// *sysmem.Error), or of more than linalg.MaxNodes nodes.
 func checkSize(model string, n int, m float64) error {
+	if err := sysmem.Check(fmt.Sprintf("%s: a graph of %d nodes and about %.4g edges", model, n, math.Round(m)), Bytes(n, m),
+		"fewer nodes or a lower degree"); err != nil {
+		return err
+	}
 	if n > linalg.MaxNodes {
 		return fmt.Errorf("%s: %d nodes: more than ohm's limit of %d (node ids must fit in an int32)", model, n, linalg.MaxNodes)
 	}
-	return sysmem.Check(fmt.Sprintf("%s: a graph of %d nodes and about %.4g edges", model, n, math.Round(m)), Bytes(n, m),
-		"fewer nodes or a lower degree")
+	return nil
 }
 
 // pairs is n·(n−1)/2 in floating point.
