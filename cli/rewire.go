@@ -27,7 +27,7 @@ type rewireCmd struct {
 	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
 	Out              string  `short:"o" type:"path" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
-	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
+	Log              string  `type:"path" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, locked; it is removed once the outputs are in place, kept when they cannot be written, and a run refuses to start while one with edits is there)."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in docs/cli.md)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
