@@ -317,8 +317,8 @@ func runScenario(t *testing.T, sc scenario, real bool) string {
 		}
 	}
 	msg := lastLines(withoutProgress(strings.ReplaceAll(stderr, e.dir+"/", "")), 2)
-	if e.note != "" {
-		msg += "\n[" + strings.ReplaceAll(e.note, e.dir+"/", "") + "]"
+	if e.note != "" { // first: a long message is cut in the table
+		msg = "[" + strings.ReplaceAll(e.note, e.dir+"/", "") + "]\n" + msg
 	}
 	exit := fmt.Sprint(code)
 	if signaled {
