@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -367,6 +368,11 @@ func startRun(plan *rewire.Plan, record func([]rewire.Edit), ctx context.Context
 	}
 	go func() {
 		defer close(r.done)
+		defer func() {
+			if p := recover(); p != nil { // a bug: an error, as runRecovered makes it on the main goroutine
+				r.res, r.err = nil, fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())
+			}
+		}()
 		r.res, r.err = plan.Run()
 	}()
 	return r
