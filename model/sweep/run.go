@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -223,6 +224,11 @@ func (s *sweeper) runAll(parent context.Context, groups []*group) error {
 	type outcome struct{ run, feed error }
 	wait := make(chan outcome, 1)
 	go func() {
+		defer func() {
+			if p := recover(); p != nil { // a bug: an error, not a crash of the process
+				wait <- outcome{feed: fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())}
+			}
+		}()
 		feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
 		wait <- outcome{eg.Wait(), feedErr}
 	}()
@@ -465,6 +471,11 @@ func graphsOf(ctx context.Context, gr *group, spec *Spec, alpha float64, c cache
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() {
+			if p := recover(); p != nil { // a bug: an error, not a crash of the process
+				cuts, err = nil, fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())
+			}
+		}()
 		cuts, err = rewire.RunBudgets(g0, cfg, missing)
 	}()
 	select {
