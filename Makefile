@@ -179,9 +179,9 @@ test-python:
 # outputs before → after, exit status, message); a few minutes.
 FAULTS_TABLE := $(CURDIR)/out/faults.md
 
-faults:
+faults: build
 	@mkdir -p out
-	OHM_FAULTS=1 OHM_FAULTS_TABLE=$(FAULTS_TABLE) $(GO) test -count=1 -timeout 10m -run '^TestFaultScenarios$$' ./cli
+	OHM_FAULTS=1 OHM_FAULTS_TABLE=$(FAULTS_TABLE) $(GO) test -count=1 -timeout 20m -run '^TestFaultScenarios$$' ./cli
 	@cat $(FAULTS_TABLE)
 
 bench:

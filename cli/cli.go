@@ -19,6 +19,7 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/model/dataset"
 )
 
@@ -138,6 +139,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	// OHM_MEMORY that does not parse is refused, not ignored; the soft
+	// memory limit follows the budget the memory checks use (definitions
+	// §7.1).
+	if err := sysmem.CheckEnv(); err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 2
+	}
+	if err := sysmem.CheckAddressSpace(); err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 1
+	}
+	sysmem.SetSoftLimit()
 	if t := c.Threads; t > 0 && t < runtime.GOMAXPROCS(0) {
 		// --threads bounds the cores too: the matrix products and
 		// shifted solves spread over GOMAXPROCS goroutines.

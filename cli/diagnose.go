@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
@@ -114,17 +113,24 @@ func (c *diagnoseCmd) Run(g *Globals) error {
 	if err := checkOutputIn("--out", c.Out, diagnosticsFile, false); err != nil {
 		return err
 	}
-	ctx, release := interruptible(g, "finishing the trainings in flight; nothing is written")
+	ctx, release := interruptible(g, "stopping now; nothing is written")
 	defer release()
-	diag, err := runDiagnostics(ctx, g, spec)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+	// Nothing of an interrupted diagnosis is written, so nothing is
+	// finished: the command stops at once (definitions §7.3).
+	var diag *diagnose.Diagnostics
+	err = untilInterrupted(ctx, func() error {
+		var err error
+		diag, err = runDiagnostics(ctx, g, spec)
+		return err
+	})
+	if ctx.Err() != nil {
 		return interruptedf("nothing written to %s", filepath.Join(c.Out, diagnosticsFile))
 	}
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(c.Out, diagnosticsFile)
-	if err := graphio.WriteFileAtomic(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
+	if err := atomicfile.WriteFile(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	if !g.Quiet {

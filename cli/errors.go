@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
@@ -55,4 +56,15 @@ func specError(err error) error {
 		return usagef("%s: %s; sweep it with --%s %s", fe.Field, fe.Msg, flagName(fe.Remedy.Field), fe.Remedy.Value)
 	}
 	return usagef("%v", err)
+}
+
+// withMemoryFlags adds to a memory refusal (a *sysmem.Error) the flags that
+// size the allocation, and OHM_MEMORY's part: the library's hint names no
+// flag.
+func withMemoryFlags(err error, flags string) error {
+	var me *sysmem.Error
+	if !errors.As(err, &me) {
+		return err
+	}
+	return fmt.Errorf("%w (set by %s; OHM_MEMORY sets the budget)", err, flags)
 }

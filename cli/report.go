@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/ohmgnn/ohm/docs/paper/published"
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/model/report"
@@ -66,9 +66,12 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
 	defer release()
-	all, err := sweep.ReadResults(c.Results)
+	all, unknown, err := sweep.ReadResultsFields(c.Results)
 	if err != nil {
 		return err
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(g.Stderr, "ohm: warning: %s: fields this version of ohm does not know (written by a newer ohm?): %s; read past\n", c.Results, strings.Join(unknown, ", "))
 	}
 	// Results of other rewiring code versions never mix into a report: they
 	// are left out, and the message names their versions.
@@ -189,7 +192,7 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 		}
 	}
 	md := filepath.Join(c.Out, "report.md")
-	if err := graphio.WriteFileAtomic(md, func(w io.Writer) error {
+	if err := atomicfile.WriteFile(md, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}); err != nil {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/rewire"
 )
@@ -170,7 +170,7 @@ func (c *statsCmd) Run(g *Globals) error {
 // output.
 func (c *statsCmd) writeTables(g *Globals, ds []*statsDataset, p *statsPlan) error {
 	if c.Markdown != "" {
-		if err := graphio.WriteFileAtomic(c.Markdown, func(w io.Writer) error { return writeStatsTable(w, ds, p, c.Directed) }); err != nil {
+		if err := atomicfile.WriteFile(c.Markdown, func(w io.Writer) error { return writeStatsTable(w, ds, p, c.Directed) }); err != nil {
 			return fmt.Errorf("--markdown: %w", err)
 		}
 	}

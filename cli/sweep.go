@@ -156,8 +156,9 @@ func graphSpecError(err error) error {
 var graphFields = map[string]bool{"graph": true, "name": true, "split_rule": true, "split_seed": true}
 
 // Run runs the sweep until every run of the grid is in the results file.
-// Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
-// exits; a second Ctrl-C quits at once (nothing recorded is lost either way).
+// Ctrl-C (or SIGTERM) stops within an epoch or an iteration, dropping the
+// work in progress (sweep.Run); a second Ctrl-C quits at once (nothing
+// recorded is lost either way).
 func (c *sweepCmd) Run(g *Globals) error {
 	spec, err := c.spec()
 	if err != nil {
@@ -184,7 +185,7 @@ func (c *sweepCmd) Run(g *Globals) error {
 }
 
 // runsInFlight is what a sweep does when interrupted.
-const runsInFlight = "finishing the runs in flight"
+const runsInFlight = "stopping now: a rewiring or a training in progress is dropped, every run finished is recorded already"
 
 // runSweep runs spec into results with progress (runs done / to do, time
 // per run, ETA) and messages on standard error.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -15,7 +16,7 @@ func TestDenseEngineRefused(t *testing.T) {
 	for i := 1; i < 5000; i++ {
 		g.AddEdge(i-1, i)
 	}
-	var me *linalg.MemoryError
+	var me *sysmem.Error
 	if _, err := NewUndirected(g, Options{}); !errors.As(err, &me) || me.Need != DenseBytes(5000, false, false) {
 		t.Fatalf("undirected: %v", err)
 	}

@@ -45,6 +45,10 @@ func newCurvatureOperator(p *Plan) (operator, error) {
 	if p.Config.Curvature != nil {
 		alpha = p.Config.Curvature.Alpha
 	}
+	g := p.Graph
+	if err := checkOperatorMemory(Curvature, g, CurvatureBytes(g.N(), g.E0(), g.Directed(), p.Config.Workers)); err != nil {
+		return nil, err
+	}
 	return &curvatureOperator{s: curvature.NewState(p.Graph, alpha, p.Config.Workers, p.Engine == Exact)}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
@@ -156,8 +157,8 @@ func TestEngineChoice(t *testing.T) {
 		t.Fatalf("auto chose %s: %s", k, why)
 	}
 	t.Setenv("OHM_MEMORY", "100M")
-	// Sizes in the words of linalg.FormatBytes, as in the memory errors.
-	want := "would need " + linalg.FormatBytes(incremental.DenseBytes(3000, false, false))
+	// Sizes in the words of sysmem.FormatBytes, as in the memory errors.
+	want := "would need " + sysmem.FormatBytes(incremental.DenseBytes(3000, false, false))
 	if k, why := choose(Config{Method: ERR, Budget: 0.01, Engine: Auto}); k != Sketch || !strings.Contains(why, "engine auto: sketch") || !strings.Contains(why, want) {
 		t.Fatalf("auto chose %s with 100 MB: %s (want %q)", k, why, want)
 	}
@@ -173,7 +174,7 @@ func TestEngineChoice(t *testing.T) {
 		t.Fatalf("EngineSpec.Resolve chose %s: %s", s.Kind, why)
 	}
 	_, err := Run(g, Config{Method: ERR, Budget: 0.01, Engine: Incremental})
-	var me *linalg.MemoryError
+	var me *sysmem.Error
 	if !errors.As(err, &me) {
 		t.Fatalf("incremental engine beyond memory: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -34,7 +35,7 @@ type Engine struct {
 // New starts the exact engine on a copy of g: hop scores a pair by R per
 // hop (R its second key), within restricts undirected pairs to one
 // component. It refuses, before allocating, a graph whose n² state exceeds
-// the available memory (linalg.CheckMemory). Its cost is one
+// the available memory (sysmem.Check). Its cost is one
 // recomputation.
 func New(g *linalg.Graph, hop, within bool) (*Engine, error) {
 	n := uint64(g.N())
@@ -43,7 +44,7 @@ func New(g *linalg.Graph, hop, within bool) (*Engine, error) {
 	if hop {
 		need += n * n * 8
 	}
-	if err := linalg.CheckMemory(fmt.Sprintf("the exact engine on %d nodes", n), need, "it recomputes n² numbers every iteration; use the incremental engine"); err != nil {
+	if err := sysmem.Check(fmt.Sprintf("the exact engine on %d nodes", n), need, "it recomputes n² numbers every iteration; use the incremental engine"); err != nil {
 		return nil, err
 	}
 	e := &Engine{g: g.Clone(), hop: hop, within: within}

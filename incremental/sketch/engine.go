@@ -86,7 +86,7 @@ type pendingEdit struct {
 var _ incremental.Engine = (*Engine)(nil)
 
 // New starts the sketch engine on a copy of g (undirected) with its
-// first round. It refuses first, with a *linalg.MemoryError, a graph whose
+// first round. It refuses first, with a *sysmem.Error, a graph whose
 // estimated peak (Bytes) exceeds the memory available. Its cost is that of
 // a round.
 func New(g *linalg.Graph, opt Options) (*Engine, error) {

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 )
 
 // source describes one real dataset: where its raw files sit in PyTorch
@@ -309,7 +309,7 @@ func (f *Fetcher) fetchOne(ctx context.Context, url, dst, want string) error {
 	}
 	// Whole or not at all: a full disk leaves no half file to be taken
 	// for the dataset's (files found are not re-hashed).
-	return graphio.WriteFileAtomic(dst, func(w io.Writer) error {
+	return atomicfile.WriteFile(dst, func(w io.Writer) error {
 		_, err := w.Write(body)
 		return err
 	})

@@ -25,7 +25,7 @@ import (
 	"strings"
 
 	"github.com/ohmgnn/ohm/docs/paper/published"
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/model/sweep"
@@ -155,7 +155,7 @@ func yesNo(b bool) string {
 // recorded twice counts once; two different results of one run are an
 // error (sweep.Unique). The report is written whole or not at all: every
 // figure and report.md are written in full beside their targets first and
-// put in place together at the end (graphio.CommitAll), so a failure — a
+// put in place together at the end (atomicfile.CommitAll), so a failure — a
 // full disk, an unwritable folder, opt.Context done — leaves Out as it was
 // (folders Write created removed again).
 func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
@@ -171,7 +171,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 	created, err := mkdirAll(figs.dir)
 	defer func() {
 		if err != nil {
-			graphio.DiscardAll(figs.staged...)
+			atomicfile.DiscardAll(figs.staged...)
 			for i := len(created) - 1; i >= 0; i-- {
 				os.Remove(created[i]) // only when empty: nothing of anyone else's
 			}
@@ -211,7 +211,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 			return nil, err
 		}
 	}
-	md, err := graphio.StageFile(out.Markdown, func(w io.Writer) error {
+	md, err := atomicfile.Stage(out.Markdown, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
@@ -222,7 +222,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		md.Discard()
 		return nil, err
 	}
-	if err = graphio.CommitAll(append(figs.staged, md)...); err != nil {
+	if err = atomicfile.CommitAll(append(figs.staged, md)...); err != nil {
 		return nil, err
 	}
 	return out, nil
