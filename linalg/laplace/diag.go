@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // DiagEstimate is Hutchinson's estimate of the diagonal of L⁺ with its
@@ -166,11 +168,7 @@ func (s *Solver) walkSeries(workers int) *walkSeries {
 		}
 	}
 	workers = max(1, min(workers, n))
-	var wg sync.WaitGroup
-	for p := range workers {
-		wg.Go(func() { w.twoHop(p*n/workers, (p+1)*n/workers) })
-	}
-	wg.Wait()
+	parallel.Rows(workers, n, func(_, lo, hi int) { w.twoHop(lo, hi) })
 	return w
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -61,7 +62,7 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 		if ctx.Err() != nil {
 			break
 		}
-		eg.Go(func() error { // waits for a free worker
+		eg.Go(parallel.Go(func() error { // waits for a free worker
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -70,13 +71,13 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 				return err
 			}
 			mu.Lock()
+			defer mu.Unlock() // also when done panics (parallel.Go recovers it)
 			finished[i] = true
 			if done != nil {
 				done(res[i])
 			}
-			mu.Unlock()
 			return nil
-		})
+		}))
 	}
 	if err := eg.Wait(); err != nil {
 		return nil, err

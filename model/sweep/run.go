@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
@@ -249,7 +250,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 				if ctx.Err() != nil {
 					return nil
 				}
-				eg.Go(func() error { return s.train(ctx, j) }) // waits for a free worker
+				eg.Go(parallel.Go(func() error { return s.train(ctx, j) })) // waits for a free worker
 			}
 		}
 	}
@@ -300,11 +301,11 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 		return err
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock() // also when OnRun panics (parallel.Go recovers it)
 	s.sum.Ran++
 	if s.opt.OnRun != nil {
 		s.opt.OnRun(rec)
 	}
-	s.mu.Unlock()
 	return nil
 }
 

@@ -5,11 +5,11 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -246,26 +246,7 @@ func (s *State) parallel(n int, f func(w, k int)) {
 		}
 		return
 	}
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for w := range nw {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= n {
-					return
-				}
-				f(w, k)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(nw, n, f)
 }
 
 // ChooseRemoval is step 2 of an iteration (definitions §3.4): the most-curved
