@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +47,25 @@ func TestPanicIsInternalError(t *testing.T) {
 		if !errors.As(err, &p) || p.Value != want || errors.As(err, &ue) ||
 			!strings.HasPrefix(err.Error(), "internal error (please report it): "+want) || !strings.Contains(err.Error(), "panicCmd") {
 			t.Errorf("%s: %v", where, err)
+		}
+	}
+}
+
+// TestPerHopTooLarge: err-hop and res-hop on an edge list of 65 535 nodes
+// are refused with the limit named (exit 2) before the engine allocates
+// its n² state, in either form.
+func TestPerHopTooLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, []byte("0 1\n1 65534\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"rewire", "--graph", path, "--method", "err-hop", "--budget", "0.5"},
+		{"rewire", "--graph", path, "--method", "res-hop", "--budget", "0.5", "--directed"},
+	} {
+		code, _, errs := run(t, args...)
+		if code != 2 || !strings.Contains(errs, "the graph has 65535 nodes; per-hop scores hold at most 65534") {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package rewire
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -155,6 +157,11 @@ func NewPlan(g *linalg.Graph, cfg Config) (*Plan, error) {
 	}
 	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	info := cfg.Method.Info()
+	if info.PerHop {
+		if err := hops.CheckNodes(g.N()); err != nil {
+			return nil, &ConfigError{Field: FieldMethod, Value: cfg.Method, Reason: fmt.Sprintf("the graph has %d nodes; per-hop scores hold at most %d (16-bit hop distances): use %s on this graph", g.N(), hops.MaxNodes, strings.TrimSuffix(string(cfg.Method), "-hop"))}
+		}
+	}
 	p := &Plan{Graph: g, Config: cfg, Method: info, B: Budget(cfg.Budget, g.E0())}
 	p.Iterations = p.B
 	if cfg.MaxIterations > 0 && cfg.MaxIterations < p.B {
