@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -194,9 +196,27 @@ func TestProfiles(t *testing.T) {
 	if code, _, errs := run(t, "--cpuprofile", cpu, "--memprofile", mem, "data", "info", "--dataset", "sbm"); code != 0 {
 		t.Fatal(errs)
 	}
-	for _, p := range []string{cpu, mem} {
-		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
-			t.Errorf("profile %s: %v", p, err)
+	// A profile is a gzipped protocol buffer whose string table names its
+	// sample types: cpu/nanoseconds, or the heap's alloc_space and
+	// inuse_space.
+	for p, types := range map[string][]string{cpu: {"cpu", "nanoseconds"}, mem: {"alloc_space", "inuse_space"}} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("profile %s: %v", p, err)
+		}
+		raw, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil {
+			t.Fatalf("profile %s: %v", p, err)
+		}
+		for _, ty := range types {
+			if !bytes.Contains(raw, []byte(ty)) {
+				t.Errorf("profile %s: no sample type %q", p, ty)
+			}
 		}
 	}
 }
@@ -329,9 +349,11 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 	missing := filepath.Join(t.TempDir(), "nothing.npz")
-	os.WriteFile(missing, []byte("not a zip"), 0o644)
-	if code, _, errs := run(t, "resistance", "--graph", missing); code != 1 {
-		t.Errorf("unreadable graph: exit %d, want 1: %s", code, errs)
+	if err := os.WriteFile(missing, []byte("not a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "resistance", "--graph", missing); code != 1 || !strings.Contains(errs, missing) {
+		t.Errorf("unreadable graph: exit %d, want 1 and the file named: %s", code, errs)
 	}
 }
 

@@ -405,19 +405,29 @@ func TestFilterRecords(t *testing.T) {
 		{Method: "err", Form: "directed"}, {Method: "err", Form: "undirected"}}
 	for _, tc := range []struct {
 		methods, forms []string
-		want           int
-		bad            bool
+		want           []string // method/form of the records kept, in order
+		bad            string   // the error names it
 	}{
-		{nil, nil, 4, false},
-		{[]string{"none", "gtr"}, nil, 2, false},
-		{nil, []string{"directed"}, 1, false},
-		{[]string{"err"}, []string{"undirected"}, 1, false},
-		{[]string{"bogus"}, nil, 0, true},
-		{nil, []string{"sideways"}, 0, true},
+		{nil, nil, []string{"none/undirected", "gtr/undirected", "err/directed", "err/undirected"}, ""},
+		{[]string{"none", "gtr"}, nil, []string{"none/undirected", "gtr/undirected"}, ""},
+		{nil, []string{"directed"}, []string{"err/directed"}, ""},
+		{[]string{"err"}, []string{"undirected"}, []string{"err/undirected"}, ""},
+		{[]string{"bogus"}, nil, nil, "bogus"},
+		{nil, []string{"sideways"}, nil, "sideways"},
 	} {
 		got, err := filterRecords(slices.Clone(recs), tc.methods, tc.forms)
-		if (err != nil) != tc.bad || len(got) != tc.want {
-			t.Errorf("methods %v forms %v: %d records, err %v; want %d, error %v", tc.methods, tc.forms, len(got), err, tc.want, tc.bad)
+		var kept []string
+		for _, r := range got {
+			kept = append(kept, r.Method+"/"+r.Form)
+		}
+		if tc.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.bad) {
+				t.Errorf("methods %v forms %v: err %v, want one naming %q", tc.methods, tc.forms, err, tc.bad)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(kept, tc.want) {
+			t.Errorf("methods %v forms %v: kept %v, err %v; want %v", tc.methods, tc.forms, kept, err, tc.want)
 		}
 	}
 }
