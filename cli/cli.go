@@ -98,6 +98,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.UsageOnError(),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
+		// "--budget -1" reaches its check ("--budget -1: must lie in (0, 1]")
+		// instead of being taken for a short flag.
+		kong.WithHyphenPrefixedParameters(true),
+		withLists,
 		kong.Bind(&c.Globals),
 		kong.Vars{"version": versionInfo().String()},
 	)
@@ -113,13 +117,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		ctx, err = parser.Parse(joinNegative(args))
+		ctx, err = parser.Parse(args)
 	}()
 	if exit >= 0 {
 		return exit // --help
-	}
-	if err == nil {
-		err = checkLists(args)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ohm: %v\n", err)

@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
@@ -295,9 +297,6 @@ func TestNegativeFlagValues(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--budget -1: must lie in (0, 1]") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if got := joinNegative([]string{"a", "--x", "-2.5", "--y", "-z", "--w=-1"}); !slices.Equal(got, []string{"a", "--x=-2.5", "--y", "-z", "--w=-1"}) {
-		t.Fatalf("joinNegative: %q", got)
-	}
 }
 
 // TestEmptyListItems: an empty item anywhere in a list flag — leading,
@@ -308,11 +307,48 @@ func TestEmptyListItems(t *testing.T) {
 		{"stats", "--datasets", "bottleneck", "--budgets", ",0.1"},
 		{"stats", "--datasets=bottleneck,,sbm"},
 		{"sweep", "--results", filepath.Join(t.TempDir(), "r.jsonl"), "--datasets", "bottleneck,"},
+		{"sweep", "--results", filepath.Join(t.TempDir(), "r.jsonl"), "--datasets", "bottleneck", "--splits", "0,,1"},
+		{"report", "--diagnostics", "a.json,", "r.jsonl"},
+		{"diagnose", "--datasets", "bottleneck", "--methods", "err", "--budget", "0.1", "--depths", "2", "--pairnorm", "no,"},
 	} {
 		code, _, errs := run(t, args...)
 		if code != 2 || !strings.Contains(errs, "empty item in") {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
+	}
+	code, _, errs := run(t, "stats", "--datasets", "bottleneck", "--budgets", "0.1", "--budgets", "0.2,0.1")
+	if code != 2 || !strings.Contains(errs, "--budgets: 0.1 given twice") {
+		t.Errorf("a repeated item: exit %d: %s", code, errs)
+	}
+}
+
+// TestEveryListFlagIsCommaList: every flag of every command whose value is
+// a list, or whose help speaks of a comma-separated list, has the type
+// commaList, so that kong decodes it through commaList's checks.
+func TestEveryListFlagIsCommaList(t *testing.T) {
+	parser, err := kong.New(&commandLine{}, kong.Exit(func(int) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := 0
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			isList := f.Target.Type() == reflect.TypeOf(commaList{})
+			if isList {
+				lists++
+			}
+			if !isList && (f.Target.Kind() == reflect.Slice || strings.Contains(strings.ToLower(f.Help), "comma-separated")) {
+				t.Errorf("%s --%s: a list flag of type %s, not commaList", n.Path(), f.Name, f.Target.Type())
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(parser.Model.Node)
+	if lists < 10 {
+		t.Fatalf("%d commaList flags found: the walk missed the commands", lists)
 	}
 }
 

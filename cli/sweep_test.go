@@ -327,10 +327,17 @@ func TestReportAndDemo(t *testing.T) {
 	}
 	// A diagnostics file named twice (the same dataset and setting in
 	// both) or a missing one fails, naming it, and nothing is written.
-	diag := filepath.Join(dir, diagnosticsFile)
+	// A path named twice is refused by the flag itself.
+	diag, diag2 := filepath.Join(dir, diagnosticsFile), filepath.Join(dir, "copy-"+diagnosticsFile)
+	if raw, err := os.ReadFile(diag); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(diag2, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ files, want string }{
-		{diag + "," + diag, "both hold the diagnostics of bottleneck"},
+		{diag + "," + diag2, "both hold the diagnostics of bottleneck"},
 		{filepath.Join(dir, "missing.json"), "missing.json"},
+		{diag + "," + diag, diag + " given twice"},
 	} {
 		bad := filepath.Join(dir, "bad")
 		code, _, errs = run(t, "report", filepath.Join(dir, "results.jsonl"), "--out", bad, "--diagnostics", c.files)
