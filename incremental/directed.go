@@ -404,7 +404,13 @@ func (e *Directed) markDirty(s int) {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Directed) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
+func (e *Directed) edit(u, v int, add bool) {
+	if add {
+		e.dist.AddEdge(e.g, u, v)
+	} else {
+		e.dist.RemoveEdge(e.g, u, v)
+	}
+}
 
 // Score returns the score MaxPair ranks by for the ordered pair (i, j):
 // R_ij, or R_ij/d(i→j) with PerHop; false across SCCs, for i = j, or

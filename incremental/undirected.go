@@ -397,7 +397,13 @@ func (e *Undirected) flush() error {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Undirected) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
+func (e *Undirected) edit(u, v int, add bool) {
+	if add {
+		e.dist.AddEdge(e.g, u, v)
+	} else {
+		e.dist.RemoveEdge(e.g, u, v)
+	}
+}
 
 // Score returns the score MaxPair ranks by: R_ij, or R_ij/d(i,j) with
 // PerHop (false when there is no path). O(1).

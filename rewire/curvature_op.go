@@ -45,7 +45,7 @@ func newCurvatureOperator(p *Plan) (operator, error) {
 	if p.Config.Curvature != nil {
 		alpha = p.Config.Curvature.Alpha
 	}
-	return &curvatureOperator{s: curvature.NewState(p.Graph, alpha, p.Config.Workers, p.Engine == Exact)}, nil
+	return &curvatureOperator{s: curvature.NewState(p.Graph, curvature.StateOptions{Alpha: alpha, Workers: p.Config.Workers, RecomputeAll: p.Engine == Exact})}, nil
 }
 
 func (o *curvatureOperator) graph() *linalg.Graph { return o.s.Graph() }

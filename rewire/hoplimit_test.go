@@ -36,7 +36,7 @@ func TestPerHopNodeLimit(t *testing.T) {
 			if err := incremental.CheckDense(n, directed, true); err == nil || !strings.HasPrefix(err.Error(), "hops: ") {
 				t.Errorf("CheckDense on %d nodes per hop: %v", n, err)
 			}
-			if _, err := exact.New(g, true, false); err == nil || !strings.HasPrefix(err.Error(), "hops: ") {
+			if _, err := exact.New(g, exact.Options{PerHop: true}); err == nil || !strings.HasPrefix(err.Error(), "hops: ") {
 				t.Errorf("exact.New on %d nodes per hop: %v", n, err)
 			}
 			_, err := NewEngine(g, EngineSpec{PerHop: true})

@@ -33,12 +33,21 @@ type Engine struct {
 	err   error         // the first failed recomputation (Err)
 }
 
-// New starts the exact engine on a copy of g: hop scores a pair by R per
-// hop (R its second key), within restricts undirected pairs to one
-// component. It refuses, before allocating, a graph whose n² state exceeds
-// the available memory (linalg.CheckMemory). Its cost is one
-// recomputation.
-func New(g *linalg.Graph, hop, within bool) (*Engine, error) {
+// Options configure the exact engine.
+type Options struct {
+	// PerHop scores a pair by R per hop, R its second key (err-hop,
+	// res-hop); else by R.
+	PerHop bool
+	// WithinComponents restricts undirected pairs to one component.
+	WithinComponents bool
+}
+
+// New starts the exact engine on a copy of g, scoring as opt says. It
+// refuses, before allocating, per-hop scores on more than hops.MaxNodes
+// nodes and a graph whose n² state exceeds the available memory
+// (linalg.CheckMemory). Its cost is one recomputation.
+func New(g *linalg.Graph, opt Options) (*Engine, error) {
+	hop, within := opt.PerHop, opt.WithinComponents
 	if hop {
 		if err := hops.CheckNodes(g.N()); err != nil {
 			return nil, err
@@ -141,7 +150,7 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 			}
 		}
 	}
-	return rank.FirstAccepted(ps, rank.Descending, e.hop, nil)
+	return rank.FirstAccepted(ps, rank.Descending, rank.Keys(e.hop), nil)
 }
 
 // MinEdge ranks the edges (arcs inside SCCs) by resistance, ascending.
@@ -152,7 +161,7 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 			es = append(es, incremental.Pair{U: ed.U, V: ed.V, Score: r})
 		}
 	}
-	return rank.FirstAccepted(es, rank.Ascending, false, accept)
+	return rank.FirstAccepted(es, rank.Ascending, rank.ScoreOnly, accept)
 }
 
 // Resistance is R_ij from the fresh matrix; false across SCCs (directed)

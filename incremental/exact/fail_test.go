@@ -21,7 +21,7 @@ func TestRecomputationFails(t *testing.T) {
 		for i := range 4 {
 			g.AddEdge(i, (i+1)%4)
 		}
-		e, err := New(g, true, false)
+		e, err := New(g, Options{PerHop: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -400,20 +400,21 @@ func (d *Distances) bfs(g *linalg.Graph, s int) {
 	}
 }
 
-// Edit adds or removes the edge {u,v} (arc u→v) of g and, when d is not nil,
-// updates the distances to match (Added or Removed, whose cost it has): the
-// one place the engines change their graph.
-func (d *Distances) Edit(g *linalg.Graph, u, v int, add bool) {
-	if add {
-		g.AddEdge(u, v)
-	} else {
-		g.RemoveEdge(u, v)
-	}
-	switch {
-	case d == nil:
-	case add:
+// AddEdge adds the edge {u,v} (arc u→v) to g and, when d is not nil,
+// updates the distances to match (Added, whose cost it has): with
+// RemoveEdge, the one place the engines change their graph.
+func (d *Distances) AddEdge(g *linalg.Graph, u, v int) {
+	g.AddEdge(u, v)
+	if d != nil {
 		d.Added(g, u, v)
-	default:
+	}
+}
+
+// RemoveEdge removes the edge {u,v} (arc u→v) from g and, when d is not
+// nil, updates the distances to match (Removed, whose cost it has).
+func (d *Distances) RemoveEdge(g *linalg.Graph, u, v int) {
+	g.RemoveEdge(u, v)
+	if d != nil {
 		d.Removed(g, u, v)
 	}
 }
