@@ -234,7 +234,7 @@ func BA(n, k int, seed uint64) (*Graph, error) {
 // are the clique indices. O(k·s²).
 func RingOfCliques(k, s int) (*Graph, error) {
 	if k < 1 || s < 1 {
-		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes", k, s)
+		return nil, fmt.Errorf("graphgen: ring of cliques: %d cliques of %d nodes", k, s)
 	}
 	g := &Graph{N: k * s, Labels: make([]int, k*s)}
 	for c := range k {

@@ -46,7 +46,7 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, errors.New("no runs")
+		return nil, errors.New("gnn: no runs")
 	}
 	for _, r := range runs {
 		if err := data.checkSplit(r.Split); err != nil {
