@@ -33,14 +33,18 @@ func Go(f func() error) func() error {
 	return func() (err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				err = recovered(r)
+				err = Recovered(r)
 			}
 		}()
 		return f()
 	}
 }
 
-func recovered(r any) *PanicError {
+// Recovered is the *PanicError of r, a value recover returned on the
+// current goroutine (its stack taken now), or r itself when it is one
+// already: for workers that recover their own panics to raise them again
+// on their caller's goroutine. O(stack).
+func Recovered(r any) *PanicError {
 	if p, ok := r.(*PanicError); ok {
 		return p // re-panicked by a nested fan-out: keep the worker's stack
 	}
@@ -61,7 +65,7 @@ func (g *group) go_(f func()) {
 			if r := recover(); r != nil {
 				g.mu.Lock()
 				if g.first == nil {
-					g.first = recovered(r)
+					g.first = Recovered(r)
 				}
 				g.mu.Unlock()
 			}
