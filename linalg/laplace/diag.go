@@ -110,7 +110,7 @@ func EstimateDiag(s *Solver, k int, seed uint64, tol float64, workers int) (Diag
 		}
 	}
 	if _, err := s.SolveMany(k, fill, use, tol, 10*n+100, workers); err != nil {
-		return DiagEstimate{}, fmt.Errorf("diagonal estimate: %w", err)
+		return DiagEstimate{}, fmt.Errorf("laplace: diagonal estimate: %w", err)
 	}
 	d := DiagEstimate{Mean: sum, StdErr: sum2}
 	fk := float64(k)

@@ -60,7 +60,7 @@ func LinearProbe(train, test *mat.Dense, ytrain, ytest []int, classes int, l2 fl
 		logits: make([]float64, C)}
 	th, f, err := minimize(obj.eval, make([]float64, nw+C), 1e-6, 1000)
 	if err != nil {
-		return 0, fmt.Errorf("linear probe: %w", err)
+		return 0, fmt.Errorf("diagnose: linear probe: %w", err)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, errors.New("diagnose: linear probe: non-finite objective")

@@ -54,10 +54,10 @@ type Tables struct {
 func Paper() (*Tables, error) {
 	t := &Tables{}
 	if err := json.Unmarshal(accuracyJSON, &t.Accuracy); err != nil {
-		return nil, fmt.Errorf("published accuracy: %w", err)
+		return nil, fmt.Errorf("published: accuracy: %w", err)
 	}
 	if err := json.Unmarshal(editsJSON, &t.Edits); err != nil {
-		return nil, fmt.Errorf("published edits: %w", err)
+		return nil, fmt.Errorf("published: edits: %w", err)
 	}
 	return t, nil
 }
