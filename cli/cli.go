@@ -101,6 +101,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.UsageOnError(),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
+		// "--budget -1" reaches its check ("--budget -1: must lie in (0, 1]")
+		// instead of being taken for a short flag.
+		kong.WithHyphenPrefixedParameters(true),
+		withLists,
 		kong.Bind(&c.Globals),
 		kong.Vars{"version": versionInfo().String()},
 		kong.NamedMapper("existingfile", existingFile(&fileErrs)),
@@ -117,13 +121,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		ctx, err = parser.Parse(joinNegative(args))
+		ctx, err = parser.Parse(args)
 	}()
 	if exit >= 0 {
 		return exit // --help
-	}
-	if err == nil {
-		err = checkLists(args)
 	}
 	if err == nil && c.Threads < 0 {
 		err = fmt.Errorf("--threads %d: must be ≥ 0 (0: one per core)", c.Threads)

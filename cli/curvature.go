@@ -138,7 +138,7 @@ func summarizeCurvature(ks []curvature.EdgeKappa) *CurvatureOut {
 // ranking (rank.Each, ascending). It reorders ps.
 func leastCurved(ps []incremental.Pair, n int) []curvature.EdgeKappa {
 	out := []curvature.EdgeKappa{}
-	rank.Each(ps, rank.Ascending, false, func(p incremental.Pair) bool {
+	rank.Each(ps, rank.Ascending, rank.ScoreOnly, func(p incremental.Pair) bool {
 		if len(out) == n {
 			return false
 		}

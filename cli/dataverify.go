@@ -9,8 +9,8 @@ import (
 
 // dataVerifyCmd is `ohm data verify`.
 type dataVerifyCmd struct {
-	Datasets []string `help:"Datasets to verify (default: every dataset whose files are found)." sep:","`
-	JSON     bool     `name:"json" help:"Print a JSON array of {dataset, root, files: [{path, size, sha256, ok, problem}]}."`
+	Datasets commaList `help:"Comma-separated datasets to verify (default: every dataset whose files are found)."`
+	JSON     bool      `name:"json" help:"Print a JSON array of {dataset, root, files: [{path, size, sha256, ok, problem}]}."`
 }
 
 // VerifyEntry is one dataset of `ohm data verify --json`; its fields are

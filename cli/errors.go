@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
@@ -23,12 +24,18 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 type exitPanic struct{}
 
 // runRecovered runs the command and turns a panic — a bug — into an error
-// with its stack, so that the exit status follows the one rule (2 usage
-// error, 1 any other failure) instead of the runtime's 2.
+// with its stack (a *parallel.PanicError), so that the exit status follows
+// the one rule (2 usage error, 1 any other failure) instead of the
+// runtime's 2. The fan-outs (internal/parallel) and the errgroup workers
+// (parallel.Go) bring their goroutines' panics here.
 func runRecovered(ctx *kong.Context) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
+			if p, ok := r.(*parallel.PanicError); ok {
+				err = p // raised in a worker goroutine: its stack
+				return
+			}
+			err = &parallel.PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	return ctx.Run()

@@ -41,9 +41,9 @@ type rewireCmd struct {
 // (--dataset mutag, enzymes, proteins, …): PyG's use_node_attr and
 // use_edge_attr, and the edge_attr of added arcs.
 type TUFlags struct {
-	NodeAttr bool      `name:"node-attr" help:"TU datasets: put the node attributes in x before the one-hot node labels (PyG's use_node_attr=True)."`
-	EdgeAttr bool      `name:"edge-attr" help:"TU datasets: put the edge attributes in edge_attr before the one-hot edge labels (PyG's use_edge_attr=True)."`
-	EdgeFill []float64 `name:"edge-fill" sep:"," placeholder:"V[,V...]" help:"TU datasets: edge_attr of every added arc, one value for all columns or one per column (default: zeros)."`
+	NodeAttr bool       `name:"node-attr" help:"TU datasets: put the node attributes in x before the one-hot node labels (PyG's use_node_attr=True)."`
+	EdgeAttr bool       `name:"edge-attr" help:"TU datasets: put the edge attributes in edge_attr before the one-hot edge labels (PyG's use_edge_attr=True)."`
+	EdgeFill numberList `name:"edge-fill" placeholder:"V" help:"TU datasets: edge_attr of every added arc, one value for all columns or one per column (default: zeros)."`
 }
 
 // RewireSummary is the summary of one rewiring run, printed by `ohm rewire`

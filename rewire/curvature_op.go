@@ -49,7 +49,7 @@ func newCurvatureOperator(p *Plan) (operator, error) {
 	if err := checkOperatorMemory(Curvature, g, CurvatureBytes(g.N(), g.E0(), g.Directed(), p.Config.Workers)); err != nil {
 		return nil, err
 	}
-	return &curvatureOperator{s: curvature.NewState(p.Graph, alpha, p.Config.Workers, p.Engine == Exact)}, nil
+	return &curvatureOperator{s: curvature.NewState(p.Graph, curvature.StateOptions{Alpha: alpha, Workers: p.Config.Workers, RecomputeAll: p.Engine == Exact})}, nil
 }
 
 func (o *curvatureOperator) graph() *linalg.Graph { return o.s.Graph() }

@@ -111,7 +111,7 @@ func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 	s, _ = s.Resolve(g)
 	switch s.Kind {
 	case Exact:
-		return exact.New(g, s.PerHop, s.WithinComponents)
+		return exact.New(g, exact.Options{PerHop: s.PerHop, WithinComponents: s.WithinComponents})
 	case Sketch:
 		opt := s.Sketch
 		opt.Removes = s.Removes

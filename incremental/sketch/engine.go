@@ -91,7 +91,7 @@ var _ incremental.Engine = (*Engine)(nil)
 // a round.
 func New(g *linalg.Graph, opt Options) (*Engine, error) {
 	if g.Directed() {
-		return nil, fmt.Errorf("the sketch engine takes undirected graphs")
+		return nil, fmt.Errorf("sketch: the sketch engine takes undirected graphs")
 	}
 	opt = opt.withDefaults()
 	if err := checkMemory(g.N(), g.NumEdges(), opt); err != nil {

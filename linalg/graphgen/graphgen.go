@@ -246,7 +246,7 @@ func BA(n, k int, seed uint64) (*Graph, error) {
 // are the clique indices. O(k·s²).
 func RingOfCliques(k, s int) (*Graph, error) {
 	if k < 1 || s < 1 {
-		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes", k, s)
+		return nil, fmt.Errorf("graphgen: ring of cliques: %d cliques of %d nodes", k, s)
 	}
 	if err := sysmem.Check(fmt.Sprintf("ring of cliques: a graph of %.0f nodes and about %.4g edges", float64(k)*float64(s), float64(k)*(pairs(float64(s))+1)),
 		Bytes(min(k*s, 1<<40), float64(k)*(pairs(float64(s))+1)), "fewer nodes or a lower degree"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -49,7 +50,7 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, errors.New("no runs")
+		return nil, errors.New("gnn: no runs")
 	}
 	for _, r := range runs {
 		if err := data.checkSplit(r.Split); err != nil {
@@ -71,7 +72,7 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 			if ctx.Err() != nil {
 				break
 			}
-			eg.Go(func() error { // waits for a free worker
+			eg.Go(parallel.Go(func() error { // waits for a free worker
 				if ctx.Err() != nil {
 					return nil
 				}
@@ -91,7 +92,7 @@ func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, w
 					}
 				}
 				return nil
-			})
+			}))
 		}
 		wait <- eg.Wait()
 	}()

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ohmgnn/ohm"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
@@ -280,7 +281,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 				if ctx.Err() != nil {
 					return nil
 				}
-				eg.Go(func() error { return s.train(ctx, j) }) // waits for a free worker
+				eg.Go(parallel.Go(func() error { return s.train(ctx, j) })) // waits for a free worker
 			}
 		}
 	}
@@ -332,7 +333,7 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 	rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
 	rec.Finished = time.Now().UTC().Format(time.RFC3339)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.mu.Unlock() // also when OnRun panics (parallel.Go recovers it)
 	if s.stopped {
 		return nil // Run has returned: nothing more is recorded
 	}
