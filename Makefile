@@ -112,7 +112,7 @@ SKIPLOG := $(CURDIR)/out/.skipped-dataset-tests
 
 test: lint
 	@mkdir -p out && rm -f $(SKIPLOG)
-	OHM_SKIPLOG=$(SKIPLOG) $(GO) test -count=1 $(PKGS)
+	OHM_SKIPLOG=$(SKIPLOG) $(GO) test -count=1 -timeout 30m $(PKGS)
 	@$(MAKE) --no-print-directory test-race
 	@$(MAKE) --no-print-directory test-python
 	@if [ -s $(SKIPLOG) ]; then echo "$$(wc -l < $(SKIPLOG)) dataset tests skipped: set OHM_DATA to a PyTorch Geometric data root (make test OHM_DATA=DIR) to include them"; fi
