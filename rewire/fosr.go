@@ -92,6 +92,12 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 
 func (o *fosrOperator) finish(*Result) error { return nil }
 
+// ErrFoSRVanished is FoSR's failure when its power iteration's vector
+// vanishes: a start vector zero or in the span of √d, or a graph on which
+// every vector orthogonal to √d is cancelled (a single edge). RunMany
+// leaves such a graph as it is (definitions §3.8).
+var ErrFoSRVanished = errors.New("fosr: the power iteration vanished (the start vector is zero or parallel to √d): give another --seed or --fosr-x0")
+
 // fosr is FoSR's state: the graph (edited in place), the degrees of
 // edge_index (self-loops count 1) and the vector x.
 type fosr struct {
@@ -152,7 +158,7 @@ func (f *fosr) powerStep() error {
 	}
 	norm = math.Sqrt(norm)
 	if !(norm > 0) || math.IsInf(norm, 0) {
-		return errors.New("fosr: the power iteration vanished (the start vector is zero or parallel to √d): give another --seed or --fosr-x0")
+		return ErrFoSRVanished
 	}
 	for i := range n {
 		f.x[i] = f.y[i] / norm

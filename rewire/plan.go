@@ -13,7 +13,12 @@ import (
 type Config struct {
 	Method Method
 	// Budget is r in (0, 1]; the run makes B = floor(r·E0) iterations.
+	// Zero when Edits is given.
 	Budget float64
+	// Edits, when positive, is B itself: the run makes that many
+	// iterations whatever E0 is (FoSR's and BORF's way of tuning it;
+	// definitions §3.8). Budget must then be zero.
+	Edits int
 	// WithinComponents restricts undirected pairs to one component.
 	WithinComponents bool
 	// Engine is the resistance engine; "" is Auto (Incremental when its
@@ -63,6 +68,7 @@ type Field string
 const (
 	FieldMethod           Field = "method"
 	FieldBudget           Field = "budget"
+	FieldEdits            Field = "edits"
 	FieldMaxIterations    Field = "max iterations"
 	FieldWithinComponents Field = "within components"
 	FieldEngine           Field = "engine"
@@ -96,7 +102,12 @@ func (c Config) Check(directed bool) error {
 		return err
 	}
 	info := m.Info()
-	if !(c.Budget > 0 && c.Budget <= 1) {
+	switch {
+	case c.Edits < 0:
+		return &ConfigError{Field: FieldEdits, Value: c.Edits, Reason: "must be ≥ 0"}
+	case c.Edits > 0 && c.Budget != 0:
+		return &ConfigError{Field: FieldEdits, Value: c.Edits, Reason: fmt.Sprintf("give either a budget fraction or a number of edits, not both (budget %v)", c.Budget)}
+	case c.Edits == 0 && !(c.Budget > 0 && c.Budget <= 1):
 		return &ConfigError{Field: FieldBudget, Value: c.Budget, Reason: "must lie in (0, 1] (a fraction of E0, e.g. 0.05)"}
 	}
 	if c.MaxIterations < 0 {
@@ -127,7 +138,7 @@ type Plan struct {
 	Config Config
 	// Method is the registry's entry of Config.Method.
 	Method MethodInfo
-	// B is floor(r·E0); Iterations the iterations the run may make: B, or
+	// B is floor(r·E0), or Config.Edits when given; Iterations the iterations the run may make: B, or
 	// MaxIterations when smaller.
 	B, Iterations int
 	// Engine is the engine that will run: Auto resolved; for curvature,
@@ -155,7 +166,10 @@ func NewPlan(g *linalg.Graph, cfg Config) (*Plan, error) {
 	}
 	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	info := cfg.Method.Info()
-	p := &Plan{Graph: g, Config: cfg, Method: info, B: Budget(cfg.Budget, g.E0())}
+	p := &Plan{Graph: g, Config: cfg, Method: info, B: cfg.Edits}
+	if cfg.Edits == 0 {
+		p.B = Budget(cfg.Budget, g.E0())
+	}
 	p.Iterations = p.B
 	if cfg.MaxIterations > 0 && cfg.MaxIterations < p.B {
 		p.Iterations = cfg.MaxIterations

@@ -37,6 +37,14 @@ type Expected struct {
 	SCCCount                     int     `json:"scc_count"`
 	ReciprocatedPairs            int     `json:"reciprocated_pairs"`
 	Splits                       [][]int `json:"splits"`
+	// The TU graph-classification datasets' counts (MUTAG, ENZYMES,
+	// PROTEINS): graphs, the largest graph's nodes, graphs with more than
+	// one component, graphs with a self-loop.
+	Graphs              int  `json:"graphs"`
+	MaxNodes            int  `json:"max_nodes"`
+	DisconnectedGraphs  int  `json:"disconnected_graphs"`
+	GraphsWithSelfLoops int  `json:"graphs_with_self_loops"`
+	Undirected          bool `json:"undirected"`
 }
 
 // LoadExpected reads root/expected.json, keyed by lower-case dataset name.

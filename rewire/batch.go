@@ -1,0 +1,123 @@
+package rewire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// ManyOptions are RunMany's options beyond the Config every graph shares.
+type ManyOptions struct {
+	// Threads is how many graphs are rewired at once (each graph on one
+	// worker); 0: one.
+	Threads int
+	// OnGraph, when set, is called once per graph as it finishes, with its
+	// index and result (graphs finish in any order; calls never overlap).
+	OnGraph func(i int, res *Result)
+}
+
+// GraphError is the failure of one graph of a batch: its index in the
+// input and the error of its run.
+type GraphError struct {
+	Graph int
+	Err   error
+}
+
+func (e *GraphError) Error() string { return fmt.Sprintf("graph %d: %v", e.Graph, e.Err) }
+
+func (e *GraphError) Unwrap() error { return e.Err }
+
+// RunMany rewires every graph of graphs with cfg, as Run rewires each alone
+// (definitions §3.8): one Plan per graph, run by the one loop of Plan.Run,
+// with cfg.Workers set to 1 and the graphs spread over opt.Threads
+// goroutines. The budget is per graph: B = floor(cfg.Budget·E0) of that
+// graph, or cfg.Edits. Results are in input order and do not depend on
+// opt.Threads: result i is what Run(graphs[i], cfg) gives with one worker,
+// except the rule of §3.8 for a FoSR power iteration that vanishes (the
+// graph is left as it is, its StoppedEarly saying so).
+//
+// cfg is checked once (Config.Check) before any graph runs; a
+// cfg.FoSR.X0 is refused (one start vector cannot fit every graph) and
+// cfg.OnIteration is not called (use opt.OnGraph). When ctx is done, the
+// graphs in flight stop after their iteration and RunMany returns ctx's
+// error with no results. The first failing graph, in input order, stops
+// the batch: the error is a *GraphError. Cost: the sum of the graphs'
+// runs, divided among the threads.
+func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOptions) ([]*Result, error) {
+	if err := checkMany(graphs, cfg); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cfg.Workers, cfg.OnIteration, cfg.Context = 1, nil, ctx
+	results := make([]*Result, len(graphs))
+	errs := make([]error, len(graphs))
+	var mu sync.Mutex
+	parallel.Each(max(1, opt.Threads), len(graphs), func(_, i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		res, err := runOne(graphs[i], cfg)
+		if err != nil {
+			errs[i] = &GraphError{Graph: i, Err: err}
+			cancel()
+			return
+		}
+		results[i] = res
+		if opt.OnGraph != nil {
+			mu.Lock()
+			opt.OnGraph(i, res)
+			mu.Unlock()
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rewire: batch interrupted: %w", err)
+	}
+	return results, nil
+}
+
+// checkMany checks what every graph of a batch shares: the Config for the
+// graphs' form (they must all have one) and no start vector.
+func checkMany(graphs []*linalg.Graph, cfg Config) error {
+	directed := len(graphs) > 0 && graphs[0].Directed()
+	for i, g := range graphs {
+		if g == nil {
+			return &GraphError{Graph: i, Err: errors.New("no graph")}
+		}
+		if g.Directed() != directed {
+			return &GraphError{Graph: i, Err: errors.New("graphs of both forms in one batch")}
+		}
+	}
+	if cfg.FoSR != nil && cfg.FoSR.X0 != nil {
+		return &ConfigError{Field: FieldStartVector, Value: fmt.Sprintf("of %d entries", len(cfg.FoSR.X0)), Reason: "a batch draws each graph's start vector from the seed"}
+	}
+	return cfg.Check(directed)
+}
+
+// runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR
+// power iteration that vanishes (the graph unchanged, the reason in
+// StoppedEarly).
+func runOne(g *linalg.Graph, cfg Config) (*Result, error) {
+	p, err := NewPlan(g, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Run()
+	if errors.Is(err, ErrFoSRVanished) {
+		return &Result{Graph: g.Clone(), E0: g.E0(), Budget: p.B, Engine: p.Engine,
+			StoppedEarly: "graph left as it is: " + err.Error()}, nil
+	}
+	return res, err
+}

@@ -1,0 +1,176 @@
+package rewire
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/ohmgnn/ohm/internal/testgraph"
+	"github.com/ohmgnn/ohm/linalg"
+)
+
+// batchGraphs is a batch with every case of definitions §3.8: random
+// connected and disconnected graphs, isolated nodes, one node, no edge, a
+// single edge (FoSR vanishes) and a complete graph (nothing to add).
+func batchGraphs(t *testing.T) []*linalg.Graph {
+	t.Helper()
+	r := rand.New(rand.NewPCG(48, 1))
+	var gs []*linalg.Graph
+	for range 12 {
+		n := 4 + r.IntN(14)
+		var es [][2]int
+		for u := range n {
+			for v := u + 1; v < n; v++ {
+				if r.Float64() < 0.25 {
+					es = append(es, [2]int{u, v})
+				}
+			}
+		}
+		gs = append(gs, testgraph.MustGraph(t, n, false, es...))
+	}
+	return append(gs,
+		testgraph.MustGraph(t, 1, false),
+		testgraph.MustGraph(t, 3, false),
+		testgraph.MustGraph(t, 2, false, [2]int{0, 1}),
+		testgraph.MustGraph(t, 6, false, [2]int{0, 1}, [2]int{1, 2}, [2]int{3, 4}),
+		testgraph.Complete(t, 5),
+		testgraph.Path(t, 9),
+	)
+}
+
+// TestRunManyEqualsRun: every graph's result in a batch equals its run
+// alone, for every method, with a fraction and with a number of edits,
+// whatever the thread count.
+func TestRunManyEqualsRun(t *testing.T) {
+	gs := batchGraphs(t)
+	for _, m := range AllMethods {
+		for _, cfg := range []Config{{Method: m, Budget: 0.3}, {Method: m, Edits: 3}} {
+			var first []*Result
+			for _, threads := range []int{1, 3} {
+				got, err := RunMany(context.Background(), gs, cfg, ManyOptions{Threads: threads})
+				if err != nil {
+					t.Fatalf("%s %+v threads %d: %v", m, cfg, threads, err)
+				}
+				if threads == 1 {
+					first = got
+				}
+				for i, g := range gs {
+					c := cfg
+					c.Workers = 1
+					want, err := Run(g, c)
+					if errors.Is(err, ErrFoSRVanished) {
+						if got[i].Iterations != 0 || got[i].StoppedEarly == "" || !reflect.DeepEqual(got[i].Graph.Arcs(), g.Arcs()) {
+							t.Errorf("%s graph %d: vanished FoSR gave %+v, want the graph unchanged with a reason", m, i, got[i])
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatalf("%s graph %d alone: %v", m, i, err)
+					}
+					sameRun(t, m, i, got[i], want)
+					sameRun(t, m, i, got[i], first[i])
+				}
+			}
+		}
+	}
+}
+
+// sameRun fails unless a and b made the same edits, counts and graph.
+func sameRun(t *testing.T, m Method, i int, a, b *Result) {
+	t.Helper()
+	if !reflect.DeepEqual(a.Log, b.Log) || a.Iterations != b.Iterations || a.Budget != b.Budget ||
+		a.Added != b.Added || a.Removed != b.Removed || a.StoppedEarly != b.StoppedEarly ||
+		!reflect.DeepEqual(a.Graph.Arcs(), b.Graph.Arcs()) {
+		t.Errorf("%s graph %d: batch %+v\nalone %+v", m, i, a, b)
+	}
+}
+
+// TestRunManyBudgets: B per graph is floor(r·E0_i), or Edits whatever E0.
+func TestRunManyBudgets(t *testing.T) {
+	gs := []*linalg.Graph{testgraph.Path(t, 21), testgraph.Path(t, 5), testgraph.MustGraph(t, 3, false)}
+	res, err := RunMany(context.Background(), gs, Config{Method: Res, Budget: 0.1}, ManyOptions{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{2, 0, 0} {
+		if res[i].Budget != want {
+			t.Errorf("budget 0.1: graph %d B = %d, want %d", i, res[i].Budget, want)
+		}
+	}
+	res, err = RunMany(context.Background(), gs, Config{Method: Res, Edits: 4}, ManyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{4, 4, 4} {
+		if res[i].Budget != want {
+			t.Errorf("edits 4: graph %d B = %d, want %d", i, res[i].Budget, want)
+		}
+	}
+	if res[0].Added != 4 || res[1].Added != 4 {
+		t.Errorf("edits 4 on paths: added %d and %d, want 4 each", res[0].Added, res[1].Added)
+	}
+}
+
+// TestRunManyRefuses: bad configurations and inputs are refused before any
+// run, naming the field or the graph.
+func TestRunManyRefuses(t *testing.T) {
+	p := testgraph.Path(t, 4)
+	d := testgraph.Cycle(t, 4, true)
+	for _, c := range []struct {
+		name   string
+		graphs []*linalg.Graph
+		cfg    Config
+		field  Field
+		graph  int
+	}{
+		{"both budget and edits", []*linalg.Graph{p}, Config{Method: ERR, Budget: 0.1, Edits: 2}, FieldEdits, -1},
+		{"negative edits", []*linalg.Graph{p}, Config{Method: ERR, Edits: -1}, FieldEdits, -1},
+		{"no budget", []*linalg.Graph{p}, Config{Method: ERR}, FieldBudget, -1},
+		{"start vector", []*linalg.Graph{p}, Config{Method: FoSR, Budget: 0.5, FoSR: &FoSROptions{X0: []float64{1, 2, 3, 4}}}, FieldStartVector, -1},
+		{"mixed forms", []*linalg.Graph{p, d}, Config{Method: ERR, Budget: 0.5}, "", 1},
+		{"nil graph", []*linalg.Graph{p, nil}, Config{Method: ERR, Budget: 0.5}, "", 1},
+	} {
+		_, err := RunMany(context.Background(), c.graphs, c.cfg, ManyOptions{})
+		var ce *ConfigError
+		var ge *GraphError
+		switch {
+		case c.field != "" && (!errors.As(err, &ce) || ce.Field != c.field):
+			t.Errorf("%s: error %v, want a ConfigError of %q", c.name, err, c.field)
+		case c.graph >= 0 && (!errors.As(err, &ge) || ge.Graph != c.graph):
+			t.Errorf("%s: error %v, want a GraphError of graph %d", c.name, err, c.graph)
+		}
+	}
+}
+
+// TestRunManyInterrupted: a context done before the batch gives its error
+// and no results.
+func TestRunManyInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := RunMany(ctx, batchGraphs(t), Config{Method: ERR, Budget: 0.5}, ManyOptions{Threads: 2})
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("cancelled batch: %d results, error %v; want none and context.Canceled", len(res), err)
+	}
+}
+
+// TestRunManyOnGraph: OnGraph sees every graph once with its result.
+func TestRunManyOnGraph(t *testing.T) {
+	gs := batchGraphs(t)
+	seen := make([]*Result, len(gs))
+	res, err := RunMany(context.Background(), gs, Config{Method: Res, Budget: 0.2}, ManyOptions{Threads: 3, OnGraph: func(i int, r *Result) {
+		if seen[i] != nil {
+			t.Errorf("graph %d reported twice", i)
+		}
+		seen[i] = r
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range gs {
+		if seen[i] != res[i] {
+			t.Errorf("graph %d: OnGraph saw %p, result %p", i, seen[i], res[i])
+		}
+	}
+}
