@@ -239,6 +239,8 @@ type Fetcher struct {
 	// GeomGCNBase is the URL of the Geom-GCN repository at the commit PyG
 	// pins; files are under new_data/<name>/ and splits/.
 	GeomGCNBase string
+	// TUBase is the URL folder of the TU collection's NAME.zip archives.
+	TUBase string
 	// Timeout bounds the whole download of one dataset.
 	Timeout time.Duration
 }
@@ -250,6 +252,7 @@ func DefaultFetcher() *Fetcher {
 		Client:        &http.Client{Timeout: 60 * time.Second},
 		PlanetoidBase: "https://github.com/kimiyoung/planetoid/raw/master/data/",
 		GeomGCNBase:   "https://raw.githubusercontent.com/graphdml-uiuc-jlu/geom-gcn/f1fc0d14b3b019c562737240d06ec83b07d16a8f/",
+		TUBase:        "https://www.chrsmrrs.com/graphkerneldatasets/",
 		Timeout:       2 * time.Minute,
 	}
 }

@@ -138,6 +138,9 @@ func LoadTU(rawDir, name string, opt TUOptions) (*TUDataset, error) {
 	if err := d.setGraphs(path("graph_indicator"), batch, path("graph_labels"), labels); err != nil {
 		return nil, err
 	}
+	if err := checkArcs(path("A"), arcs, batch.vals); err != nil {
+		return nil, err
+	}
 	n, m := len(batch.vals), len(arcs.vals)/2
 	var nodeAttr, nodeLab, edgeAttr, edgeLab tuColumns
 	if has("node_attributes") {
@@ -205,13 +208,10 @@ func (d *TUDataset) setGraphs(indPath string, ind tuInts, labPath string, lab tu
 	return nil
 }
 
-// setArcs checks the arcs (ids in range, both ends in one graph), drops
-// self-loops, sorts and merges duplicates (summing their attribute rows)
-// and stores them with per-graph ids, setting EdgePtr and EdgeAttr.
-func (d *TUDataset) setArcs(path string, arcs tuInts, batch []int, attr []float64, cols int) error {
-	n, m := len(batch), len(arcs.vals)/2
-	order := make([]int, 0, m)
-	for k := range m {
+// checkArcs checks the arcs: ids in range, both ends in one graph.
+func checkArcs(path string, arcs tuInts, batch []int) error {
+	n := len(batch)
+	for k := range len(arcs.vals) / 2 {
 		u, v := arcs.vals[2*k], arcs.vals[2*k+1]
 		for _, id := range [2]int{u, v} {
 			if id < 1 || id > n {
@@ -221,7 +221,17 @@ func (d *TUDataset) setArcs(path string, arcs tuInts, batch []int, attr []float6
 		if batch[u-1] != batch[v-1] {
 			return &TUFormatError{path, k + 1, fmt.Sprintf("arc %d, %d joins graph %d and graph %d", u, v, batch[u-1], batch[v-1])}
 		}
-		if u != v {
+	}
+	return nil
+}
+
+// setArcs drops the self-loops of the checked arcs, sorts and merges duplicates (summing their attribute rows)
+// and stores them with per-graph ids, setting EdgePtr and EdgeAttr.
+func (d *TUDataset) setArcs(path string, arcs tuInts, batch []int, attr []float64, cols int) error {
+	n, m := len(batch), len(arcs.vals)/2
+	order := make([]int, 0, m)
+	for k := range m {
+		if arcs.vals[2*k] != arcs.vals[2*k+1] {
 			order = append(order, k)
 		}
 	}
