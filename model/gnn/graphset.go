@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/james-bowman/sparse"
+
+	"github.com/ohmgnn/ohm/model/dataset"
 )
 
 // NumRelations is the number of edge types the relational layers (R-GCN,
@@ -181,4 +183,17 @@ func graphOperator(g *GraphItem, k opKind) *sparse.CSR {
 		ia[i+1] = len(ja)
 	}
 	return sparse.NewCSR(g.N, g.N, ia, ja, data)
+}
+
+// NewGraphSet returns the graphs of the TU dataset d with their features,
+// arcs (every arc of relation 0) and classes. The slices are d's, shared.
+// O(graphs).
+func NewGraphSet(d *dataset.TUDataset) *GraphSet {
+	s := &GraphSet{Name: d.Name, Features: d.NumFeatures, Classes: d.NumClasses, Graphs: make([]GraphItem, d.Len())}
+	for i := range s.Graphs {
+		lo, hi := d.EdgePtr[i], d.EdgePtr[i+1]
+		s.Graphs[i] = GraphItem{N: d.NumNodes(i), X: d.X[d.NodePtr[i]*d.NumFeatures : d.NodePtr[i+1]*d.NumFeatures],
+			Src: d.Src[lo:hi:hi], Dst: d.Dst[lo:hi:hi], Label: d.Y[i]}
+	}
+	return s
 }
