@@ -15,6 +15,10 @@ import (
 // batch's loss is not finite.
 var ErrNaNLoss = errors.New("loss is not finite")
 
+// ErrSplitMissesClass is wrapped by the error of a run whose random split
+// leaves a class out of training.
+var ErrSplitMissesClass = errors.New("out of training")
+
 // The second PCG words of a graph run's generators: the split, the order of
 // the training graphs in every epoch; the model's weights and dropout use
 // pcgStream.
@@ -98,7 +102,7 @@ func NewGraphTrainer(d *GraphData, cfg GraphConfig, seed uint64) (*GraphTrainer,
 		seen[s.Graphs[g].Label] = true
 	}
 	if c := slices.Index(seen, false); c >= 0 {
-		return nil, fmt.Errorf("dataset %s: the split of seed %d leaves class %d out of training", s.Name, seed, c)
+		return nil, fmt.Errorf("dataset %s: the split of seed %d leaves class %d %w", s.Name, seed, c, ErrSplitMissesClass)
 	}
 	arch := GraphArch{Kind: cfg.Kind, Layers: cfg.Layers, In: s.Features, Hidden: cfg.Hidden, Classes: s.Classes,
 		Dropout: cfg.Dropout, Pool: cfg.Pool}
