@@ -80,6 +80,17 @@ func TestTrainGraphBadInput(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errs, "--trials:") || !strings.Contains(errs, "leaves class 1 out of training") {
 		t.Errorf("class out of training: exit %d, %q", code, errs)
 	}
+	// A learning rate of 1e300 overflows the weights after the first step.
+	for i := range labels {
+		labels[i] = itoa(i % 2)
+	}
+	two := fakeTU(t, "NCI1", labels)
+	t.Setenv("OHM_DATA", two)
+	code, out, errs = run(t, "--data-dir", two, "--no-download", "train", "--dataset", "nci1", "--task", "graph", "--model", "gcn",
+		"--lr", "1e300", "--batch-size", "4", "--trials", "1")
+	if code == 0 || out != "" || !strings.Contains(errs, "epoch 1, batch 2: loss is not finite") || !strings.Contains(errs, "nothing recorded") {
+		t.Errorf("NaN loss: exit %d, %q", code, errs)
+	}
 }
 
 // TestTrainGraphMUTAG runs two short GIN trials on MUTAG: the JSON output's
