@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset"
+	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
 
 // batchGraphs is a batch with every case of definitions §3.8: random
@@ -171,6 +174,39 @@ func TestRunManyOnGraph(t *testing.T) {
 	for i := range gs {
 		if seen[i] != res[i] {
 			t.Errorf("graph %d: OnGraph saw %p, result %p", i, seen[i], res[i])
+		}
+	}
+}
+
+// TestRunManyMUTAG: on every graph of MUTAG, for every method, the batch on
+// two threads equals rewiring each graph alone (budget 0.2 and 3 edits).
+func TestRunManyMUTAG(t *testing.T) {
+	root := datatest.Root(t, "MUTAG/raw/MUTAG_A.txt")
+	d, err := dataset.LoadTU(filepath.Join(root, "MUTAG", "raw"), "MUTAG", dataset.TUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := d.Graphs(false)
+	for _, m := range AllMethods {
+		for _, cfg := range []Config{{Method: m, Budget: 0.2}, {Method: m, Edits: 3}} {
+			got, err := RunMany(context.Background(), gs, cfg, ManyOptions{Threads: 2})
+			if err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+			edits := 0
+			for i, g := range gs {
+				c := cfg
+				c.Workers = 1
+				want, err := Run(g, c)
+				if err != nil {
+					t.Fatalf("%s graph %d alone: %v", m, i, err)
+				}
+				sameRun(t, m, i, got[i], want)
+				edits += len(got[i].Log)
+			}
+			if edits < len(gs) {
+				t.Errorf("%s %+v: %d edits over %d graphs", m, cfg, edits, len(gs))
+			}
 		}
 	}
 }

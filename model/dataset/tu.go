@@ -40,6 +40,9 @@ type TUDataset struct {
 	// Merged duplicate arcs have their rows summed (PyG's coalesce).
 	EdgeAttr        []float64
 	NumEdgeFeatures int
+	// EdgeType marks each arc: 0 an arc of the dataset, 1 an arc rewiring
+	// added (Rewired); nil for a dataset as read from its files.
+	EdgeType []int
 	// Y is each graph's class, 0..NumClasses-1: the rank of its label
 	// among the distinct labels, sorted (PyG's unique(return_inverse)).
 	Y          []int
