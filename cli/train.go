@@ -20,7 +20,7 @@ import (
 // own graph or on a rewired one, over seeds and splits.
 type trainCmd struct {
 	DatasetFlags
-	Graph            string   `type:"existingfile" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
+	Graph            string   `type:"existingfile" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's. With --task graph: a collated graph-classification archive of the dataset's graphs (x, edge_index, edge_type, y, ptr, edge_ptr), e.g. from 'ohm rewire --dataset mutag --out'; edge_type gives R-GCN and R-GIN their two relations."`
 	Task             string   `default:"node" enum:"node,graph" help:"node: node classification on one graph; graph: graph classification on a TU dataset (mutag, enzymes, proteins) with FoSR's protocol (definitions §4.5)."`
 	Model            string   `required:"" short:"m" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected); with --task graph: gcn, gin, rgcn or rgin."`
 	Layers           *int     `help:"Depth L ≥ 1: input → hidden → … → classes (L = 1: input → classes); default 2. With --task graph: the hidden layers L ≥ 0 (L+1 convolutions), default 4."`

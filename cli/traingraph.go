@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -76,8 +77,10 @@ func (c *trainCmd) graphConfig() (gnn.GraphConfig, int, error) {
 	}
 	cfg := gnn.GraphDefaults(kind)
 	switch {
-	case c.PairNorm || c.Features != "" || c.SplitRule != "" || c.Directed || c.Graph != "":
-		return cfg, 0, usagef("--pairnorm, --features, --split-rule, --directed and --graph apply to node tasks, not --task graph")
+	case c.PairNorm || c.Features != "" || c.SplitRule != "" || c.Directed:
+		return cfg, 0, usagef("--pairnorm, --features, --split-rule and --directed apply to node tasks, not --task graph")
+	case c.Graph != "" && !dataset.IsTUArchive(c.Graph):
+		return cfg, 0, usagef("--graph %s: --task graph takes a collated graph-classification archive (.npz with x, edge_index, edge_type, y, ptr, edge_ptr, as 'ohm rewire --dataset mutag --out' writes)", c.Graph)
 	case c.Split != "0" || c.Seeds != 1:
 		return cfg, 0, usagef("--split and --seeds apply to node tasks: --task graph draws a split per trial (--trials)")
 	case c.WeightDecayScope != "first":
@@ -144,6 +147,34 @@ func loadGraphSet(g *Globals, name string) (*gnn.GraphSet, error) {
 	return set, nil
 }
 
+// rewiredGraphSet reads the collated archive path (--graph) and checks it
+// holds the graphs of set: the same count, node counts, features and
+// classes; only the arcs (and their relations) may differ.
+func rewiredGraphSet(set *gnn.GraphSet, path string) (*gnn.GraphSet, error) {
+	a, err := dataset.ReadTUArchive(path, set.Name)
+	if err != nil {
+		return nil, fmt.Errorf("--graph: %w", err)
+	}
+	r := gnn.NewGraphSet(a)
+	mismatch := func(format string, v ...any) error {
+		return fmt.Errorf("--graph %s is not a rewiring of %s: %s", path, set.Name, fmt.Sprintf(format, v...))
+	}
+	switch {
+	case len(r.Graphs) != len(set.Graphs):
+		return nil, mismatch("%d graphs, the dataset %d", len(r.Graphs), len(set.Graphs))
+	case r.Features != set.Features:
+		return nil, mismatch("%d node features, the dataset %d", r.Features, set.Features)
+	}
+	r.Classes = set.Classes
+	for i := range r.Graphs {
+		a, b := &r.Graphs[i], &set.Graphs[i]
+		if a.N != b.N || a.Label != b.Label || !slices.Equal(a.X, b.X) {
+			return nil, mismatch("graph %d differs in its nodes, features or class", i)
+		}
+	}
+	return r, nil
+}
+
 // runGraph is `ohm train --task graph`: FoSR's protocol (definitions §4.5)
 // over --trials seeds spread over --threads. Nothing is printed on standard
 // output unless every trial succeeded; an interrupt prints the trials
@@ -158,6 +189,13 @@ func (c *trainCmd) runGraph(g *Globals) error {
 	set, err := loadGraphSet(g, c.Dataset)
 	if err != nil {
 		return err
+	}
+	graphName := "original"
+	if c.Graph != "" {
+		if set, err = rewiredGraphSet(set, c.Graph); err != nil {
+			return err
+		}
+		graphName = filepath.Base(c.Graph)
 	}
 	data, err := gnn.NewGraphData(set, cfg.Kind)
 	if err != nil {
@@ -184,6 +222,7 @@ func (c *trainCmd) runGraph(g *Globals) error {
 		return fmt.Errorf("train %s: %w", set.Name, err)
 	}
 	out := summarizeGraphTraining(set.Name, cfg, res, seconds)
+	out.Graph = graphName
 	if c.JSON {
 		err = writeJSON(g.Stdout, out)
 	} else {

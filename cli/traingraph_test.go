@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
 )
 
@@ -112,5 +115,55 @@ func TestTrainGraphMUTAG(t *testing.T) {
 		if one.Runs[i].Epochs != 4 {
 			t.Errorf("trial %d ran %d epochs, want 4", i, one.Runs[i].Epochs)
 		}
+	}
+}
+
+// TestTrainGraphRewired trains R-GCN on a collated archive of MUTAG with one
+// added edge per graph (--graph), and refuses an archive of other graphs
+// naming --graph.
+func TestTrainGraphRewired(t *testing.T) {
+	root := datatest.Root(t, "MUTAG/raw/MUTAG_A.txt")
+	d, err := dataset.LoadTU(filepath.Join(root, "MUTAG", "raw"), "MUTAG", dataset.TUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := d.Graphs(false)
+	for _, g := range gs {
+		if n := g.N(); n > 1 && !g.HasEdge(0, n-1) {
+			g.AddEdge(0, n-1)
+		}
+	}
+	r, err := d.Rewired(gs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mutag-plus.npz")
+	var buf bytes.Buffer
+	if err := dataset.EncodeTUArchive(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out GraphTrainOut
+	runJSON(t, &out, "--data-dir", root, "--no-download", "train", "--dataset", "mutag", "--task", "graph", "--model", "rgcn",
+		"--graph", path, "--layers", "1", "--hidden", "8", "--trials", "1", "--epochs", "2", "--json")
+	if out.Graph != "mutag-plus.npz" || out.Trials != 1 || out.Runs[0].Epochs != 2 {
+		t.Errorf("%+v", out)
+	}
+	// Another dataset's graphs: refused, naming --graph.
+	r.Y = slices.Clone(r.Y)
+	r.Y[3] = 1 - r.Y[3]
+	buf.Reset()
+	if err := dataset.EncodeTUArchive(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := run(t, "--data-dir", root, "--no-download", "train", "--dataset", "mutag", "--task", "graph", "--model", "rgcn",
+		"--graph", path, "--trials", "1", "--epochs", "1")
+	if code == 0 || stdout != "" || !strings.Contains(errs, "--graph "+path+" is not a rewiring of MUTAG: graph 3 differs") {
+		t.Errorf("exit %d, %q", code, errs)
 	}
 }

@@ -186,14 +186,17 @@ func graphOperator(g *GraphItem, k opKind) *sparse.CSR {
 }
 
 // NewGraphSet returns the graphs of the TU dataset d with their features,
-// arcs (every arc of relation 0) and classes. The slices are d's, shared.
-// O(graphs).
+// arcs, relations (d.EdgeType: 1 for an arc a rewiring added; all 0 when d
+// has none) and classes. The slices are d's, shared. O(graphs).
 func NewGraphSet(d *dataset.TUDataset) *GraphSet {
 	s := &GraphSet{Name: d.Name, Features: d.NumFeatures, Classes: d.NumClasses, Graphs: make([]GraphItem, d.Len())}
 	for i := range s.Graphs {
 		lo, hi := d.EdgePtr[i], d.EdgePtr[i+1]
 		s.Graphs[i] = GraphItem{N: d.NumNodes(i), X: d.X[d.NodePtr[i]*d.NumFeatures : d.NodePtr[i+1]*d.NumFeatures],
 			Src: d.Src[lo:hi:hi], Dst: d.Dst[lo:hi:hi], Label: d.Y[i]}
+		if len(d.EdgeType) == len(d.Src) && len(d.Src) > 0 {
+			s.Graphs[i].Type = d.EdgeType[lo:hi:hi]
+		}
 	}
 	return s
 }
