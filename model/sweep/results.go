@@ -57,6 +57,13 @@ type Record struct {
 	TrainSecs    float64 `json:"train_seconds"`           // training time of this run
 	Version      string  `json:"version"`                 // CodeVersion of the rewiring
 	Finished     string  `json:"finished"`                // RFC 3339 time the run was recorded
+	// Graph classification only (definitions §6.4); absent in node records.
+	Task        string  `json:"task,omitempty"`          // "graph"
+	BudgetUnit  string  `json:"budget_unit,omitempty"`   // "edits" (per graph) or "fraction"
+	Graphs      int     `json:"graphs,omitempty"`        // graphs in the dataset
+	TrainAcc    float64 `json:"train_acc,omitempty"`     // at BestEpoch
+	LastTestAcc float64 `json:"last_test_acc,omitempty"` // of the last epoch (FoSR's returned number)
+	EpochsRun   int     `json:"epochs_run,omitempty"`    // epochs until early stopping (Epochs is the cap)
 }
 
 // Choices returns the record's training choices: its features and, with
@@ -102,6 +109,8 @@ type Key struct {
 	GraphSHA256           string // graph files only
 	SplitRule             string
 	SplitSeed             uint64
+	Task                  string // "graph" for graph classification, "" for nodes
+	BudgetUnit            string // graph classification: "edits" or "fraction"
 }
 
 // Key returns the record's key.
@@ -109,7 +118,7 @@ func (r *Record) Key() Key {
 	k := Key{Dataset: r.Dataset, Form: r.Form, Method: r.Method, Budget: r.Budget, Model: r.Model,
 		PairNorm: r.PairNorm, Layers: r.Layers, Epochs: r.Epochs, Seed: r.Seed, Split: r.Split,
 		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic, Version: r.Version,
-		GraphSHA256: r.GraphSHA256, SplitRule: r.SplitRule, SplitSeed: r.SplitSeed}
+		GraphSHA256: r.GraphSHA256, SplitRule: r.SplitRule, SplitSeed: r.SplitSeed, Task: r.Task, BudgetUnit: r.BudgetUnit}
 	k.Features, k.PairNormAt = r.Choices()
 	if r.Method == "curvature" {
 		k.Alpha = r.Alpha
@@ -136,6 +145,12 @@ func (k Key) String() string {
 	}
 	if k.SplitRule != "" {
 		s += fmt.Sprintf("/splits=%s,seed %d", k.SplitRule, k.SplitSeed)
+	}
+	if k.Task != "" {
+		s += "/task=" + k.Task
+		if k.BudgetUnit != "" {
+			s += "/unit=" + k.BudgetUnit
+		}
 	}
 	return s
 }
