@@ -33,6 +33,9 @@ type sweepCmd struct {
 	Alpha        *float64 `help:"curvature: laziness α of the measures, in [0, 1] (default 0.5)."`
 	SynthSeed    *uint64  `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
 	Heterophilic bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
+	Task         string   `default:"node" enum:"node,graph" help:"node: the node-classification grid; graph: graph classification on TU datasets (--datasets mutag,enzymes,proteins) with FoSR's protocol, --models gcn,gin,rgcn,rgin, --budgets as edits per graph (10) or fractions (0.1), --trials, --layers (definitions §6.4)."`
+	Trials       *int     `help:"--task graph: trials per cell, seeds 0..N-1 (default 10)."`
+	Layers       *int     `help:"--task graph: hidden layers (default 4)."`
 }
 
 // spec merges --config and the flags and checks the result.
@@ -144,6 +147,12 @@ var graphFields = map[string]bool{"graph": true, "name": true, "split_rule": tru
 // Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
 // exits; a second Ctrl-C quits at once (nothing recorded is lost either way).
 func (c *sweepCmd) Run(g *Globals) error {
+	if c.Task == sweep.TaskGraph {
+		return c.runGraph(g)
+	}
+	if c.Trials != nil || c.Layers != nil {
+		return usagef("--trials and --layers apply to --task graph; node grids take --seeds and --depths")
+	}
 	spec, err := c.spec()
 	if err != nil {
 		return err

@@ -1,0 +1,322 @@
+package report
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/gnn"
+	"github.com/ohmgnn/ohm/model/sweep"
+)
+
+// GraphMarkdown is the file WriteGraph writes in its output folder.
+const GraphMarkdown = "graph-classification.md"
+
+// graphCellKey is one (dataset, model, method, budget) of a graph grid.
+type graphCellKey struct {
+	dataset, model, method string
+	budget                 float64
+	unit                   string
+}
+
+// graphCell is the trials of one cell, by seed.
+type graphCell struct {
+	test, val map[uint64]float64
+	rewire    float64 // rewiring seconds (the cell's dataset, all graphs)
+	added     int     // edges added over all graphs
+}
+
+// meanCI returns the mean and FoSR's interval 2σ/√n (σ the population
+// standard deviation) of the cell's test accuracies, and n.
+func (c *graphCell) meanCI() (mean, ci float64, n int) {
+	xs := bySeed(c.test)
+	m, s := gnn.MeanStd(xs)
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	return m, 2 * s / math.Sqrt(float64(len(xs))), len(xs)
+}
+
+// meanVal returns the mean validation accuracy of the cell.
+func (c *graphCell) meanVal() float64 {
+	m, _ := gnn.MeanStd(bySeed(c.val))
+	return m
+}
+
+// bySeed returns the values of m in ascending seed order, so that sums do
+// not depend on the map's order.
+func bySeed(m map[uint64]float64) []float64 {
+	seeds := slices.Sorted(maps.Keys(m))
+	xs := make([]float64, len(seeds))
+	for i, s := range seeds {
+		xs[i] = m[s]
+	}
+	return xs
+}
+
+// graphTables are the cells of graph-classification records.
+type graphTables struct {
+	cells    map[graphCellKey]*graphCell
+	datasets []string
+	models   []string
+	methods  []string
+	runs     int
+}
+
+// aggregateGraph groups graph-classification records by cell.
+func aggregateGraph(recs []sweep.Record) *graphTables {
+	t := &graphTables{cells: map[graphCellKey]*graphCell{}}
+	for _, r := range recs {
+		if r.Task != sweep.TaskGraph {
+			continue
+		}
+		t.runs++
+		k := graphCellKey{r.Dataset, r.Model, r.Method, r.Budget, r.BudgetUnit}
+		c := t.cells[k]
+		if c == nil {
+			c = &graphCell{test: map[uint64]float64{}, val: map[uint64]float64{}}
+			t.cells[k] = c
+		}
+		c.test[r.Seed], c.val[r.Seed] = r.TestAcc, r.ValAcc
+		c.rewire, c.added = max(c.rewire, r.RewireSecs), r.Added
+		for _, s := range []struct {
+			list *[]string
+			v    string
+		}{{&t.datasets, r.Dataset}, {&t.models, r.Model}, {&t.methods, r.Method}} {
+			if !slices.Contains(*s.list, s.v) {
+				*s.list = append(*s.list, s.v)
+			}
+		}
+	}
+	slices.Sort(t.datasets)
+	order := func(list []string, known []string) {
+		slices.SortFunc(list, func(a, b string) int {
+			return cmp.Compare(indexOr(known, a), indexOr(known, b))
+		})
+	}
+	order(t.models, []string{"gcn", "gin", "rgcn", "rgin"})
+	order(t.methods, sweep.AllMethods)
+	return t
+}
+
+// indexOr returns the index of s in list, or len(list).
+func indexOr(list []string, s string) int {
+	if i := slices.Index(list, s); i >= 0 {
+		return i
+	}
+	return len(list)
+}
+
+// chosen returns the cell of (dataset, model, method) whose budget has the
+// highest mean validation accuracy (the smallest budget on ties), and its
+// key; nil when there is none.
+func (t *graphTables) chosen(d, model, method string) (*graphCell, graphCellKey) {
+	var best *graphCell
+	var bk graphCellKey
+	for k, c := range t.cells {
+		if k.dataset != d || k.model != model || k.method != method {
+			continue
+		}
+		v := c.meanVal()
+		if best == nil || v > best.meanVal() || v == best.meanVal() && (k.unit < bk.unit || k.unit == bk.unit && k.budget < bk.budget) {
+			best, bk = c, k
+		}
+	}
+	return best, bk
+}
+
+// GraphOptions configure WriteGraph.
+type GraphOptions struct {
+	Out     string          // output folder
+	Source  string          // the results file, named in the header
+	Context context.Context // stops the report before it is written
+}
+
+// WriteGraph writes the graph-classification report of the records with
+// task "graph" (definitions §6.4) as Out/graph-classification.md: per
+// model, a table with a row per method and a column per dataset, each cell
+// the test accuracy mean ± 2σ/√trials (%) at the budget of highest mean
+// validation accuracy, the best mean of a column in bold, and a mark where
+// a paired Wilcoxon signed-rank test against none (trials paired by seed,
+// hence by split) gives p < 0.05; then every budget's numbers and the
+// rewiring time per dataset. It returns the path written. O(records).
+func WriteGraph(recs []sweep.Record, opt GraphOptions) (string, error) {
+	recs, err := sweep.Unique(recs)
+	if err != nil {
+		return "", err
+	}
+	t := aggregateGraph(recs)
+	if t.runs == 0 {
+		return "", fmt.Errorf("no graph-classification records")
+	}
+	var b strings.Builder
+	b.WriteString("# Graph classification\n\n")
+	src := "the results"
+	if opt.Source != "" {
+		src = "`" + relativeTo(opt.Out, opt.Source) + "`"
+	}
+	fmt.Fprintf(&b, "%d trials from %s (FoSR's protocol, definitions §4.5). Each cell: test accuracy in %%, "+
+		"mean ± 2σ/√n over n trials (σ the population standard deviation, FoSR's interval), at the budget whose mean "+
+		"validation accuracy is highest (shown as b=, edits per graph or a fraction); **bold**: the best mean of the column; "+
+		"† (‡): a paired Wilcoxon signed-rank test against none over the trials of the same seeds gives p < 0.05 (p < 0.01). "+
+		"Where intervals overlap the table does not separate the methods.\n\n", t.runs, src)
+	for _, model := range t.models {
+		writeGraphTable(&b, t, model)
+	}
+	writeGraphBudgets(&b, t)
+	writeGraphRewiring(&b, t)
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return "", err
+	}
+	if opt.Context != nil && opt.Context.Err() != nil {
+		return "", opt.Context.Err()
+	}
+	path := filepath.Join(opt.Out, GraphMarkdown)
+	return path, graphio.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
+}
+
+// graphModelNames are the models' names in headings.
+var graphModelNames = map[string]string{"gcn": "GCN", "gin": "GIN", "rgcn": "R-GCN", "rgin": "R-GIN"}
+
+// writeGraphTable writes one model's table.
+func writeGraphTable(b *strings.Builder, t *graphTables, model string) {
+	fmt.Fprintf(b, "## %s\n\n| method |", graphModelNames[model])
+	for _, d := range t.datasets {
+		fmt.Fprintf(b, " %s |", d)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(t.datasets)))
+	b.WriteString("\n")
+	best := map[string]float64{}
+	for _, d := range t.datasets {
+		best[d] = math.Inf(-1)
+		for _, m := range t.methods {
+			if c, _ := t.chosen(d, model, m); c != nil {
+				mean, _, _ := c.meanCI()
+				best[d] = max(best[d], mean)
+			}
+		}
+	}
+	for _, m := range t.methods {
+		fmt.Fprintf(b, "| %s |", m)
+		for _, d := range t.datasets {
+			c, k := t.chosen(d, model, m)
+			if c == nil {
+				b.WriteString(" — |")
+				continue
+			}
+			mean, ci, n := c.meanCI()
+			cell := fmt.Sprintf("%.1f ± %.1f", 100*mean, 100*ci)
+			if mean == best[d] {
+				cell = "**" + cell + "**"
+			}
+			cell += graphMark(t, d, model, c, m)
+			if m != sweep.None {
+				cell += fmt.Sprintf(" (b=%s)", budgetName(k.budget))
+			}
+			fmt.Fprintf(b, " %s, n=%d |", cell, n)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+// graphMark returns "‡" or "†" when the paired Wilcoxon test of c
+// against none's trials of the same seeds gives p < 0.01 or p < 0.05, else
+// "".
+func graphMark(t *graphTables, d, model string, c *graphCell, method string) string {
+	if method == sweep.None {
+		return ""
+	}
+	base, _ := t.chosen(d, model, sweep.None)
+	if base == nil {
+		return ""
+	}
+	var x, y []float64
+	for _, s := range slices.Sorted(maps.Keys(c.test)) {
+		if w, ok := base.test[s]; ok {
+			x, y = append(x, c.test[s]), append(y, w)
+		}
+	}
+	if len(x) < 2 || len(x) > maxExactN {
+		return ""
+	}
+	switch p, _ := WilcoxonExact(x, y); {
+	case p < 0.01:
+		return " ‡"
+	case p < 0.05:
+		return " †"
+	}
+	return ""
+}
+
+// writeGraphBudgets writes every cell: accuracy against budget.
+func writeGraphBudgets(b *strings.Builder, t *graphTables) {
+	b.WriteString("## Every budget\n\nValidation and test accuracy (%) of every cell, mean ± 2σ/√n.\n\n")
+	b.WriteString("| dataset | model | method | budget | n | validation | test |\n|---|---|---|---|---|---|---|\n")
+	keys := make([]graphCellKey, 0, len(t.cells))
+	for k := range t.cells {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b graphCellKey) int {
+		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(indexOr(t.models, a.model), indexOr(t.models, b.model)),
+			cmp.Compare(indexOr(t.methods, a.method), indexOr(t.methods, b.method)), cmp.Compare(a.unit, b.unit), cmp.Compare(a.budget, b.budget))
+	})
+	for _, k := range keys {
+		c := t.cells[k]
+		mean, ci, n := c.meanCI()
+		budget := "—"
+		if k.method != sweep.None {
+			budget = budgetName(k.budget) + " " + k.unit
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %.1f | %.1f ± %.1f |\n", k.dataset, k.model, k.method, budget, n, 100*c.meanVal(), 100*mean, 100*ci)
+	}
+	b.WriteString("\n")
+}
+
+// writeGraphRewiring writes the rewiring time and edges added per dataset,
+// method and budget.
+func writeGraphRewiring(b *strings.Builder, t *graphTables) {
+	type rk struct {
+		dataset, method string
+		budget          float64
+		unit            string
+	}
+	seen := map[rk]*graphCell{}
+	var keys []rk
+	for k, c := range t.cells {
+		if k.method == sweep.None {
+			continue
+		}
+		r := rk{k.dataset, k.method, k.budget, k.unit}
+		if seen[r] == nil {
+			keys = append(keys, r)
+			seen[r] = c
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	slices.SortFunc(keys, func(a, b rk) int {
+		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(indexOr(t.methods, a.method), indexOr(t.methods, b.method)),
+			cmp.Compare(a.unit, b.unit), cmp.Compare(a.budget, b.budget))
+	})
+	b.WriteString("## Rewiring\n\nEdges added over all graphs of the dataset and the wall time of rewiring them all (rewire.RunMany, as recorded).\n\n")
+	b.WriteString("| dataset | method | budget | added | seconds |\n|---|---|---|---|---|\n")
+	for _, k := range keys {
+		c := seen[k]
+		fmt.Fprintf(b, "| %s | %s | %s %s | %d | %.2f |\n", k.dataset, k.method, budgetName(k.budget), k.unit, c.added, c.rewire)
+	}
+	b.WriteString("\n")
+}
