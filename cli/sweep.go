@@ -36,6 +36,7 @@ type sweepCmd struct {
 	Task         string   `default:"node" enum:"node,graph" help:"node: the node-classification grid; graph: graph classification on TU datasets (--datasets mutag,enzymes,proteins) with FoSR's protocol, --models gcn,gin,rgcn,rgin, --budgets as edits per graph (10) or fractions (0.1), --trials, --layers (definitions §6.4)."`
 	Trials       *int     `help:"--task graph: trials per cell, seeds 0..N-1 (default 10)."`
 	Layers       *int     `help:"--task graph: hidden layers (default 4)."`
+	ChooseOn     *int     `name:"choose-on" placeholder:"N" help:"--task graph: run each (dataset, method, model) at one budget only: the one of --budgets whose trials of seeds 0..N-1, already in --results (a pre-sweep), have the best mean validation accuracy."`
 }
 
 // spec merges --config and the flags and checks the result.
@@ -150,8 +151,8 @@ func (c *sweepCmd) Run(g *Globals) error {
 	if c.Task == sweep.TaskGraph {
 		return c.runGraph(g)
 	}
-	if c.Trials != nil || c.Layers != nil {
-		return usagef("--trials and --layers apply to --task graph; node grids take --seeds and --depths")
+	if c.Trials != nil || c.Layers != nil || c.ChooseOn != nil {
+		return usagef("--trials, --layers and --choose-on apply to --task graph; node grids take --seeds and --depths")
 	}
 	spec, err := c.spec()
 	if err != nil {

@@ -21,7 +21,7 @@ func (c *sweepCmd) graphSpec() (sweep.GraphSpec, error) {
 	switch {
 	case c.Graph != "" || c.Name != "" || c.SplitRule != "" || c.SplitSeed != nil || len(c.Forms) > 0 || len(c.PairNorm) > 0 ||
 		c.PairNormAt != "" || c.Features != "" || len(c.Depths) > 0 || c.Seeds != nil || c.Splits != "" || c.SynthSeed != nil || c.Heterophilic:
-		return s, usagef("--task graph takes --datasets, --methods, --budgets, --models, --trials, --layers, --epochs and --alpha; the other flags are the node grid's")
+		return s, usagef("--task graph takes --datasets, --methods, --budgets, --models, --trials, --layers, --epochs, --alpha and --choose-on; the other flags are the node grid's")
 	}
 	if len(c.Datasets) > 0 {
 		s.Datasets = sweep.SplitList(c.Datasets)
@@ -55,6 +55,9 @@ func (c *sweepCmd) graphSpec() (sweep.GraphSpec, error) {
 	}
 	if c.Alpha != nil {
 		s.Alpha = c.Alpha
+	}
+	if c.ChooseOn != nil {
+		s.ChooseOn = *c.ChooseOn
 	}
 	if len(s.Datasets) == 0 {
 		return s, usagef("nothing to sweep: give --datasets, e.g. mutag,enzymes,proteins")
@@ -106,6 +109,10 @@ func (c *sweepCmd) runGraph(g *Globals) error {
 		},
 	}
 	sum, err := sweep.RunGraph(ctx, spec, opt)
+	var fe *sweep.FieldError
+	if errors.As(err, &fe) && fe.Field == "choose_on" {
+		err = usagef("--choose-on: %s", fe.Msg)
+	}
 	if sum != nil {
 		fmt.Fprintf(g.Stdout, "%s: %d trials in the grid, %d already there, %d run now (datasets: %d rewired, %d from the cache)\n",
 			c.Results, sum.Total, sum.Skipped, sum.Ran, sum.Rewired, sum.Cached)

@@ -20,7 +20,7 @@ func TestSweepGraph(t *testing.T) {
 		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "mutag", "--depths", "2"}, "--task graph takes --datasets"},
 		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "cora"}, "--datasets: \"cora\" is not a graph-classification"},
 		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "mutag", "--budgets", "1.5"}, "--budgets: budget \"1.5\""},
-		{[]string{"sweep", "--results", "x.jsonl", "--datasets", "cora", "--trials", "3"}, "--trials and --layers apply to --task graph"},
+		{[]string{"sweep", "--results", "x.jsonl", "--datasets", "cora", "--trials", "3"}, "--trials, --layers and --choose-on apply to --task graph"},
 	} {
 		if code, _, errs := run(t, tc.args...); code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", tc.args, code, errs, tc.want)

@@ -116,21 +116,47 @@ func indexOr(list []string, s string) int {
 }
 
 // chosen returns the cell of (dataset, model, method) whose budget has the
-// highest mean validation accuracy (the smallest budget on ties), and its
-// key; nil when there is none.
+// highest mean validation accuracy over the seeds every budget of it has
+// (a pre-sweep's, when the chosen budget ran more trials), the smallest
+// budget on ties (edits before fractions), and its key; nil when there is
+// none.
 func (t *graphTables) chosen(d, model, method string) (*graphCell, graphCellKey) {
-	var best *graphCell
-	var bk graphCellKey
-	for k, c := range t.cells {
-		if k.dataset != d || k.model != model || k.method != method {
-			continue
-		}
-		v := c.meanVal()
-		if best == nil || v > best.meanVal() || v == best.meanVal() && (k.unit < bk.unit || k.unit == bk.unit && k.budget < bk.budget) {
-			best, bk = c, k
+	var keys []graphCellKey
+	for k := range t.cells {
+		if k.dataset == d && k.model == model && k.method == method {
+			keys = append(keys, k)
 		}
 	}
-	return best, bk
+	if len(keys) == 0 {
+		return nil, graphCellKey{}
+	}
+	slices.SortFunc(keys, func(a, b graphCellKey) int { return cmp.Or(cmp.Compare(a.unit, b.unit), cmp.Compare(a.budget, b.budget)) })
+	common := map[uint64]bool{}
+	for s := range t.cells[keys[0]].val {
+		common[s] = true
+	}
+	for _, k := range keys[1:] {
+		for s := range common {
+			if _, ok := t.cells[k].val[s]; !ok {
+				delete(common, s)
+			}
+		}
+	}
+	best, bestVal := -1, math.Inf(-1)
+	for i, k := range keys {
+		c := t.cells[k]
+		sub := map[uint64]float64{}
+		for s := range common {
+			sub[s] = c.val[s]
+		}
+		if v, _ := gnn.MeanStd(bySeed(sub)); v > bestVal {
+			best, bestVal = i, v
+		}
+	}
+	if best < 0 {
+		best = 0
+	}
+	return t.cells[keys[best]], keys[best]
 }
 
 // GraphOptions configure WriteGraph.

@@ -30,6 +30,11 @@ type GraphBudget struct {
 // String returns "10" for 10 edits per graph, "0.1" for a fraction.
 func (b GraphBudget) String() string { return strconv.FormatFloat(b.Value, 'g', -1, 64) }
 
+// less orders budgets: edits before fractions, then by value.
+func (b GraphBudget) less(c GraphBudget) bool {
+	return b.Unit < c.Unit || b.Unit == c.Unit && b.Value < c.Value
+}
+
 // ParseGraphBudget parses an integer N ≥ 1 as N edits per graph and a
 // number with a decimal point in (0, 1] as a fraction.
 func ParseGraphBudget(s string) (GraphBudget, error) {
@@ -70,6 +75,11 @@ type GraphSpec struct {
 	Epochs int `json:"epochs,omitempty"`
 	// Alpha is curvature's laziness (default 0.5).
 	Alpha *float64 `json:"alpha,omitempty"`
+	// ChooseOn, when > 0, makes the grid run each (dataset, method, model)
+	// at one budget only: the one of Budgets whose trials of seeds
+	// 0..ChooseOn-1, already in the results file (a pre-sweep), have the
+	// highest mean validation accuracy (the smallest on ties).
+	ChooseOn int `json:"choose_on,omitempty"`
 
 	budgets []GraphBudget
 	kinds   []gnn.GraphKind
@@ -144,6 +154,9 @@ func (s *GraphSpec) Normalize() error {
 		s.Epochs = gnn.GraphDefaults(gnn.GraphGCN).MaxEpochs
 	case s.Epochs < 0:
 		return fieldErrorf("epochs", "%d: must be ≥ 1", s.Epochs)
+	}
+	if s.ChooseOn < 0 {
+		return fieldErrorf("choose_on", "%d: must be ≥ 0", s.ChooseOn)
 	}
 	if a := s.alpha(); !(a >= 0 && a <= 1) {
 		return fieldErrorf("alpha", "%v: must lie in [0, 1]", a)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -78,7 +79,13 @@ func RunGraph(ctx context.Context, spec GraphSpec, opt GraphOptions) (*Summary, 
 	for i := range recs {
 		done[recs[i].Key()] = true
 	}
-	cells := planGraph(&spec, ds, done, sum)
+	var choice map[chooseKey]GraphBudget
+	if spec.ChooseOn > 0 {
+		if choice, err = chooseBudgets(&spec, ds, recs); err != nil {
+			return nil, err
+		}
+	}
+	cells := planGraph(&spec, ds, done, choice, sum)
 	if opt.OnPlan != nil {
 		opt.OnPlan(sum.Total, sum.Skipped)
 	}
@@ -111,7 +118,7 @@ func graphRecord(spec *GraphSpec, d *dataset.TUDataset, method string, b GraphBu
 
 // planGraph returns the cells with pending trials, dataset by dataset,
 // method by method, budget by budget, and counts the grid in sum.
-func planGraph(spec *GraphSpec, ds []*dataset.TUDataset, done map[Key]bool, sum *Summary) []*graphCell {
+func planGraph(spec *GraphSpec, ds []*dataset.TUDataset, done map[Key]bool, choice map[chooseKey]GraphBudget, sum *Summary) []*graphCell {
 	var cells []*graphCell
 	for _, d := range ds {
 		for _, m := range spec.Methods {
@@ -123,6 +130,9 @@ func planGraph(spec *GraphSpec, ds []*dataset.TUDataset, done map[Key]bool, sum 
 				cell := &graphCell{d: d, method: m, budget: b, trials: map[gnn.GraphKind][]uint64{}}
 				pending := 0
 				for _, k := range spec.kinds {
+					if c, ok := choice[chooseKey{d.Name, m, k}]; ok && c != b {
+						continue
+					}
 					for s := range spec.Trials {
 						sum.Total++
 						r := graphRecord(spec, d, m, b, k, uint64(s))
@@ -141,6 +151,52 @@ func planGraph(spec *GraphSpec, ds []*dataset.TUDataset, done map[Key]bool, sum 
 		}
 	}
 	return cells
+}
+
+// chooseKey is one (dataset, method, model) whose budget a grid chooses.
+type chooseKey struct {
+	dataset, method string
+	kind            gnn.GraphKind
+}
+
+// chooseBudgets returns, for every (dataset, method other than none,
+// model) of spec, the budget of spec.budgets whose records of seeds
+// 0..ChooseOn-1 have the highest mean validation accuracy, the smallest
+// budget on ties (GraphBudget.less). Every budget needs all those records (a pre-sweep):
+// otherwise a *FieldError of choose_on says which are missing.
+func chooseBudgets(spec *GraphSpec, ds []*dataset.TUDataset, recs []Record) (map[chooseKey]GraphBudget, error) {
+	val := map[Key]float64{}
+	for i := range recs {
+		val[recs[i].Key()] = recs[i].ValAcc
+	}
+	out := map[chooseKey]GraphBudget{}
+	for _, d := range ds {
+		for _, m := range spec.Methods {
+			if m == None {
+				continue
+			}
+			for _, k := range spec.kinds {
+				best, bestVal := GraphBudget{}, math.Inf(-1)
+				for _, b := range spec.budgets {
+					var sum float64
+					for s := range spec.ChooseOn {
+						r := graphRecord(spec, d, m, b, k, uint64(s))
+						v, ok := val[r.Key()]
+						if !ok {
+							return nil, fieldErrorf("choose_on", "%s %s %s at budget %s %s lacks the trial of seed %d: run the pre-sweep (the same budgets with %d trials) first",
+								d.Name, m, k, b, b.Unit, s, spec.ChooseOn)
+						}
+						sum += v
+					}
+					if mean := sum / float64(spec.ChooseOn); mean > bestVal || mean == bestVal && b.less(best) {
+						best, bestVal = b, mean
+					}
+				}
+				out[chooseKey{d.Name, m, k}] = best
+			}
+		}
+	}
+	return out, nil
 }
 
 // graphSweeper is one RunGraph under way.

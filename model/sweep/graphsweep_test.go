@@ -145,3 +145,51 @@ func TestGraphSpecErrors(t *testing.T) {
 		t.Errorf("%+v, %v", s, err)
 	}
 }
+
+// TestRunGraphChooseOn: with choose_on the grid runs each (method, model)
+// at the budget of the best mean validation accuracy of the pre-sweep's
+// seeds only; without the pre-sweep it says what is missing.
+func TestRunGraphChooseOn(t *testing.T) {
+	d := tinyTU(30)
+	load := func(string) (*dataset.TUDataset, error) { return d, nil }
+	results := filepath.Join(t.TempDir(), "g.jsonl")
+	spec := tinyGraphSpec()
+	spec.ChooseOn, spec.Trials = 2, 3
+	var fe *FieldError
+	if _, err := RunGraph(context.Background(), spec, GraphOptions{Results: results, LoadTU: load}); !errors.As(err, &fe) || fe.Field != "choose_on" {
+		t.Fatalf("no pre-sweep: %v", err)
+	}
+	if _, err := RunGraph(context.Background(), tinyGraphSpec(), GraphOptions{Results: results, Workers: 2, LoadTU: load}); err != nil {
+		t.Fatal(err)
+	}
+	pre, _ := ReadResults(results)
+	sum, err := RunGraph(context.Background(), spec, GraphOptions{Results: results, Workers: 2, LoadTU: load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// none: seed 2 for two models; fosr and err: seed 2 at one budget, two models.
+	if sum.Ran != 6 {
+		t.Fatalf("%+v", sum)
+	}
+	all, _ := ReadResults(results)
+	for _, r := range all[len(pre):] {
+		if r.Seed != 2 {
+			t.Fatalf("ran seed %d", r.Seed)
+		}
+		if r.Method == None {
+			continue
+		}
+		mean := map[GraphBudget]float64{}
+		for _, p := range pre {
+			if p.Method == r.Method && p.Model == r.Model {
+				mean[GraphBudget{p.Budget, p.BudgetUnit}] += p.ValAcc / 2
+			}
+		}
+		got := GraphBudget{r.Budget, r.BudgetUnit}
+		for b, v := range mean {
+			if v > mean[got] || v == mean[got] && b.less(got) {
+				t.Errorf("%s %s ran at %v (val %v), %v has %v", r.Method, r.Model, got, mean[got], b, v)
+			}
+		}
+	}
+}
