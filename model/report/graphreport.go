@@ -130,7 +130,9 @@ func (t *graphTables) chosen(d, model, method string) (*graphCell, graphCellKey)
 	if len(keys) == 0 {
 		return nil, graphCellKey{}
 	}
-	slices.SortFunc(keys, func(a, b graphCellKey) int { return cmp.Or(cmp.Compare(a.unit, b.unit), cmp.Compare(a.budget, b.budget)) })
+	slices.SortFunc(keys, func(a, b graphCellKey) int {
+		return cmp.Or(cmp.Compare(a.unit, b.unit), cmp.Compare(a.budget, b.budget))
+	})
 	common := map[uint64]bool{}
 	for s := range t.cells[keys[0]].val {
 		common[s] = true
