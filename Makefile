@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice graph-grid test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -95,6 +95,33 @@ paper: build
 
 paper-slice:
 	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_FORMS=undirected
+
+# The graph-classification grid (definitions §4.5, §6.4) into
+# $(GRAPH_DIR)/results.jsonl, then graph-classification.md there. Four
+# sweeps, each resumable (rerunning continues where it stopped):
+#   1. pre-sweep: GRAPH_DATASETS × the eight methods × GRAPH_BUDGETS (edits
+#      per graph) × GCN, GIN × GRAPH_PRE trials;
+#   2. each (dataset, method, model) at the budget of best mean validation
+#      accuracy of step 1 (--choose-on), up to GRAPH_TRIALS trials;
+#   3. and 4. the same for R-GCN and R-GIN with none, err and fosr.
+# Run it in pieces, e.g. make graph-grid GRAPH_DATASETS=mutag; GRAPH_ARGS
+# adds sweep flags (e.g. --epochs 300 to cap a trial).
+GRAPH_DIR      ?= docs/graph-classification
+GRAPH_DATASETS ?= mutag,enzymes,proteins
+GRAPH_BUDGETS  ?= 5,10,20
+GRAPH_PRE      ?= 10
+GRAPH_TRIALS   ?= 25
+GRAPH_ARGS     ?=
+GRAPH_SWEEP = $(BIN) $(OHM_FLAGS) sweep --task graph --results $(GRAPH_DIR)/results.jsonl --datasets $(GRAPH_DATASETS) \
+	--budgets $(GRAPH_BUDGETS) $(GRAPH_ARGS)
+
+graph-grid: build
+	mkdir -p $(GRAPH_DIR)
+	$(GRAPH_SWEEP) --methods none,curvature,res,res-hop,err,err-hop,gtr,fosr --models gcn,gin --trials $(GRAPH_PRE)
+	$(GRAPH_SWEEP) --methods none,curvature,res,res-hop,err,err-hop,gtr,fosr --models gcn,gin --trials $(GRAPH_TRIALS) --choose-on $(GRAPH_PRE)
+	$(GRAPH_SWEEP) --methods none,err,fosr --models rgcn,rgin --trials $(GRAPH_PRE)
+	$(GRAPH_SWEEP) --methods none,err,fosr --models rgcn,rgin --trials $(GRAPH_TRIALS) --choose-on $(GRAPH_PRE)
+	$(BIN) report $(GRAPH_DIR)/results.jsonl --out $(GRAPH_DIR)
 
 # Dataset tests skip without OHM_DATA; each skip is logged to SKIPLOG and the
 # run ends with how many were skipped and how to include them.
