@@ -73,6 +73,8 @@ type GraphTrainer struct {
 	shuffle *rand.Rand
 	eval    [3][]*Batch // fixed batches of the training, validation and test graphs
 	hasBN   bool
+	rows    []int      // 0, 1, … : the rows of a batch's scores
+	grad    *mat.Dense // dL/d(scores) of a batch
 
 	res       GraphResult
 	goal      float64 // validation accuracy to beat for a new best
@@ -154,17 +156,17 @@ func (t *GraphTrainer) Epoch() (GraphEpoch, error) {
 			return GraphEpoch{}, fmt.Errorf("epoch %d, batch %d: %d node(s), BatchNorm needs at least 2 in training", ep, k+1, b.N())
 		}
 		scores := t.model.Forward(b, true)
-		rows := make([]int, len(b.Graphs))
-		for i := range rows {
-			rows[i] = i
+		for len(t.rows) < len(b.Graphs) {
+			t.rows = append(t.rows, len(t.rows))
 		}
-		grad := mat.NewDense(len(rows), d.Set.Classes, nil)
-		loss := CrossEntropy(scores, b.Labels, rows, grad)
+		rows := t.rows[:len(b.Graphs)]
+		t.grad = ensure(t.grad, len(rows), d.Set.Classes)
+		loss := CrossEntropy(scores, b.Labels, rows, t.grad)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			return GraphEpoch{}, fmt.Errorf("epoch %d, batch %d: %w (%v)", ep, k+1, ErrNaNLoss, loss)
 		}
 		total += loss
-		t.model.Backward(b, grad)
+		t.model.Backward(b, t.grad)
 		t.opt.Step(t.model.Params())
 	}
 	t.sched.Step(total, t.opt)

@@ -27,37 +27,41 @@ GRAPHS = [0, 1, 2, 3, 4, 5, 6, 7]  # MUTAG graphs in the batch (0-based)
 HIDDEN, LAYERS = 16, 2  # 2 hidden layers: 3 convolutions
 
 
-def read_mutag(root):
-    """MUTAG as PyG's TUDataset reads it: 1-based arcs made 0-based, self-loops
-    removed, arcs coalesced (sorted by source then target, duplicates
-    merged), node labels one-hot, graph labels renumbered 0.."""
-    raw = os.path.join(root, "MUTAG", "raw")
+def read_tu(root, name, graphs=None):
+    """A TU dataset as PyG's TUDataset reads it: 1-based arcs made 0-based,
+    self-loops removed, arcs coalesced (sorted by source then target,
+    duplicates merged), node labels one-hot, graph labels renumbered 0..;
+    the graphs of the list graphs (default all)."""
+    raw = os.path.join(root, name, "raw")
 
-    def ints(name):
-        with open(os.path.join(raw, "MUTAG_%s.txt" % name)) as f:
+    def ints(part):
+        with open(os.path.join(raw, "%s_%s.txt" % (name, part))) as f:
             return [[int(v) for v in line.replace(",", " ").split()] for line in f if line.strip()]
 
-    arcs = [(u - 1, v - 1) for u, v in ints("A")]
     gid = [r[0] - 1 for r in ints("graph_indicator")]
     nl = [r[0] for r in ints("node_labels")]
     gl = [r[0] for r in ints("graph_labels")]
     classes = sorted(set(gl))
     lo, F = min(nl), max(nl) - min(nl) + 1
-    start = {}
+    start, count = {}, {}
     for i, g in enumerate(gid):
         start.setdefault(g, i)
-    graphs = []
-    for g in GRAPHS:
-        nodes = [i for i, h in enumerate(gid) if h == g]
-        s = start[g]
-        es = sorted({(u - s, v - s) for u, v in arcs if gid[u] == g and u != v})
-        x = [[1.0 if nl[i] - lo == k else 0.0 for k in range(F)] for i in nodes]
+        count[g] = count.get(g, 0) + 1
+    arcs = {}
+    for u, v in ints("A"):
+        u, v = u - 1, v - 1
+        if u != v:
+            arcs.setdefault(gid[u], set()).add((u - start[gid[u]], v - start[gid[u]]))
+    out = []
+    for g in range(len(gl)) if graphs is None else graphs:
+        es = sorted(arcs.get(g, ()))
+        x = [[1.0 if nl[i] - lo == k else 0.0 for k in range(F)] for i in range(start[g], start[g] + count[g])]
         # Relation 1 ("added") on the arcs of some edges, both directions,
         # so that the relational layers see two non-empty relations.
         typ = [1 if (min(u, v) + max(u, v)) % 3 == 0 else 0 for u, v in es]
-        graphs.append({"n": len(nodes), "x": x, "src": [u for u, _ in es], "dst": [v for _, v in es],
-                       "type": typ, "label": classes.index(gl[g])})
-    return graphs, F, len(classes)
+        out.append({"n": count[g], "x": x, "src": [u for u, _ in es], "dst": [v for _, v in es],
+                    "type": typ, "label": classes.index(gl[g])})
+    return out, F, len(classes)
 
 
 def glorot_(w):
@@ -206,8 +210,8 @@ def ohm_params(model, kind):
     return {k: {"value": v.tolist(), "grad": g.tolist()} for k, (v, g) in out.items()}, stats
 
 
-def main():
-    graphs, F, C = read_mutag(os.environ.get("OHM_DATA", "data"))
+def collate(graphs):
+    """PyG's Batch of the graphs: stacked x, arcs offset, the batch vector."""
     xs, src, dst, typ, batch, off = [], [], [], [], [], 0
     for b, g in enumerate(graphs):
         xs += g["x"]
@@ -216,8 +220,13 @@ def main():
         typ += g["type"]
         batch += [b] * g["n"]
         off += g["n"]
-    x, src, dst = torch.tensor(xs), torch.tensor(src), torch.tensor(dst)
-    typ, batch = torch.tensor(typ), torch.tensor(batch)
+    return (torch.tensor(xs), torch.tensor(src, dtype=torch.long), torch.tensor(dst, dtype=torch.long),
+            torch.tensor(typ, dtype=torch.long), torch.tensor(batch, dtype=torch.long))
+
+
+def main():
+    graphs, F, C = read_tu(os.environ.get("OHM_DATA", "data"), "MUTAG", GRAPHS)
+    x, src, dst, typ, batch = collate(graphs)
     y = torch.tensor([g["label"] for g in graphs])
     doc = {"features": F, "classes": C, "hidden": HIDDEN, "layers": LAYERS, "graphs": graphs, "models": []}
     torch.manual_seed(49)
