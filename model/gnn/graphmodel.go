@@ -186,6 +186,19 @@ func (m *GraphModel) Backward(b *Batch, dscores *mat.Dense) {
 	}
 }
 
+// shareWeights makes m use src's parameter values and BatchNorm running
+// statistics (the same storage), for evaluation on another goroutine while
+// src does not change them. m and src must have the same architecture.
+func (m *GraphModel) shareWeights(src *GraphModel) {
+	for i, p := range m.Params() {
+		p.Value = src.Params()[i].Value
+	}
+	sb := src.BatchNorms()
+	for i, b := range m.BatchNorms() {
+		b.RunMean, b.RunVar = sb[i].RunMean, sb[i].RunVar
+	}
+}
+
 // finite reports whether every entry of x is finite.
 func finite(x []float64) bool {
 	for _, v := range x {

@@ -15,7 +15,9 @@ import (
 // finish and no other starts, and it returns the finished results, in the
 // order of seeds, with ctx's error. done, when not nil, is called after each
 // run (one call at a time, in completion order). An error of any run stops
-// the others from starting and is returned with no results.
+// the others from starting and is returned with no results. With fewer
+// runs than workers, each run evaluates its batches on workers/len(seeds)
+// goroutines (SetEvalWorkers).
 func TrainGraphRuns(ctx context.Context, d *GraphData, cfg GraphConfig, seeds []uint64, workers int, done func(GraphResult)) ([]GraphResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -40,7 +42,7 @@ func TrainGraphRuns(ctx context.Context, d *GraphData, cfg GraphConfig, seeds []
 			if ctx.Err() != nil {
 				return nil
 			}
-			r, err := TrainGraph(d, cfg, seed)
+			r, err := trainGraph(d, cfg, seed, max(1, workers)/len(seeds))
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {

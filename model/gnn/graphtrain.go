@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // ErrNaNLoss is wrapped by the error a graph run stops with when a training
@@ -73,8 +75,9 @@ type GraphTrainer struct {
 	shuffle *rand.Rand
 	eval    [3][]*Batch // fixed batches of the training, validation and test graphs
 	hasBN   bool
-	rows    []int      // 0, 1, … : the rows of a batch's scores
-	grad    *mat.Dense // dL/d(scores) of a batch
+	rows    []int         // 0, 1, … : the rows of a batch's scores
+	shadows []*GraphModel // evaluation workers' models (SetEvalWorkers)
+	grad    *mat.Dense    // dL/d(scores) of a batch
 
 	res       GraphResult
 	goal      float64 // validation accuracy to beat for a new best
@@ -195,22 +198,48 @@ func (t *GraphTrainer) keep(st GraphEpoch) {
 	t.res.BestEpoch, t.res.TrainAcc, t.res.ValAcc, t.res.TestAcc = st.Epoch, st.TrainAcc, st.ValAcc, st.TestAcc
 }
 
+// SetEvalWorkers makes the evaluation batches of every later epoch run on
+// w goroutines (w ≤ 1: the trainer's own), each on a copy of the model that
+// shares its weights and running statistics. Accuracies are counts, so
+// they do not depend on w. O(weights) per copy, once.
+func (t *GraphTrainer) SetEvalWorkers(w int) {
+	for len(t.shadows) < w {
+		m, _ := NewGraphModel(t.model.Arch, rand.New(rand.NewPCG(0, 0)))
+		m.shareWeights(t.model)
+		t.shadows = append(t.shadows, m)
+	}
+	t.shadows = t.shadows[:max(0, w)]
+}
+
 // accuracy returns the fraction of part k's graphs (0 training, 1
 // validation, 2 test) whose arg-max score (the first on ties) is their
-// label, in evaluation mode.
+// label, in evaluation mode; the batches across the evaluation workers.
 func (t *GraphTrainer) accuracy(k int) float64 {
-	right, all := 0, 0
-	for _, b := range t.eval[k] {
-		s := rawDense(t.model.Forward(b, false))
+	batches := t.eval[k]
+	right := make([]int, len(batches))
+	count := func(m *GraphModel, i int) {
+		b := batches[i]
+		s := rawDense(m.Forward(b, false))
 		c := t.data.Set.Classes
-		for i, y := range b.Labels {
-			if argmax(s[i*c:i*c+c]) == y {
-				right++
+		for j, y := range b.Labels {
+			if argmax(s[j*c:j*c+c]) == y {
+				right[i]++
 			}
 		}
+	}
+	if len(t.shadows) <= 1 {
+		for i := range batches {
+			count(t.model, i)
+		}
+	} else {
+		parallel.Each(len(t.shadows), len(batches), func(w, i int) { count(t.shadows[w], i) })
+	}
+	all, sum := 0, 0
+	for i, b := range batches {
+		sum += right[i]
 		all += len(b.Labels)
 	}
-	return float64(right) / float64(all)
+	return float64(sum) / float64(all)
 }
 
 // Result returns the result so far.
@@ -219,10 +248,16 @@ func (t *GraphTrainer) Result() GraphResult { return t.res }
 // TrainGraph trains a fresh model of cfg on d from seed until it stops and
 // returns the result. O(epochs · epoch cost).
 func TrainGraph(d *GraphData, cfg GraphConfig, seed uint64) (GraphResult, error) {
+	return trainGraph(d, cfg, seed, 1)
+}
+
+// trainGraph is TrainGraph with evaluation on evalWorkers goroutines.
+func trainGraph(d *GraphData, cfg GraphConfig, seed uint64, evalWorkers int) (GraphResult, error) {
 	t, err := NewGraphTrainer(d, cfg, seed)
 	if err != nil {
 		return GraphResult{}, err
 	}
+	t.SetEvalWorkers(evalWorkers)
 	for !t.Done() {
 		if _, err := t.Epoch(); err != nil {
 			return GraphResult{}, fmt.Errorf("seed %d: %w", seed, err)

@@ -41,7 +41,7 @@ func smallGraphConfig(k GraphKind) GraphConfig {
 }
 
 // TestTrainGraphDeterministic: a run is reproduced by its seed, whatever the
-// number of workers, and different seeds give different splits.
+// number of workers (a lone run evaluating its batches across them too).
 func TestTrainGraphDeterministic(t *testing.T) {
 	for _, k := range []GraphKind{GraphGCN, GraphGIN, GraphRGCN, GraphRGIN} {
 		d, err := NewGraphData(syntheticGraphs(60, 1), k)
@@ -57,6 +57,15 @@ func TestTrainGraphDeterministic(t *testing.T) {
 		two, err := TrainGraphRuns(context.Background(), d, cfg, seeds, 2, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// One run on three workers: its evaluation batches across them.
+		par, err := TrainGraphRuns(context.Background(), d, cfg, seeds[:1], 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := one[0], par[0]; a.Epochs != b.Epochs || a.BestEpoch != b.BestEpoch || a.TestAcc != b.TestAcc ||
+			a.ValAcc != b.ValAcc || a.TrainAcc != b.TrainAcc || a.LastTestAcc != b.LastTestAcc {
+			t.Errorf("%v: evaluation on one goroutine %+v, on three %+v", k, a, b)
 		}
 		for i := range seeds {
 			a, b := one[i], two[i]
