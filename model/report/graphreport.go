@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"image/color"
 	"io"
 	"maps"
 	"math"
@@ -174,16 +175,35 @@ type GraphOptions struct {
 // the test accuracy mean ± 2σ/√trials (%) at the budget of highest mean
 // validation accuracy, the best mean of a column in bold, and a mark where
 // a paired Wilcoxon signed-rank test against none (trials paired by seed,
-// hence by split) gives p < 0.05; then every budget's numbers and the
-// rewiring time per dataset. It returns the path written. O(records).
-func WriteGraph(recs []sweep.Record, opt GraphOptions) (string, error) {
-	recs, err := sweep.Unique(recs)
+// hence by split) gives p < 0.05; then accuracy against budget (a figure
+// per dataset and model, PNG and SVG in Out/figures, and every budget's
+// numbers) and the rewiring time per dataset. The files are written whole
+// or not at all. It returns the Markdown file's path. O(records).
+func WriteGraph(recs []sweep.Record, opt GraphOptions) (path string, err error) {
+	recs, err = sweep.Unique(recs)
 	if err != nil {
 		return "", err
 	}
 	t := aggregateGraph(recs)
 	if t.runs == 0 {
 		return "", fmt.Errorf("no graph-classification records")
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	figs := &figures{ctx: ctx, dir: filepath.Join(opt.Out, FigureDir)}
+	created, err := mkdirAll(figs.dir)
+	defer func() {
+		if err != nil {
+			graphio.DiscardAll(figs.staged...)
+			for i := len(created) - 1; i >= 0; i-- {
+				os.Remove(created[i])
+			}
+		}
+	}()
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("# Graph classification\n\n")
@@ -199,19 +219,99 @@ func WriteGraph(recs []sweep.Record, opt GraphOptions) (string, error) {
 	for _, model := range t.models {
 		writeGraphTable(&b, t, model)
 	}
-	writeGraphBudgets(&b, t)
-	writeGraphRewiring(&b, t)
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+	if err := writeGraphFigures(&b, t, figs); err != nil {
 		return "", err
 	}
-	if opt.Context != nil && opt.Context.Err() != nil {
-		return "", opt.Context.Err()
-	}
-	path := filepath.Join(opt.Out, GraphMarkdown)
-	return path, graphio.WriteFileAtomic(path, func(w io.Writer) error {
+	writeGraphBudgets(&b, t)
+	writeGraphRewiring(&b, t)
+	path = filepath.Join(opt.Out, GraphMarkdown)
+	md, err := graphio.StageFile(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
+	if err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		md.Discard()
+		return "", err
+	}
+	if err := graphio.CommitAll(append(figs.staged, md)...); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// writeGraphFigures draws, per dataset and model, the test accuracy
+// against the budget (edits per graph; fractions in a figure of their own)
+// of every method with more than one budget, ± the interval as a band, and
+// none as a dashed line.
+func writeGraphFigures(b *strings.Builder, t *graphTables, figs *figures) error {
+	wrote := false
+	for _, d := range t.datasets {
+		for _, model := range t.models {
+			for _, unit := range []string{sweep.UnitEdits, sweep.UnitFraction} {
+				ss, xs := graphSeries(t, d, model, unit)
+				if len(ss) == 0 {
+					continue
+				}
+				if base, _ := t.chosen(d, model, sweep.None); base != nil {
+					mean, _, _ := base.meanCI()
+					lo, hi := slices.Min(xs), slices.Max(xs)
+					ss = append(ss, series{name: sweep.None, color: color.Black, dashed: true, // fosr wraps onto none's colour
+						x: []float64{lo, hi}, y: []float64{100 * mean, 100 * mean}})
+				}
+				xlabel := "edits per graph"
+				if unit == sweep.UnitFraction {
+					xlabel = "budget (fraction of each graph's edges)"
+				}
+				p, err := linePlot(fmt.Sprintf("%s, %s", d, graphModelNames[model]), xlabel, "test accuracy (%)", ss, unit == sweep.UnitEdits)
+				if err != nil {
+					return err
+				}
+				name := fmt.Sprintf("graph-%s-%s-%s", strings.ToLower(d), model, unit)
+				if _, err := savePlot(figs, name, p); err != nil {
+					return err
+				}
+				if !wrote {
+					b.WriteString("## Accuracy against budget\n\nTest accuracy (%) at every budget, mean ± 2σ/√n as a band; none dashed.\n\n")
+					wrote = true
+				}
+				fmt.Fprintf(b, "![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)
+			}
+		}
+	}
+	return nil
+}
+
+// graphSeries returns one series per method (none left out) with at least
+// two budgets of unit on (dataset, model), budgets ascending, and every x.
+func graphSeries(t *graphTables, d, model, unit string) ([]series, []float64) {
+	var ss []series
+	var all []float64
+	for _, m := range t.methods {
+		if m == sweep.None {
+			continue
+		}
+		var keys []graphCellKey
+		for k := range t.cells {
+			if k.dataset == d && k.model == model && k.method == m && k.unit == unit {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) < 2 {
+			continue
+		}
+		slices.SortFunc(keys, func(a, b graphCellKey) int { return cmp.Compare(a.budget, b.budget) })
+		s := series{name: m, color: methodStyle(m)}
+		for _, k := range keys {
+			mean, ci, _ := t.cells[k].meanCI()
+			s.x, s.y, s.band = append(s.x, k.budget), append(s.y, 100*mean), append(s.band, 100*ci)
+			all = append(all, k.budget)
+		}
+		ss = append(ss, s)
+	}
+	return ss, all
 }
 
 // graphModelNames are the models' names in headings.

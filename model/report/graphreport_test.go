@@ -38,11 +38,17 @@ func TestWriteGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
+	for _, f := range []string{"graph-mutag-gin-edits.png", "graph-mutag-gin-edits.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, FigureDir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("figure %s: %v", f, err)
+		}
+	}
 	for _, want := range []string{
 		"| none | 60.5 ± 0.3, n=10 |",
 		"| err | **70.5 ± 0.3** ‡ (b=10), n=10 |",
 		"| MUTAG | gin | err | 20 edits | 10 | 80.0 | 95.0 ± 0.0 |",
 		"| MUTAG | err | 10 edits | 188 | 1.50 |",
+		"![graph-mutag-gin-edits](figures/graph-mutag-gin-edits.png)",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
