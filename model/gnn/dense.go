@@ -19,7 +19,12 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 	}
 	for c := 0; c < m; {
 		if m-c >= 16 {
-			denseNN16AVX(&dst[c], m, &a[0], k, n, k, &b[c], m)
+			if n >= 2 {
+				denseNN16x2AVX(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
+			}
+			if n&1 == 1 {
+				denseNN16AVX(&dst[(n-1)*m+c], m, &a[(n-1)*k], k, 1, k, &b[c], m)
+			}
 			c += 16
 			continue
 		}
@@ -52,7 +57,13 @@ func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 	}
 	for c := 0; c < m; {
 		if m-c >= 16 {
-			denseTN16AVX(&dst[c], m, &a[0], k, &rows[0], len(rows), k, &g[c], m)
+			np := len(rows) &^ 1
+			if np > 0 {
+				denseTN16x2AVX(&dst[c], m, &a[0], k, &rows[0], np, k, &g[c], m)
+			}
+			if np < len(rows) {
+				denseTN16AVX(&dst[c], m, &a[0], k, &rows[np], 1, k, &g[c], m)
+			}
 			c += 16
 			continue
 		}

@@ -138,9 +138,10 @@ func (m *GraphModel) Forward(b *Batch, train bool) *mat.Dense {
 		m.h[l] = ensure(m.h[l], r, w)
 		h, zs := rawDense(m.h[l]), rawDense(z)
 		if m.drop {
-			if len(m.mask[l]) != len(h) {
-				m.mask[l] = make([]float64, len(h))
+			if cap(m.mask[l]) < len(h) {
+				m.mask[l] = make([]float64, len(h), len(h)+len(h)/4)
 			}
+			m.mask[l] = m.mask[l][:len(h)]
 			reluDrop(h, m.mask[l], zs, m.draws(len(h)), m.Arch.Dropout)
 		} else {
 			for k, v := range zs {

@@ -39,7 +39,7 @@ func contiguous(m *mat.Dense) *mat.Dense {
 // storage when that holds r·c elements, its contents left as they are (the
 // batches of a graph model change shape at every batch, and every caller
 // overwrites the whole matrix: TestGraphBuffersReused); else a new zero
-// r×c matrix.
+// r×c matrix (with a quarter more room when it replaces buf).
 func ensure(buf *mat.Dense, r, c int) *mat.Dense {
 	if buf != nil {
 		raw := buf.RawMatrix()
@@ -48,6 +48,9 @@ func ensure(buf *mat.Dense, r, c int) *mat.Dense {
 		}
 		if d := raw.Data; r > 0 && c > 0 && cap(d) >= r*c {
 			return mat.NewDense(r, c, d[:r*c])
+		}
+		if r > 0 && c > 0 { // reshaped and grown: room for the next batches
+			return mat.NewDense(r, c, make([]float64, r*c, r*c+r*c/4))
 		}
 	}
 	return mat.NewDense(r, c, nil)
