@@ -13,7 +13,7 @@ ifdef OHM_DATA
 export OHM_DATA := $(abspath $(OHM_DATA))
 endif
 
-.PHONY: all build run paper paper-slice graph-grid test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas
+.PHONY: all build run paper paper-slice graph-grid graph-reference test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas
 
 all: build
 
@@ -122,6 +122,12 @@ graph-grid: build
 	$(GRAPH_SWEEP) --methods none,err,fosr --models rgcn,rgin --trials $(GRAPH_PRE)
 	$(GRAPH_SWEEP) --methods none,err,fosr --models rgcn,rgin --trials $(GRAPH_TRIALS) --choose-on $(GRAPH_PRE)
 	$(BIN) report $(GRAPH_DIR)/results.jsonl --out $(GRAPH_DIR)
+
+# Regenerate model/gnn/testdata/graph_reference.json, the PyTorch outputs
+# TestGraphReference compares ohm's graph models with (needs python3-torch
+# and MUTAG under OHM_DATA; the test itself needs neither).
+graph-reference:
+	$(or $(PY_SYSTEM),python3) model/gnn/testdata/graph_reference.py
 
 # Dataset tests skip without OHM_DATA; each skip is logged to SKIPLOG and the
 # run ends with how many were skipped and how to include them.
@@ -266,6 +272,10 @@ benchmarks: build
 	$(BENCH_DATA) for d in cora citeseer; do $(BIN) --no-download train --dataset $$d --model gcn --seeds 10 --weight-decay 5e-4 | grep 'test accuracy'; done; fi
 	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download curvature --dataset cora | grep seconds; fi
 	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download rewire --dataset cora --method gtr --budget 0.1 | grep seconds; fi
+	$(BENCH_DATA) $(GO) test -run '^$$' -bench 'GraphEpoch' -benchtime 4x -cpu 1 ./model/gnn; fi
+	$(BENCH_DATA) if $(or $(PY_SYSTEM),python3) -c 'import torch' 2>/dev/null; then for c in "PROTEINS gin" "MUTAG gcn"; do set -- $$c; \
+		$(or $(PY_SYSTEM),python3) model/gnn/testdata/graph_bench.py --dataset $$1 --model $$2; done; \
+		else echo "graph epochs in PyTorch skipped: no python3-torch"; fi; fi
 	@echo; echo "The long measurements (run each by hand):"; for l in $(BENCH_LONG); do echo "$$l"; done
 
 # docs/cli.md: its generated part (every command's usage, help and flags,
