@@ -11,7 +11,8 @@ gradient, the BatchNorm running statistics after that forward pass and the
 scores in evaluation mode afterwards. TestGraphReference compares ohm with
 these numbers; it needs no Python.
 
-Regenerate (Debian python3-torch; MUTAG's raw TU files in PyG's layout):
+Regenerate with `make graph-reference` or (Debian python3-torch; MUTAG's raw TU
+files in PyG's layout):
 
     OHM_DATA=/path/to/data /usr/bin/python3 model/gnn/testdata/graph_reference.py
 """
