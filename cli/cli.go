@@ -75,7 +75,7 @@ type commandLine struct {
 
 	Data       dataCmd       `cmd:"" help:"List, describe and export datasets."`
 	Resistance resistanceCmd `cmd:"" help:"Effective resistances: the most resistant pair, the least resistant edge, the top K pairs, chosen pairs."`
-	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or a baseline (curvature, gtr, fosr); write the edit log and the rewired graph."`
+	Rewire     rewireCmd     `cmd:"" help:"Rewire a graph by effective resistance (err, err-hop, res, res-hop) or a baseline (curvature, gtr, fosr); write the edit log and the rewired graph. A TU dataset (--dataset mutag, enzymes, proteins, …) is rewired graph by graph."`
 	Stats      statsCmd      `cmd:"" help:"Realized edits of every rewiring (datasets × methods × budgets) as the paper's appendix table."`
 	Train      trainCmd      `cmd:"" help:"Train GCN or DirGCN on a dataset (or on a rewired graph) over seeds and splits; report test accuracy mean ± std."`
 	Curvature  curvatureCmd  `cmd:"" help:"Ollivier–Ricci curvature of every edge (lazy measures, exact W1): min, max, mean, histogram, most negative edges; CSV with --out."`

@@ -212,7 +212,8 @@ func TestDataList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &es); err != nil {
 		t.Fatal(err)
 	}
-	if len(es) != 7 || es[0].Dataset != "cora" || es[0].Found || len(es[0].Missing) != 8 || !es[4].Found || !es[4].Builtin {
+	if len(es) != 10 || es[0].Dataset != "cora" || es[0].Found || len(es[0].Missing) != 8 || !es[4].Found || !es[4].Builtin ||
+		es[7].Dataset != "mutag" || es[7].Found || len(es[7].Missing) != 5 || es[9].Dataset != "proteins" {
 		t.Fatalf("%+v", es)
 	}
 }

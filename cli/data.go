@@ -55,6 +55,7 @@ func (c *dataListCmd) Run(g *Globals) error {
 		}
 		entries = append(entries, e)
 	}
+	entries = append(entries, tuListEntries(loc)...)
 	if c.JSON {
 		return writeJSON(g.Stdout, entries)
 	}
@@ -85,8 +86,10 @@ func (c *dataListCmd) Run(g *Globals) error {
 // dataInfoCmd is `ohm data info`.
 type dataInfoCmd struct {
 	DatasetFlags
-	Split int  `help:"Which split to count (WebKB has 10: 0..9)." default:"0"`
-	JSON  bool `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
+	Split    int  `help:"Which split to count (WebKB has 10: 0..9)." default:"0"`
+	JSON     bool `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
+	NodeAttr bool `name:"node-attr" help:"TU datasets (mutag, enzymes, proteins, …): count the node attributes in x (PyG's use_node_attr=True)."`
+	EdgeAttr bool `name:"edge-attr" help:"TU datasets: count the edge attributes in edge_attr (PyG's use_edge_attr=True)."`
 }
 
 // DataInfo is the output of `ohm data info --json`; its fields are stable.
@@ -146,6 +149,12 @@ func describeDataset(d *dataset.Dataset, g *linalg.Graph, split int) DataInfo {
 
 // Run describes the dataset.
 func (c *dataInfoCmd) Run(g *Globals) error {
+	if isTUInput(g, c.Dataset) {
+		return c.runTU(g)
+	}
+	if c.NodeAttr || c.EdgeAttr {
+		return usagef("--node-attr and --edge-attr apply to TU datasets (mutag, enzymes, proteins, …)")
+	}
 	d, gr, err := c.Load(g)
 	if err != nil {
 		return err

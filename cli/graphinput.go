@@ -35,6 +35,9 @@ func (f *DatasetFlags) Load(g *Globals) (*dataset.Dataset, *linalg.Graph, error)
 		}
 		return a.Dataset, a.Graph.Undirected(), nil
 	}
+	if dataset.IsTU(f.Dataset) {
+		return nil, nil, usagef("--dataset %s: a graph-classification dataset of many graphs: 'ohm rewire' and 'ohm data info' read it", f.Dataset)
+	}
 	// An unknown name is a usage error (status 2), in every command.
 	if !slices.ContainsFunc(dataset.Names(), func(n string) bool { return strings.EqualFold(n, f.Dataset) }) {
 		return nil, nil, usagef("--dataset: unknown dataset %q (known: %s, sbm-heterophilic)", f.Dataset, strings.Join(dataset.Names(), ", "))

@@ -12,6 +12,7 @@ import (
 var rewireFlags = map[rewire.Field]string{
 	rewire.FieldMethod:           "--method",
 	rewire.FieldBudget:           "--budget",
+	rewire.FieldEdits:            "--edits",
 	rewire.FieldMaxIterations:    "--max-iterations",
 	rewire.FieldWithinComponents: "--within-components",
 	rewire.FieldEngine:           "--engine",
@@ -41,8 +42,8 @@ func configUsage(err error, flags map[rewire.Field]string) error {
 // rewireConfig builds the rewiring configuration the flags ask for and
 // checks it for the form before any graph is loaded (rewire.Config.Check):
 // a problem is a usage error naming its flag.
-func rewireConfig(method string, budget float64, within, directed bool, engine string, maxIter int, alpha float64) (rewire.Config, error) {
-	cfg := rewire.Config{Method: rewire.Method(strings.ToLower(method)), Budget: budget, WithinComponents: within,
+func rewireConfig(method string, budget float64, edits int, within, directed bool, engine string, maxIter int, alpha float64) (rewire.Config, error) {
+	cfg := rewire.Config{Method: rewire.Method(strings.ToLower(method)), Budget: budget, Edits: edits, WithinComponents: within,
 		Engine: rewire.EngineKind(strings.ToLower(engine)), MaxIterations: maxIter, Curvature: &rewire.CurvatureOptions{Alpha: alpha}}
 	return cfg, configUsage(cfg.Check(directed), rewireFlags)
 }

@@ -112,6 +112,9 @@ var realDatasets = map[string]string{
 	"citeseer": "CiteSeer/raw/ind.citeseer.x",
 	"cornell":  "cornell/raw/out1_graph_edges.txt",
 	"texas":    "texas/raw/out1_graph_edges.txt",
+	"mutag":    "MUTAG/raw/MUTAG_A.txt",
+	"enzymes":  "ENZYMES/raw/ENZYMES_A.txt",
+	"proteins": "PROTEINS/raw/PROTEINS_A.txt",
 }
 
 // neededData returns the files under $OHM_DATA that the command's

@@ -19,7 +19,8 @@ import (
 type rewireCmd struct {
 	GraphFlags
 	Method           string  `required:"" short:"m" help:"Rewiring operator: err, err-hop (add & remove), res, res-hop (add only), curvature (the Ollivier–Ricci baseline), gtr, fosr (add-only baselines, undirected)."`
-	Budget           float64 `required:"" short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations."`
+	Budget           float64 `short:"r" help:"Budget r in (0, 1]: the run makes B = floor(r·E0) iterations (per graph for a TU dataset). One of --budget and --edits is required."`
+	Edits            int     `name:"edits" help:"Instead of --budget: N iterations (per graph for a TU dataset, as FoSR's and BORF's code count them)." default:"0"`
 	WithinComponents bool    `name:"within-components" help:"Undirected: admissible pairs only inside one connected component (default: all pairs, as the paper)."`
 	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
@@ -29,6 +30,16 @@ type rewireCmd struct {
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
 	FoSRX0           string  `name:"fosr-x0" type:"existingfile" help:"fosr: start vector instead of a random one (.npy, float64, one entry per node), to compare with the reference code."`
+	TUFlags
+}
+
+// TUFlags are the options of a TU graph-classification dataset
+// (--dataset mutag, enzymes, proteins, …): PyG's use_node_attr and
+// use_edge_attr, and the edge_attr of added arcs.
+type TUFlags struct {
+	NodeAttr bool      `name:"node-attr" help:"TU datasets: put the node attributes in x before the one-hot node labels (PyG's use_node_attr=True)."`
+	EdgeAttr bool      `name:"edge-attr" help:"TU datasets: put the edge attributes in edge_attr before the one-hot edge labels (PyG's use_edge_attr=True)."`
+	EdgeFill []float64 `name:"edge-fill" sep:"," placeholder:"V[,V...]" help:"TU datasets: edge_attr of every added arc, one value for all columns or one per column (default: zeros)."`
 }
 
 // RewireSummary is the summary of one rewiring run, printed by `ohm rewire`
@@ -77,9 +88,15 @@ type RewireSummary struct {
 // the outputs and the summary then hold the iterations made, and the
 // command fails with how many they were.
 func (c *rewireCmd) Run(g *Globals) error {
-	cfg, err := rewireConfig(c.Method, c.Budget, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
+	cfg, err := rewireConfig(c.Method, c.Budget, c.Edits, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
 	if err != nil {
 		return err
+	}
+	if c.Graph == "" && isTUInput(g, c.Dataset) {
+		return c.runBatch(g, cfg)
+	}
+	if len(c.EdgeFill) > 0 || c.NodeAttr || c.EdgeAttr {
+		return usagef("--edge-fill, --node-attr and --edge-attr apply to TU datasets (mutag, enzymes, proteins, …)")
 	}
 	if err := c.checkOutputs(); err != nil {
 		return err

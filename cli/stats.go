@@ -85,7 +85,7 @@ func (c *statsCmd) plan() (*statsPlan, error) {
 			return nil, usagef("--methods: %s given twice", m)
 		}
 		p.methods = append(p.methods, m)
-		cfg, err := rewireConfig(string(m), slices.Max(p.budgets), c.WithinComponents, c.Directed, c.Engine, 0, c.Alpha)
+		cfg, err := rewireConfig(string(m), slices.Max(p.budgets), 0, c.WithinComponents, c.Directed, c.Engine, 0, c.Alpha)
 		if err != nil {
 			return nil, err
 		}

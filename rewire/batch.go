@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
+	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -56,7 +58,9 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	cfg.Workers, cfg.OnIteration, cfg.Context = 1, nil, ctx
+	cfg.Engine = resolveMany(graphs, cfg)
 	results := make([]*Result, len(graphs))
 	errs := make([]error, len(graphs))
 	var mu sync.Mutex
@@ -106,6 +110,28 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 	return cfg.Check(directed)
 }
 
+// resolveMany resolves an Auto engine once for the batch (methods that
+// read a resistance engine): when the largest graph's dense state fits in
+// memory every graph's does (it grows with n), and each plan would resolve
+// Auto to Incremental (EngineSpec.Resolve), so the batch asks for
+// Incremental and spares each graph a memory probe. Otherwise Auto stays,
+// resolved graph by graph. O(graphs).
+func resolveMany(graphs []*linalg.Graph, cfg Config) EngineKind {
+	if cfg.Engine != "" && cfg.Engine != Auto || len(graphs) == 0 || !cfg.Method.Info().Resistance {
+		return cfg.Engine
+	}
+	big := graphs[0]
+	for _, g := range graphs {
+		if g.N() > big.N() {
+			big = g
+		}
+	}
+	if incremental.CheckDense(big.N(), big.Directed(), cfg.Method.Info().PerHop) == nil {
+		return Incremental
+	}
+	return cfg.Engine
+}
+
 // runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR
 // power iteration that vanishes (the graph unchanged, the reason in
 // StoppedEarly).
@@ -120,4 +146,73 @@ func runOne(g *linalg.Graph, cfg Config) (*Result, error) {
 			StoppedEarly: "graph left as it is: " + err.Error()}, nil
 	}
 	return res, err
+}
+
+// ManyTotals sums the results of a batch (RunMany) and describes how the
+// edits spread over its graphs.
+type ManyTotals struct {
+	Graphs     int `json:"graphs"`
+	E0         int `json:"e0"`                 // sum of the graphs' E0
+	Planned    int `json:"planned_iterations"` // sum of the graphs' B
+	Iterations int `json:"iterations"`         // iterations made, all graphs
+	Added      int `json:"added"`              // additions made (operations)
+	Removed    int `json:"removed"`            // removals made (operations)
+	AddedNet   int `json:"added_net"`
+	RemovedNet int `json:"removed_net"`
+	PassedOver int `json:"passed_over"`
+	// ZeroBudget counts the graphs whose B is 0 (left as they are, §3.8);
+	// StoppedEarly those that stopped before their B, with a reason.
+	ZeroBudget   int `json:"zero_budget_graphs"`
+	StoppedEarly int `json:"stopped_early_graphs"`
+	// EditsPerGraph and AddedPerGraph are the per-graph distributions of
+	// the operations made (additions and removals) and of the additions.
+	EditsPerGraph Spread `json:"edits_per_graph"`
+	AddedPerGraph Spread `json:"added_per_graph"`
+}
+
+// Spread is a distribution of counts over graphs: least, mean, median
+// (the lower middle value) and most.
+type Spread struct {
+	Min    int     `json:"min"`
+	Mean   float64 `json:"mean"`
+	Median int     `json:"median"`
+	Max    int     `json:"max"`
+}
+
+// spreadOf is the Spread of v (zero for none). O(len(v) log len(v)).
+func spreadOf(v []int) Spread {
+	if len(v) == 0 {
+		return Spread{}
+	}
+	s := slices.Sorted(slices.Values(v))
+	sum := 0
+	for _, x := range s {
+		sum += x
+	}
+	return Spread{Min: s[0], Mean: float64(sum) / float64(len(s)), Median: s[(len(s)-1)/2], Max: s[len(s)-1]}
+}
+
+// Totals sums the results of a batch. O(graphs log graphs).
+func Totals(results []*Result) ManyTotals {
+	t := ManyTotals{Graphs: len(results)}
+	edits, added := make([]int, len(results)), make([]int, len(results))
+	for i, r := range results {
+		t.E0 += r.E0
+		t.Planned += r.Budget
+		t.Iterations += r.Iterations
+		t.Added += r.Added
+		t.Removed += r.Removed
+		t.AddedNet += r.AddedNet
+		t.RemovedNet += r.RemovedNet
+		t.PassedOver += r.PassedOver
+		if r.Budget == 0 {
+			t.ZeroBudget++
+		}
+		if r.StoppedEarly != "" {
+			t.StoppedEarly++
+		}
+		edits[i], added[i] = r.Added+r.Removed, r.Added
+	}
+	t.EditsPerGraph, t.AddedPerGraph = spreadOf(edits), spreadOf(added)
+	return t
 }

@@ -3,6 +3,7 @@ package rewire
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -208,5 +209,50 @@ func TestRunManyMUTAG(t *testing.T) {
 				t.Errorf("%s %+v: %d edits over %d graphs", m, cfg, edits, len(gs))
 			}
 		}
+	}
+}
+
+// TestTotals: sums and spreads of a batch's results, by hand.
+func TestTotals(t *testing.T) {
+	rs := []*Result{
+		{E0: 10, Budget: 1, Iterations: 1, Added: 1, Removed: 1, AddedNet: 1, RemovedNet: 1},
+		{E0: 5, Budget: 0},
+		{E0: 30, Budget: 3, Iterations: 2, Added: 3, PassedOver: 2, StoppedEarly: "x", AddedNet: 3},
+	}
+	got := Totals(rs)
+	want := ManyTotals{Graphs: 3, E0: 45, Planned: 4, Iterations: 3, Added: 4, Removed: 1, AddedNet: 4, RemovedNet: 1, PassedOver: 2,
+		ZeroBudget: 1, StoppedEarly: 1, EditsPerGraph: Spread{0, 5.0 / 3, 2, 3}, AddedPerGraph: Spread{0, 4.0 / 3, 1, 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Totals = %+v\nwant %+v", got, want)
+	}
+}
+
+// BenchmarkRunMany rewires 500 random connected graphs of 20–60 nodes
+// (a path plus random chords, about PROTEINS's sizes) with err at 10 %,
+// on one and on two threads.
+func BenchmarkRunMany(b *testing.B) {
+	r := rand.New(rand.NewPCG(48, 2))
+	gs := make([]*linalg.Graph, 500)
+	for i := range gs {
+		n := 20 + r.IntN(41)
+		g := linalg.NewGraph(n, false)
+		for u := 1; u < n; u++ {
+			g.AddEdge(u-1, u)
+		}
+		for range n {
+			if u, v := r.IntN(n), r.IntN(n); u != v {
+				g.AddEdge(u, v)
+			}
+		}
+		gs[i] = g
+	}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := RunMany(context.Background(), gs, Config{Method: ERR, Budget: 0.1}, ManyOptions{Threads: threads}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

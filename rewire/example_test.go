@@ -1,6 +1,7 @@
 package rewire_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -69,4 +70,30 @@ func ExampleNewEngine() {
 	fmt.Printf("most resistant pair (%d,%d), R = %.4f; R(2,4) = %.4f\n", p.U, p.V, p.Score, r)
 	// Output:
 	// most resistant pair (0,5), R = 3.3333; R(2,4) = 2.0000
+}
+
+// Rewiring many graphs in one call: each graph gets its own plan and its
+// own budget (here 2 iterations each, whatever its size), the graphs run
+// on two threads, and the results come back in input order. On the path,
+// res closes the cycle, then joins the first of its opposite pairs.
+func ExampleRunMany() {
+	path := linalg.NewGraph(6, false)
+	for u := range 5 {
+		path.AddEdge(u, u+1)
+	}
+	graphs := []*linalg.Graph{barbell(), path}
+	res, err := rewire.RunMany(context.Background(), graphs, rewire.Config{Method: rewire.Res, Edits: 2}, rewire.ManyOptions{Threads: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, r := range res {
+		fmt.Printf("graph %d: added %v\n", i, r.AddedEdges())
+	}
+	t := rewire.Totals(res)
+	fmt.Printf("%d graphs, %d additions, %d per graph at most\n", t.Graphs, t.Added, t.AddedPerGraph.Max)
+	// Output:
+	// graph 0: added [{0 5} {1 6}]
+	// graph 1: added [{0 5} {0 3}]
+	// 2 graphs, 4 additions, 2 per graph at most
 }

@@ -104,6 +104,7 @@ type fosr struct {
 	g       *linalg.Graph
 	deg     []float64
 	x, y, w []float64
+	mark    []bool // denseMarked's scratch
 }
 
 func newFoSR(g *linalg.Graph, x []float64) *fosr {
@@ -174,11 +175,52 @@ func (f *fosr) choose() (int, int, float64, bool) {
 	for i := range n {
 		y[i] = f.x[i] / math.Sqrt(f.deg[i]+1)
 	}
+	if n <= smallFoSR {
+		return f.denseMarked(y)
+	}
 	u, v, p, ok := minProductNonEdge(f.g, y)
 	if ok {
 		return u, v, p, true
 	}
 	return denseMinProduct(f.g, y)
+}
+
+// smallFoSR is the node count up to which choose scans every pair (the
+// reference's search, denseMarked) rather than the sorted y: below it the
+// n² products cost less than two sorts and a heap (TU graphs of tens of
+// nodes). Both give the same pair (TestFoSRSearch).
+const smallFoSR = 128
+
+// denseMarked is denseMinProduct with the neighbours of each row marked in
+// a scratch slice (f.mark) instead of looked up in the graph's hash set: the same
+// pairs in the same order, so the same result. O(n² + m).
+func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
+	n := len(y)
+	if len(f.mark) != n {
+		f.mark = make([]bool, n)
+	}
+	mark := f.mark // true on row i and its neighbours while row i is scanned
+	best, bu, bv, found := math.Inf(1), 0, 0, false
+	for i := range n {
+		nb := f.g.Neighbours(i)
+		for _, j := range nb {
+			mark[j] = true
+		}
+		mark[i] = true
+		yi := y[i]
+		for j, m := range mark {
+			if !m {
+				if p := yi * y[j]; p < best {
+					best, bu, bv, found = p, i, j, true
+				}
+			}
+		}
+		for _, j := range nb {
+			mark[j] = false
+		}
+		mark[i] = false
+	}
+	return min(bu, bv), max(bu, bv), best, found
 }
 
 // minProductNonEdge enumerates the pairs of one negative and one positive

@@ -133,6 +133,10 @@ func TestFoSRSearch(t *testing.T) {
 		}
 		u, v, p, ok := minProductNonEdge(g, y)
 		du, dv, dp, dok := denseMinProduct(g, y)
+		f := &fosr{g: g}
+		if mu, mv, mp, mok := f.denseMarked(y); mu != du || mv != dv || mp != dp || mok != dok {
+			t.Fatalf("trial %d: marked scan %d-%d (%v), dense %d-%d (%v)", trial, mu, mv, mp, du, dv, dp)
+		}
 		if ok && (!dok || u != du || v != dv || p != dp) {
 			t.Fatalf("trial %d: sorted search %d-%d (%v), dense %d-%d (%v)", trial, u, v, p, du, dv, dp)
 		}

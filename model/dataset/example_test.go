@@ -2,6 +2,8 @@ package dataset_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/ohmgnn/ohm/model/dataset"
 )
@@ -70,4 +72,33 @@ func ExampleSBM() {
 	// Output:
 	// sbm: 400 nodes, classes [100 100 100 100], split 80/100/220, same-class edges > 1/2: true
 	// sbm-heterophilic: 400 nodes, classes [100 100 100 100], split 80/100/220, same-class edges > 1/2: false
+}
+
+// A TU dataset: two graphs in the TU text files (node ids 1-based over the
+// whole dataset, both arcs of every edge), read as PyG's TUDataset builds
+// them: ids from 0 in each graph, one-hot node labels as x, labels ranked.
+func ExampleLoadTU() {
+	raw, _ := os.MkdirTemp("", "tu")
+	defer os.RemoveAll(raw)
+	for part, s := range map[string]string{
+		"A":               "1, 2\n2, 1\n2, 3\n3, 2\n4, 5\n5, 4\n",
+		"graph_indicator": "1\n1\n1\n2\n2\n",
+		"graph_labels":    "-1\n1\n",
+		"node_labels":     "0\n1\n0\n2\n2\n",
+	} {
+		os.WriteFile(filepath.Join(raw, "TOY_"+part+".txt"), []byte(s), 0o644)
+	}
+	d, err := dataset.LoadTU(raw, "TOY", dataset.TUOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := range d.Len() {
+		fmt.Printf("graph %d: %d nodes, edges %v, class %d\n", i, d.NumNodes(i), d.Graph(i).Undirected().Edges(), d.Y[i])
+	}
+	fmt.Println("x of graph 1:", d.X[d.NodePtr[1]*d.NumFeatures:])
+	// Output:
+	// graph 0: 3 nodes, edges [{0 1} {1 2}], class 0
+	// graph 1: 2 nodes, edges [{0 1}], class 1
+	// x of graph 1: [0 0 1 0 0 1]
 }

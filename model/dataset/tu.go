@@ -78,28 +78,24 @@ func (d *TUDataset) TotalNodes() int { return d.NodePtr[len(d.NodePtr)-1] }
 // Graph returns graph i in its directed form (definitions §1.1): its arcs
 // as PyG's edge_index holds them. Its undirected form is
 // Graph(i).Undirected(). O(n_i + m_i log m_i).
-func (d *TUDataset) Graph(i int) *linalg.Graph {
-	lo, hi := d.EdgePtr[i], d.EdgePtr[i+1]
-	es := make([]linalg.Edge, hi-lo)
-	for k := lo; k < hi; k++ {
-		es[k-lo] = linalg.Edge{U: d.Src[k], V: d.Dst[k]}
-	}
-	g, err := linalg.FromEdges(d.NumNodes(i), true, es)
-	if err != nil {
-		panic(fmt.Sprintf("dataset: graph %d of %s: %v", i, d.Name, err)) // ids were checked on reading
+func (d *TUDataset) Graph(i int) *linalg.Graph { return d.graph(i, true) }
+
+// graph is graph i in the given form, built from its arcs (checked when
+// read: no memory probe per graph, the dataset is in memory already).
+func (d *TUDataset) graph(i int, directed bool) *linalg.Graph {
+	g := linalg.NewGraph(d.NumNodes(i), directed)
+	for k := d.EdgePtr[i]; k < d.EdgePtr[i+1]; k++ {
+		g.AddEdge(d.Src[k], d.Dst[k])
 	}
 	return g
 }
 
-// Graphs returns every graph, undirected (the form rewiring uses) unless
-// directed. O(total size).
+// Graphs returns every graph, undirected (the form rewiring uses: the
+// arcs' pairs, as Graph(i).Undirected()) unless directed. O(total size).
 func (d *TUDataset) Graphs(directed bool) []*linalg.Graph {
 	gs := make([]*linalg.Graph, d.Len())
 	for i := range gs {
-		gs[i] = d.Graph(i)
-		if !directed {
-			gs[i] = gs[i].Undirected()
-		}
+		gs[i] = d.graph(i, directed)
 	}
 	return gs
 }

@@ -52,11 +52,19 @@ func TestLoadTUCounts(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: graphs, nodes, arcs, features, classes, max nodes, disconnected, isolated, self-loops = %v, want %v", name, got, want)
 		}
+		if st := d.Stats(); st.Disconnected != e.DisconnectedGraphs || st.IsolatedNodes != e.IsolatedNodes || st.Nodes.Max != e.MaxNodes || 2*int(st.Edges.Mean*float64(st.Graphs)+0.5) != e.Arcs {
+			t.Errorf("%s: Stats %+v disagree with %+v", name, st, e)
+		}
 		if !slices.Equal(d.ClassCounts(), e.ClassCounts) {
 			t.Errorf("%s: class counts %v, want %v", name, d.ClassCounts(), e.ClassCounts)
 		}
 		if e.Undirected != (asym == 0) {
 			t.Errorf("%s: %d arcs without their reverse, want undirected %v", name, asym, e.Undirected)
+		}
+		for i, g := range d.Graphs(false) {
+			if !slices.Equal(g.Arcs(), d.Graph(i).Undirected().Arcs()) {
+				t.Fatalf("%s graph %d: Graphs(false) differs from Graph(i).Undirected()", name, i)
+			}
 		}
 		if len(d.X) != d.TotalNodes()*d.NumFeatures || len(d.EdgeAttr) != len(d.Src)*d.NumEdgeFeatures {
 			t.Errorf("%s: x has %d values, edge_attr %d", name, len(d.X), len(d.EdgeAttr))
@@ -145,6 +153,8 @@ func TestLoadTUTiny(t *testing.T) {
 	check("default NumFeatures", d.NumFeatures, 3)
 	check("default NumEdgeFeatures", d.NumEdgeFeatures, 2)
 	check("graph 2 arcs", d.Graph(2).Arcs(), []linalg.Edge{})
+	check("Stats", d.Stats(), TUStats{Graphs: 3, Nodes: SizeSpread{1, 2, 3}, Edges: SizeSpread{0, 1, 2}, TotalNodes: 6, TotalArcs: 6,
+		Features: 3, EdgeFeatures: 2, Classes: 2, ClassCounts: []int{2, 1}, IsolatedNodes: 1, IsolatedGraphs: 1, NoEdgeGraphs: 1, OneNodeGraphs: 1})
 
 	// Without node labels (nor attributes used): the constant 1.
 	parts := maps.Clone(tiny)

@@ -257,3 +257,7 @@ func (d *TUDataset) readTUArcs(ei, ea, et *graphio.Array) error {
 	}
 	return nil
 }
+
+func errNoEdgeAttr(name string) error {
+	return fmt.Errorf("dataset %s has no edge_attr to fill", name)
+}

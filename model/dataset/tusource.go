@@ -46,6 +46,18 @@ func IsTU(name string) bool {
 	return ok
 }
 
+// TUChecked reports whether ohm knows the SHA-256 of the TU dataset
+// name's files (MUTAG, ENZYMES, PROTEINS): a download of it is checked.
+func TUChecked(name string) bool {
+	name, _ = TUName(name)
+	for f := range checksums {
+		if strings.HasPrefix(f, name+"/raw/") {
+			return true
+		}
+	}
+	return false
+}
+
 // tuRelFiles returns the root-relative files that make the TU dataset name
 // present: those ohm has a SHA-256 of, else the three every TU dataset has.
 func tuRelFiles(name string) []string {
