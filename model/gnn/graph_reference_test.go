@@ -28,6 +28,9 @@ type graphReference struct {
 		Loss       float64
 		EvalScores [][]float64 `json:"eval_scores"`
 	}
+	// Plateau is torch's ReduceLROnPlateau (defaults, Adam at 1e-3) stepped
+	// on Metrics: the learning rate after each step.
+	Plateau struct{ Metrics, LR []float64 }
 }
 
 // refTol is the largest absolute difference allowed from PyTorch.
@@ -115,6 +118,36 @@ func TestGraphReference(t *testing.T) {
 			}
 			compare(t, "evaluation scores", rawDense(m.Forward(b, false)), flat(rm.EvalScores))
 		})
+	}
+}
+
+// TestPlateauReference steps Plateau on the metrics torch's
+// ReduceLROnPlateau was stepped on (testdata/graph_reference.py) and
+// expects the same learning rate, bit for bit, after every step.
+func TestPlateauReference(t *testing.T) {
+	raw, err := os.ReadFile("testdata/graph_reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref graphReference
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.Plateau.Metrics) < 50 || len(ref.Plateau.Metrics) != len(ref.Plateau.LR) {
+		t.Fatalf("%d metrics, %d rates", len(ref.Plateau.Metrics), len(ref.Plateau.LR))
+	}
+	opt, p := NewAdam(1e-3), NewPlateau()
+	drops := 0
+	for i, m := range ref.Plateau.Metrics {
+		if p.Step(m, opt) {
+			drops++
+		}
+		if opt.LR != ref.Plateau.LR[i] {
+			t.Fatalf("step %d (metric %v): lr %v, torch %v", i+1, m, opt.LR, ref.Plateau.LR[i])
+		}
+	}
+	if drops < 3 {
+		t.Errorf("only %d reductions: the sequence tests little", drops)
 	}
 }
 
