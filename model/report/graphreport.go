@@ -358,6 +358,48 @@ func writeGraphTable(b *strings.Builder, t *graphTables, model string) {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	writeGraphSeparation(b, t, model, best)
+}
+
+// writeGraphSeparation says, per dataset, whether the best method's
+// interval is clear of none's: where they overlap, the table does not
+// separate the two.
+func writeGraphSeparation(b *strings.Builder, t *graphTables, model string, best map[string]float64) {
+	base := map[string]*graphCell{}
+	for _, d := range t.datasets {
+		if c, _ := t.chosen(d, model, sweep.None); c != nil {
+			base[d] = c
+		}
+	}
+	var lines []string
+	for _, d := range t.datasets {
+		if c := base[d]; c != nil {
+			if bm, bci, _ := c.meanCI(); bm == best[d] {
+				lines = append(lines, fmt.Sprintf("%s: none has the best mean (%.1f ± %.1f): no method improves on it.", d, 100*bm, 100*bci))
+				continue
+			}
+		}
+		for _, m := range t.methods {
+			c, _ := t.chosen(d, model, m)
+			if c == nil || m == sweep.None || base[d] == nil {
+				continue
+			}
+			mean, ci, _ := c.meanCI()
+			if mean != best[d] {
+				continue
+			}
+			bm, bci, _ := base[d].meanCI()
+			verdict := "its interval overlaps none's: the trials do not separate them"
+			if mean-ci > bm+bci {
+				verdict = "its interval lies above none's"
+			}
+			lines = append(lines, fmt.Sprintf("%s: best %s %.1f ± %.1f against none %.1f ± %.1f; %s.", d, m, 100*mean, 100*ci, 100*bm, 100*bci, verdict))
+			break
+		}
+	}
+	if len(lines) > 0 {
+		b.WriteString(strings.Join(lines, "\n") + "\n\n")
+	}
 }
 
 // graphMark returns "‡" or "†" when the paired Wilcoxon test of c
