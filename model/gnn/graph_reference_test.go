@@ -2,6 +2,7 @@ package gnn
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -31,6 +32,15 @@ type graphReference struct {
 	// Plateau is torch's ReduceLROnPlateau (defaults, Adam at 1e-3) stepped
 	// on Metrics: the learning rate after each step.
 	Plateau struct{ Metrics, LR []float64 }
+	// Trajectory is three epochs of GIN with sum pooling, Adam at 1e-2, no
+	// dropout, over fixed batches of the graphs.
+	Trajectory struct {
+		Batches       [][]int
+		Before, After map[string][][]float64
+		Losses        []float64
+		Running       map[string]struct{ Mean, Var []float64 }
+		EvalScores    [][]float64 `json:"eval_scores"`
+	}
 }
 
 // refTol is the largest absolute difference allowed from PyTorch.
@@ -119,6 +129,73 @@ func TestGraphReference(t *testing.T) {
 			compare(t, "evaluation scores", rawDense(m.Forward(b, false)), flat(rm.EvalScores))
 		})
 	}
+}
+
+// TestGraphTrajectoryReference trains GIN (sum pooling) for three epochs of
+// two fixed batches with Adam, as the reference did in PyTorch: the six
+// losses, the weights and running statistics after, and the evaluation
+// scores agree within 1e-5.
+func TestGraphTrajectoryReference(t *testing.T) {
+	raw, err := os.ReadFile("testdata/graph_reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref graphReference
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	tr := ref.Trajectory
+	set := &GraphSet{Name: "mutag-batch", Features: ref.Features, Classes: ref.Classes}
+	var all []int
+	for i, g := range ref.Graphs {
+		it := GraphItem{N: g.N, Src: g.Src, Dst: g.Dst, Type: g.Type, Label: g.Label}
+		for _, row := range g.X {
+			it.X = append(it.X, row...)
+		}
+		set.Graphs = append(set.Graphs, it)
+		all = append(all, i)
+	}
+	d, err := NewGraphData(set, GraphGIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewGraphModel(GraphArch{Kind: GraphGIN, Layers: ref.Layers, In: ref.Features, Hidden: ref.Hidden,
+		Classes: ref.Classes, Pool: PoolSum}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Losses) != 6 || len(tr.Before) != len(m.Params()) {
+		t.Fatalf("reference: %d losses, %d parameters (ohm %d)", len(tr.Losses), len(tr.Before), len(m.Params()))
+	}
+	for _, p := range m.Params() {
+		setRows(t, p.Name, p.Value, tr.Before[p.Name])
+	}
+	opt := NewAdam(1e-2)
+	step := 0
+	for range 3 {
+		for _, ids := range tr.Batches {
+			b := d.NewBatch(ids)
+			g := mat.NewDense(len(ids), ref.Classes, nil)
+			rows := make([]int, len(ids))
+			for i := range rows {
+				rows[i] = i
+			}
+			loss := CrossEntropy(m.Forward(b, true), b.Labels, rows, g)
+			compare(t, fmt.Sprintf("loss of step %d", step+1), []float64{loss}, []float64{tr.Losses[step]})
+			m.Backward(b, g)
+			opt.Step(m.Params())
+			step++
+		}
+	}
+	for _, p := range m.Params() {
+		compare(t, p.Name+" after training", rawDense(p.Value), flat(tr.After[p.Name]))
+	}
+	for _, bn := range m.BatchNorms() {
+		name := bn.Gamma.Name[:len(bn.Gamma.Name)-len(".weight")]
+		compare(t, name+" running mean", bn.RunMean, tr.Running[name].Mean)
+		compare(t, name+" running var", bn.RunVar, tr.Running[name].Var)
+	}
+	compare(t, "evaluation scores", rawDense(m.Forward(d.NewBatch(all), false)), flat(tr.EvalScores))
 }
 
 // TestPlateauReference steps Plateau on the metrics torch's
