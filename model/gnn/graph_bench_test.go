@@ -53,7 +53,8 @@ func graphNominalFlops(tr *GraphTrainer) float64 {
 // the training graphs in shuffled batches of 64, each a forward, backward and
 // Adam step, then the evaluation of every graph) on one thread: GIN-4 on
 // PROTEINS (1113 graphs, GEMM-bound) and GCN-4 on MUTAG (188 small graphs,
-// per-call overhead). Skipped without $OHM_DATA. ms/epoch is wall time,
+// per-call overhead), and R-GCN-4, R-GIN-4 on MUTAG and GCN-4 on PROTEINS
+// for the grid's cost. Skipped without $OHM_DATA. ms/epoch is wall time,
 // cpu-ms/epoch the thread's CPU time, GFLOP/s graphNominalFlops over the
 // wall time. The PyTorch side: testdata/graph_bench.py.
 //
@@ -101,6 +102,9 @@ func benchGraphEpochs(b *testing.B) {
 		{"gin-4/PROTEINS", "PROTEINS", GraphGIN},
 		{"gcn-4/MUTAG", "MUTAG", GraphGCN},
 		{"gin-4/MUTAG", "MUTAG", GraphGIN},
+		{"rgcn-4/MUTAG", "MUTAG", GraphRGCN},
+		{"rgin-4/MUTAG", "MUTAG", GraphRGIN},
+		{"gcn-4/PROTEINS", "PROTEINS", GraphGCN},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			root := datatest.Root(b, tc.dataset+"/raw/"+tc.dataset+"_A.txt")
