@@ -17,10 +17,14 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 	if len(a) < n*k || len(b) < k*m || len(dst) < n*m {
 		panic("gnn: dense product operand too short")
 	}
+	pairs := denseNN16x2AVX
+	if allFinite(b[:k*m]) {
+		pairs = denseNN16x2FAVX // no zero coefficient to mask against Inf or NaN
+	}
 	for c := 0; c < m; {
 		if m-c >= 16 {
 			if n >= 2 {
-				denseNN16x2AVX(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
+				pairs(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
 			}
 			if n&1 == 1 {
 				denseNN16AVX(&dst[(n-1)*m+c], m, &a[(n-1)*k], k, 1, k, &b[c], m)
@@ -83,4 +87,14 @@ func denseMulNT(dst, g, b []float64, n, k, m int, s *scratch) {
 	bt := s.trans(m * k)
 	transpose(bt, b, k, m)
 	denseMul(dst, g, bt, n, m, k, s)
+}
+
+// allFinite reports whether every entry of v is finite. O(len(v)).
+func allFinite(v []float64) bool {
+	for _, x := range v {
+		if x-x != 0 { // NaN or ±Inf
+			return false
+		}
+	}
+	return true
 }

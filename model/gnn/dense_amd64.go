@@ -15,6 +15,14 @@ func denseNN16AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64
 //go:noescape
 func denseNN16x2AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
 
+// denseNN16x2FAVX is denseNN16x2AVX without the masking of zero
+// coefficients, for a b of finite entries only: the same bits there
+// (a zero coefficient's term is ±0, which leaves a sum started at +0
+// unchanged).
+//
+//go:noescape
+func denseNN16x2FAVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
+
 // denseNN8AVX is denseNN16AVX for the lanes of 8 columns whose mask entry
 // is −1 (masks8[w] for w ≤ 8 columns): only those are written to dst, but
 // b's rows are read whole (8 entries each: the caller pads b).
