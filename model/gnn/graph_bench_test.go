@@ -63,12 +63,12 @@ func BenchmarkGraphEpoch(b *testing.B) {
 	benchGraphEpochs(b)
 }
 
-// BenchmarkGraphEpochSynth is BenchmarkGraphEpoch's GIN-4 on a synthetic
+// BenchmarkSynthGraphEpoch is BenchmarkGraphEpoch's GIN-4 on a synthetic
 // set of PROTEINS' size (1113 graphs of 20–58 nodes, 3 one-hot features,
 // 2 classes, about 3.7 arcs a node), needing no data files:
 //
-//	go test -run '^$' -bench GraphEpochSynth -cpu 1 ./model/gnn
-func BenchmarkGraphEpochSynth(b *testing.B) {
+//	go test -run '^$' -bench SynthGraphEpoch -cpu 1 ./model/gnn
+func BenchmarkSynthGraphEpoch(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	set := &GraphSet{Name: "synth-proteins", Features: 3, Classes: 2}
 	for i := range 1113 {
