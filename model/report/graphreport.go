@@ -134,17 +134,7 @@ func (t *graphTables) chosen(d, model, method string) (*graphCell, graphCellKey)
 	slices.SortFunc(keys, func(a, b graphCellKey) int {
 		return cmp.Or(cmp.Compare(a.unit, b.unit), cmp.Compare(a.budget, b.budget))
 	})
-	common := map[uint64]bool{}
-	for s := range t.cells[keys[0]].val {
-		common[s] = true
-	}
-	for _, k := range keys[1:] {
-		for s := range common {
-			if _, ok := t.cells[k].val[s]; !ok {
-				delete(common, s)
-			}
-		}
-	}
+	common := t.commonSeeds(keys)
 	best, bestVal := -1, math.Inf(-1)
 	for i, k := range keys {
 		c := t.cells[k]
@@ -160,6 +150,22 @@ func (t *graphTables) chosen(d, model, method string) (*graphCell, graphCellKey)
 		best = 0
 	}
 	return t.cells[keys[best]], keys[best]
+}
+
+// commonSeeds returns the seeds that every cell of keys holds.
+func (t *graphTables) commonSeeds(keys []graphCellKey) map[uint64]bool {
+	common := map[uint64]bool{}
+	for s := range t.cells[keys[0]].val {
+		common[s] = true
+	}
+	for _, k := range keys[1:] {
+		for s := range common {
+			if _, ok := t.cells[k].val[s]; !ok {
+				delete(common, s)
+			}
+		}
+	}
+	return common
 }
 
 // GraphOptions configure WriteGraph.
@@ -244,19 +250,25 @@ func WriteGraph(recs []sweep.Record, opt GraphOptions) (path string, err error) 
 
 // writeGraphFigures draws, per dataset and model, the test accuracy
 // against the budget (edits per graph; fractions in a figure of their own)
-// of every method with more than one budget, ± the interval as a band, and
-// none as a dashed line.
+// of every method with more than one budget, over the seeds all its
+// budgets have, ± the interval as a band, and none as a dashed line.
 func writeGraphFigures(b *strings.Builder, t *graphTables, figs *figures) error {
 	wrote := false
 	for _, d := range t.datasets {
 		for _, model := range t.models {
 			for _, unit := range []string{sweep.UnitEdits, sweep.UnitFraction} {
-				ss, xs := graphSeries(t, d, model, unit)
+				ss, xs, seeds := graphSeries(t, d, model, unit)
 				if len(ss) == 0 {
 					continue
 				}
 				if base, _ := t.chosen(d, model, sweep.None); base != nil {
-					mean, _, _ := base.meanCI()
+					sub := &graphCell{test: map[uint64]float64{}}
+					for seed, v := range base.test {
+						if seeds[seed] {
+							sub.test[seed] = v
+						}
+					}
+					mean, _, _ := sub.meanCI()
 					lo, hi := slices.Min(xs), slices.Max(xs)
 					ss = append(ss, series{name: sweep.None, color: color.Black, dashed: true, // fosr wraps onto none's colour
 						x: []float64{lo, hi}, y: []float64{100 * mean, 100 * mean}})
@@ -274,7 +286,8 @@ func writeGraphFigures(b *strings.Builder, t *graphTables, figs *figures) error 
 					return err
 				}
 				if !wrote {
-					b.WriteString("## Accuracy against budget\n\nTest accuracy (%) at every budget, mean ± 2σ/√n as a band; none dashed.\n\n")
+					b.WriteString("## Accuracy against budget\n\nTest accuracy (%) at every budget over the trials every budget of the method has " +
+						"(the pre-sweep's seeds, so that the points compare), mean ± 2σ/√n as a band; none dashed, over the same seeds.\n\n")
 					wrote = true
 				}
 				fmt.Fprintf(b, "![%s](%s/%s.png) ([svg](%s/%s.svg))\n\n", name, FigureDir, name, FigureDir, name)
@@ -285,10 +298,13 @@ func writeGraphFigures(b *strings.Builder, t *graphTables, figs *figures) error 
 }
 
 // graphSeries returns one series per method (none left out) with at least
-// two budgets of unit on (dataset, model), budgets ascending, and every x.
-func graphSeries(t *graphTables, d, model, unit string) ([]series, []float64) {
+// two budgets of unit on (dataset, model), budgets ascending, each over
+// the seeds all its budgets have; every x; and the seeds every series
+// used.
+func graphSeries(t *graphTables, d, model, unit string) ([]series, []float64, map[uint64]bool) {
 	var ss []series
 	var all []float64
+	var used map[uint64]bool
 	for _, m := range t.methods {
 		if m == sweep.None {
 			continue
@@ -304,14 +320,27 @@ func graphSeries(t *graphTables, d, model, unit string) ([]series, []float64) {
 		}
 		slices.SortFunc(keys, func(a, b graphCellKey) int { return cmp.Compare(a.budget, b.budget) })
 		s := series{name: m, color: methodStyle(m)}
+		common := t.commonSeeds(keys)
+		if used == nil {
+			used = maps.Clone(common)
+		}
+		for seed := range used {
+			if !common[seed] {
+				delete(used, seed)
+			}
+		}
 		for _, k := range keys {
-			mean, ci, _ := t.cells[k].meanCI()
+			c := &graphCell{test: map[uint64]float64{}}
+			for seed := range common {
+				c.test[seed] = t.cells[k].test[seed]
+			}
+			mean, ci, _ := c.meanCI()
 			s.x, s.y, s.band = append(s.x, k.budget), append(s.y, 100*mean), append(s.band, 100*ci)
 			all = append(all, k.budget)
 		}
 		ss = append(ss, s)
 	}
-	return ss, all
+	return ss, all, used
 }
 
 // graphModelNames are the models' names in headings.
