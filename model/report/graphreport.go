@@ -462,7 +462,8 @@ func graphMark(t *graphTables, d, model string, c *graphCell, method string) str
 
 // writeGraphBudgets writes every cell: accuracy against budget.
 func writeGraphBudgets(b *strings.Builder, t *graphTables) {
-	b.WriteString("## Every budget\n\nValidation and test accuracy (%) of every cell, mean ± 2σ/√n.\n\n")
+	b.WriteString("## Every budget\n\nValidation and test accuracy (%) of every cell, mean ± 2σ/√n over its n trials " +
+		"(the tables above chose each budget on the validation accuracy of the seeds every budget has, not on these means).\n\n")
 	b.WriteString("| dataset | model | method | budget | n | validation | test |\n|---|---|---|---|---|---|---|\n")
 	keys := make([]graphCellKey, 0, len(t.cells))
 	for k := range t.cells {
