@@ -23,7 +23,7 @@ GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null 
 STAMP        := -X github.com/ohmgnn/ohm.commit=$(GIT_COMMIT) -X github.com/ohmgnn/ohm.commitTime=$(GIT_TIME) \
 	-X github.com/ohmgnn/ohm.modified=$(GIT_MODIFIED)
 
-.PHONY: all build run paper paper-slice test test-race test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas bench-peers
+.PHONY: all build run paper paper-slice graph-grid graph-reference test test-race test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas bench-peers
 
 all: build
 
@@ -105,6 +105,39 @@ paper: build
 
 paper-slice:
 	$(MAKE) paper PAPER_DIR=out/paper-slice PAPER_BUDGETS=0.1 PAPER_FORMS=undirected
+
+# The graph-classification grid (definitions §4.5, §6.4) into
+# $(GRAPH_DIR)/results.jsonl, then graph-classification.md there. Four
+# sweeps, each resumable (rerunning continues where it stopped):
+#   1. pre-sweep: GRAPH_DATASETS × the eight methods × GRAPH_BUDGETS (edits
+#      per graph) × GCN, GIN × GRAPH_PRE trials;
+#   2. each (dataset, method, model) at the budget of best mean validation
+#      accuracy of step 1 (--choose-on), up to GRAPH_TRIALS trials;
+#   3. and 4. the same for R-GCN and R-GIN with none, err and fosr.
+# Run it in pieces, e.g. make graph-grid GRAPH_DATASETS=mutag; GRAPH_ARGS
+# adds sweep flags (e.g. --epochs 300 to cap a trial).
+GRAPH_DIR      ?= docs/graph-classification
+GRAPH_DATASETS ?= mutag,enzymes,proteins
+GRAPH_BUDGETS  ?= 5,10,20
+GRAPH_PRE      ?= 10
+GRAPH_TRIALS   ?= 25
+GRAPH_ARGS     ?=
+GRAPH_SWEEP = $(BIN) $(OHM_FLAGS) sweep --task graph --results $(GRAPH_DIR)/results.jsonl --datasets $(GRAPH_DATASETS) \
+	--budgets $(GRAPH_BUDGETS) $(GRAPH_ARGS)
+
+graph-grid: build
+	mkdir -p $(GRAPH_DIR)
+	$(GRAPH_SWEEP) --methods none,curvature,res,res-hop,err,err-hop,gtr,fosr --models gcn,gin --trials $(GRAPH_PRE)
+	$(GRAPH_SWEEP) --methods none,curvature,res,res-hop,err,err-hop,gtr,fosr --models gcn,gin --trials $(GRAPH_TRIALS) --choose-on $(GRAPH_PRE)
+	$(GRAPH_SWEEP) --methods none,err,fosr --models rgcn,rgin --trials $(GRAPH_PRE)
+	$(GRAPH_SWEEP) --methods none,err,fosr --models rgcn,rgin --trials $(GRAPH_TRIALS) --choose-on $(GRAPH_PRE)
+	$(BIN) report $(GRAPH_DIR)/results.jsonl --out $(GRAPH_DIR)
+
+# Regenerate model/gnn/testdata/graph_reference.json, the PyTorch outputs
+# TestGraphReference compares ohm's graph models with (needs python3-torch
+# and MUTAG under OHM_DATA; the test itself needs neither).
+graph-reference:
+	$(or $(PY_SYSTEM),python3) model/gnn/testdata/graph_reference.py
 
 # Dataset tests skip without OHM_DATA; each skip is logged to SKIPLOG and the
 # run ends with how many were skipped and how to include them.
@@ -274,6 +307,10 @@ benchmarks: build
 	$(BENCH_DATA) for d in cora citeseer; do $(BIN) --no-download train --dataset $$d --model gcn --seeds 10 --weight-decay 5e-4 | grep 'test accuracy'; done; fi
 	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download curvature --dataset cora | grep seconds; fi
 	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download rewire --dataset cora --method gtr --budget 0.1 | grep seconds; fi
+	$(BENCH_DATA) $(GO) test -run '^$$' -bench 'GraphEpoch' -benchtime 4x -cpu 1 ./model/gnn; fi
+	$(BENCH_DATA) if $(or $(PY_SYSTEM),python3) -c 'import torch' 2>/dev/null; then for c in "PROTEINS gin" "MUTAG gcn"; do set -- $$c; \
+		$(or $(PY_SYSTEM),python3) model/gnn/testdata/graph_bench.py --dataset $$1 --model $$2; done; \
+		else echo "graph epochs in PyTorch skipped: no python3-torch"; fi; fi
 	@echo; echo "The long measurements (run each by hand):"; for l in $(BENCH_LONG); do echo "$$l"; done
 
 # docs/cli.md: its generated part (every command's usage, help and flags,

@@ -82,6 +82,17 @@ func (c *reportCmd) Run(g *Globals) error {
 	for _, st := range stale {
 		fmt.Fprintf(g.Stderr, "ohm report: left out %d runs of %s rewiring code: %s (%s)\n", st.Count, st.Relation, st, staleRemedy[st.Relation])
 	}
+	recs, graphRecs := splitTasks(recs)
+	if len(graphRecs) > 0 {
+		path, err := report.WriteGraph(graphRecs, report.GraphOptions{Out: c.Out, Source: c.Results, Context: ctx})
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		fmt.Fprintf(g.Stdout, "wrote %s (%d graph-classification trials)\n", path, len(graphRecs))
+		if len(recs) == 0 && diag == nil {
+			return nil
+		}
+	}
 	if len(recs) == 0 && diag == nil {
 		if len(all) > 0 {
 			return fmt.Errorf("%s holds no results of the current rewiring code (%d runs of other code versions)", c.Results, len(all))
@@ -112,6 +123,19 @@ func (c *reportCmd) Run(g *Globals) error {
 }
 
 // staleRemedy says what to do about runs of another rewiring code version.
+// splitTasks separates node-classification records from graph-classification
+// ones (task "graph").
+func splitTasks(recs []sweep.Record) (node, graph []sweep.Record) {
+	for _, r := range recs {
+		if r.Task == sweep.TaskGraph {
+			graph = append(graph, r)
+		} else {
+			node = append(node, r)
+		}
+	}
+	return node, graph
+}
+
 var staleRemedy = map[sweep.Relation]string{
 	sweep.Older: "rerun ohm sweep on the same results file to redo them",
 	sweep.Newer: "a newer ohm made them: report them with it",

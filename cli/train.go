@@ -20,16 +20,17 @@ import (
 // own graph or on a rewired one, over seeds and splits.
 type trainCmd struct {
 	DatasetFlags
-	Graph            string   `type:"existingfile" placeholder:"FILE" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's."`
+	Graph            string   `type:"existingfile" placeholder:"FILE" help:"Train on this graph instead of the dataset's own: .npz (edge_index, num_nodes; e.g. from 'ohm rewire --out') or an edge list. Its node count must equal the dataset's. With --task graph: a collated graph-classification archive of the dataset's graphs (x, edge_index, edge_type, y, ptr, edge_ptr), e.g. from 'ohm rewire --dataset mutag --out'; edge_type gives R-GCN and R-GIN their two relations."`
 	OneBased         bool     `name:"one-based" help:"--graph is an edge list whose node ids count from 1 (1..n): read them as 0..n−1."`
-	Model            string   `required:"" short:"m" placeholder:"gcn|dirgcn" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected)."`
-	Layers           int      `default:"2" help:"Depth L ≥ 1: input → hidden → … → classes (L = 1: input → classes)."`
+	Task             string   `default:"node" enum:"node,graph" help:"node: node classification on one graph; graph: graph classification on a TU dataset (mutag, enzymes, proteins) with FoSR's protocol (definitions §4.5)."`
+	Model            string   `required:"" short:"m" placeholder:"MODEL" help:"gcn (on the undirected form) or dirgcn (on the arcs; both directions when the graph is undirected); with --task graph: gcn, gin, rgcn or rgin."`
+	Layers           *int     `help:"Depth L ≥ 1: input → hidden → … → classes (L = 1: input → classes); default 2. With --task graph: the hidden layers L ≥ 0 (L+1 convolutions), default 4."`
 	Hidden           *int     `help:"Hidden width ≥ 1 (default: 16 for cora/citeseer, 64 for every other dataset)."`
 	PairNorm         bool     `name:"pairnorm" help:"PairNorm after every layer but the last."`
 	PairNormScale    float64  `name:"pairnorm-scale" default:"1" help:"PairNorm scale s > 0."`
 	PairNormAt       string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre (conv → PairNorm → ReLU) or post (conv → ReLU → PairNorm). Default: the one of definitions §4.2."`
 	Features         string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: the dataset family's (definitions §4.3)."`
-	Epochs           int      `default:"200" help:"Epochs per run (≥ 1)."`
+	Epochs           *int     `help:"Epochs per run (≥ 1), default 200. With --task graph: the most epochs a trial may run before early stopping ends it (default 1000000)."`
 	LR               *float64 `name:"lr" help:"Adam learning rate > 0 (default 0.01)."`
 	WeightDecay      *float64 `name:"weight-decay" help:"L2 weight decay ≥ 0 added to the gradient (default: 5e-3 for cora/citeseer, 5e-4 otherwise)."`
 	WeightDecayScope string   `name:"weight-decay-scope" default:"first" help:"Parameters decayed: first (the first layer's weight and bias, as PyG's GCN example) or all."`
@@ -39,6 +40,7 @@ type trainCmd struct {
 	SplitRule        string   `name:"split-rule" placeholder:"RULE" help:"A dataset archive (--dataset FILE.npz): make the splits instead of reading its masks, as 'ohm sweep --split-rule': random:TRAIN,VAL,TEST (fractions) or per-class:TRAIN,VAL,TEST (counts). Split K is drawn from (--split-seed, K)."`
 	SplitSeed        uint64   `name:"split-seed" default:"0" help:"--split-rule: seed of the splits."`
 	JSON             bool     `name:"json" help:"Print one JSON object (fields in docs/cli.md)."`
+	graphTaskFlags
 }
 
 // TrainRun is one run in the output of `ohm train --json`.
@@ -83,7 +85,13 @@ func (c *trainCmd) config(dataset string) (gnn.Config, error) {
 		return gnn.Config{}, usagef("--weight-decay-scope: %v", err)
 	}
 	cfg := gnn.Defaults(dataset)
-	cfg.Kind, cfg.Layers, cfg.Epochs, cfg.DecayScope = kind, c.Layers, c.Epochs, scope
+	cfg.Kind, cfg.DecayScope = kind, scope
+	if c.Layers != nil {
+		cfg.Layers = *c.Layers
+	}
+	if c.Epochs != nil {
+		cfg.Epochs = *c.Epochs
+	}
 	cfg.PairNorm, cfg.PairNormScale = c.PairNorm, c.PairNormScale
 	if c.PairNormAt != "" {
 		if cfg.PairNormAt, err = gnn.ParsePairNormAt(c.PairNormAt); err != nil {
@@ -94,12 +102,12 @@ func (c *trainCmd) config(dataset string) (gnn.Config, error) {
 		return cfg, err
 	}
 	switch {
-	case c.Layers < 1:
-		return cfg, usagef("--layers %d: must be ≥ 1", c.Layers)
+	case cfg.Layers < 1:
+		return cfg, usagef("--layers %d: must be ≥ 1", cfg.Layers)
 	case c.Hidden != nil && *c.Hidden < 1:
 		return cfg, usagef("--hidden %d: must be ≥ 1", *c.Hidden)
-	case c.Epochs < 1:
-		return cfg, usagef("--epochs %d: must be ≥ 1", c.Epochs)
+	case cfg.Epochs < 1:
+		return cfg, usagef("--epochs %d: must be ≥ 1", cfg.Epochs)
 	case c.LR != nil && !(*c.LR > 0 && finite(*c.LR)):
 		return cfg, usagef("--lr %v: must be a finite number > 0", *c.LR)
 	case c.WeightDecay != nil && !(*c.WeightDecay >= 0 && finite(*c.WeightDecay)):
@@ -160,6 +168,12 @@ func splitFlag(s string) (int, error) {
 // starts no other: the summary then holds the runs finished, and the
 // command fails saying how many they were.
 func (c *trainCmd) Run(g *Globals) error {
+	if c.Task == "graph" {
+		return c.runGraph(g)
+	}
+	if err := c.checkNodeTask(); err != nil {
+		return err
+	}
 	if _, err := c.config(c.Dataset); err != nil {
 		return err // flag errors before any loading
 	}

@@ -17,9 +17,18 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 	if len(a) < n*k || len(b) < k*m || len(dst) < n*m {
 		panic("gnn: dense product operand too short")
 	}
+	pairs := denseNN16x2AVX
+	if allFinite(b[:k*m]) {
+		pairs = denseNN16x2FAVX // no zero coefficient to mask against Inf or NaN
+	}
 	for c := 0; c < m; {
 		if m-c >= 16 {
-			denseNN16AVX(&dst[c], m, &a[0], k, n, k, &b[c], m)
+			if n >= 2 {
+				pairs(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
+			}
+			if n&1 == 1 {
+				denseNN16AVX(&dst[(n-1)*m+c], m, &a[(n-1)*k], k, 1, k, &b[c], m)
+			}
 			c += 16
 			continue
 		}
@@ -52,7 +61,13 @@ func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 	}
 	for c := 0; c < m; {
 		if m-c >= 16 {
-			denseTN16AVX(&dst[c], m, &a[0], k, &rows[0], len(rows), k, &g[c], m)
+			np := len(rows) &^ 1
+			if np > 0 {
+				denseTN16x2AVX(&dst[c], m, &a[0], k, &rows[0], np, k, &g[c], m)
+			}
+			if np < len(rows) {
+				denseTN16AVX(&dst[c], m, &a[0], k, &rows[np], 1, k, &g[c], m)
+			}
 			c += 16
 			continue
 		}
@@ -72,4 +87,14 @@ func denseMulNT(dst, g, b []float64, n, k, m int, s *scratch) {
 	bt := s.trans(m * k)
 	transpose(bt, b, k, m)
 	denseMul(dst, g, bt, n, m, k, s)
+}
+
+// allFinite reports whether every entry of v is finite. O(len(v)).
+func allFinite(v []float64) bool {
+	for _, x := range v {
+		if x-x != 0 { // NaN or ±Inf
+			return false
+		}
+	}
+	return true
 }

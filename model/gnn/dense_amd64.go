@@ -9,6 +9,20 @@ package gnn
 //go:noescape
 func denseNN16AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
 
+// denseNN16x2AVX is denseNN16AVX on an even n, two rows at a time (each row
+// of b loaded once for both): the same bits.
+//
+//go:noescape
+func denseNN16x2AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
+
+// denseNN16x2FAVX is denseNN16x2AVX without the masking of zero
+// coefficients, for a b of finite entries only: the same bits there
+// (a zero coefficient's term is ±0, which leaves a sum started at +0
+// unchanged).
+//
+//go:noescape
+func denseNN16x2FAVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
+
 // denseNN8AVX is denseNN16AVX for the lanes of 8 columns whose mask entry
 // is −1 (masks8[w] for w ≤ 8 columns): only those are written to dst, but
 // b's rows are read whole (8 entries each: the caller pads b).
@@ -23,6 +37,12 @@ func denseNN8AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64,
 //
 //go:noescape
 func denseTN16AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
+
+// denseTN16x2AVX is denseTN16AVX on an even nr, two listed rows at a time
+// (each row of dst loaded and stored once for both): the same bits.
+//
+//go:noescape
+func denseTN16x2AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
 
 // denseTN8AVX is denseTN16AVX for 8 columns of dst, read and written whole
 // (the caller pads dst), and the lanes of g whose mask entry is −1 (the

@@ -263,3 +263,285 @@ termTN8:
 doneTN8:
 	VZEROUPPER
 	RET
+
+// func denseNN16x2AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
+//
+// denseNN16AVX two rows at a time (n even): every row of b is loaded once
+// for both rows and eight accumulators are in flight; each entry gets the
+// same terms, in the same order, with the same roundings.
+TEXT ·denseNN16x2AVX(SB), NOSPLIT, $0-64
+	MOVQ   dst+0(FP), DI
+	MOVQ   ds+8(FP), R8
+	SHLQ   $3, R8
+	MOVQ   a+16(FP), SI
+	MOVQ   as+24(FP), R9
+	SHLQ   $3, R9
+	MOVQ   n+32(FP), CX
+	SHRQ   $1, CX
+	MOVQ   k+40(FP), R10
+	MOVQ   b+48(FP), BX
+	MOVQ   bs+56(FP), R11
+	SHLQ   $3, R11
+	VXORPD Y9, Y9, Y9
+	TESTQ  CX, CX
+	JE     doneNN16x2
+
+pairNN16x2:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	MOVQ   SI, AX
+	LEAQ   (SI)(R9*1), R13
+	MOVQ   BX, DX
+	MOVQ   R10, R12
+	TESTQ  R12, R12
+	JE     storeNN16x2
+
+termNN16x2:
+	VMOVUPD      (DX), Y6
+	VMOVUPD      32(DX), Y7
+	VMOVUPD      64(DX), Y8
+	VMOVUPD      96(DX), Y10
+	VBROADCASTSD (AX), Y4
+	VCMPPD       $4, Y9, Y4, Y5
+	VMULPD       Y6, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y0, Y0
+	VMULPD       Y7, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y1, Y1
+	VMULPD       Y8, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y2, Y2
+	VMULPD       Y10, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y3, Y3
+	VBROADCASTSD (R13), Y4
+	VCMPPD       $4, Y9, Y4, Y5
+	VMULPD       Y6, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y11, Y11
+	VMULPD       Y7, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y12, Y12
+	VMULPD       Y8, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y13, Y13
+	VMULPD       Y10, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y14, Y14
+	ADDQ         $8, AX
+	ADDQ         $8, R13
+	ADDQ         R11, DX
+	DECQ         R12
+	JNE          termNN16x2
+
+storeNN16x2:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	LEAQ    (DI)(R8*1), AX
+	VMOVUPD Y11, (AX)
+	VMOVUPD Y12, 32(AX)
+	VMOVUPD Y13, 64(AX)
+	VMOVUPD Y14, 96(AX)
+	LEAQ    (SI)(R9*2), SI
+	LEAQ    (DI)(R8*2), DI
+	DECQ    CX
+	JNE     pairNN16x2
+
+doneNN16x2:
+	VZEROUPPER
+	RET
+
+// func denseTN16x2AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
+//
+// denseTN16AVX two listed rows at a time (nr even): each 16-column row of
+// dst is loaded once, gets the term of the first row and then that of the
+// second (the order of denseTN16AVX), and is stored once.
+TEXT ·denseTN16x2AVX(SB), NOSPLIT, $0-72
+	MOVQ   dst+0(FP), DI
+	MOVQ   ds+8(FP), R8
+	SHLQ   $3, R8
+	MOVQ   a+16(FP), SI
+	MOVQ   as+24(FP), R9
+	SHLQ   $3, R9
+	MOVQ   rows+32(FP), R13
+	MOVQ   nr+40(FP), CX
+	SHRQ   $1, CX
+	MOVQ   gr+56(FP), BX
+	MOVQ   gs+64(FP), R11
+	SHLQ   $3, R11
+	VXORPD Y9, Y9, Y9
+	TESTQ  CX, CX
+	JE     doneTN16x2
+	MOVQ   k+48(FP), R12
+	TESTQ  R12, R12
+	JE     doneTN16x2
+
+pairTN16x2:
+	MOVQ    (R13), AX
+	MOVQ    AX, DX
+	IMULQ   R11, DX
+	ADDQ    BX, DX
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+	IMULQ   R9, AX
+	ADDQ    SI, AX
+	MOVQ    8(R13), R10
+	MOVQ    R10, DX
+	IMULQ   R11, DX
+	ADDQ    BX, DX
+	VMOVUPD (DX), Y11
+	VMOVUPD 32(DX), Y12
+	VMOVUPD 64(DX), Y13
+	VMOVUPD 96(DX), Y14
+	IMULQ   R9, R10
+	ADDQ    SI, R10
+	MOVQ    DI, DX
+	MOVQ    k+48(FP), R12
+
+termTN16x2:
+	VMOVUPD      (DX), Y6
+	VMOVUPD      32(DX), Y7
+	VMOVUPD      64(DX), Y8
+	VMOVUPD      96(DX), Y10
+	VBROADCASTSD (AX), Y4
+	VCMPPD       $4, Y9, Y4, Y5
+	VMULPD       Y0, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y6, Y6
+	VMULPD       Y1, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       Y2, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y8, Y8
+	VMULPD       Y3, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y10, Y10
+	VBROADCASTSD (R10), Y4
+	VCMPPD       $4, Y9, Y4, Y5
+	VMULPD       Y11, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y6, Y6
+	VMULPD       Y12, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       Y13, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y8, Y8
+	VMULPD       Y14, Y4, Y15
+	VANDPD       Y5, Y15, Y15
+	VADDPD       Y15, Y10, Y10
+	VMOVUPD      Y6, (DX)
+	VMOVUPD      Y7, 32(DX)
+	VMOVUPD      Y8, 64(DX)
+	VMOVUPD      Y10, 96(DX)
+	ADDQ         $8, AX
+	ADDQ         $8, R10
+	ADDQ         R8, DX
+	DECQ         R12
+	JNE          termTN16x2
+	ADDQ         $16, R13
+	DECQ         CX
+	JNE          pairTN16x2
+
+doneTN16x2:
+	VZEROUPPER
+	RET
+
+// func denseNN16x2FAVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
+//
+// denseNN16x2AVX without the masking of zero coefficients, for a b whose
+// entries are all finite: a zero coefficient's term is then ±0, which
+// leaves a sum started at +0 (never −0) unchanged, so the bits are those
+// of the masked kernel.
+TEXT ·denseNN16x2FAVX(SB), NOSPLIT, $0-64
+	MOVQ   dst+0(FP), DI
+	MOVQ   ds+8(FP), R8
+	SHLQ   $3, R8
+	MOVQ   a+16(FP), SI
+	MOVQ   as+24(FP), R9
+	SHLQ   $3, R9
+	MOVQ   n+32(FP), CX
+	SHRQ   $1, CX
+	MOVQ   k+40(FP), R10
+	MOVQ   b+48(FP), BX
+	MOVQ   bs+56(FP), R11
+	SHLQ   $3, R11
+	VXORPD Y9, Y9, Y9
+	TESTQ  CX, CX
+	JE     doneNN16x2F
+
+pairNN16x2F:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	MOVQ   SI, AX
+	LEAQ   (SI)(R9*1), R13
+	MOVQ   BX, DX
+	MOVQ   R10, R12
+	TESTQ  R12, R12
+	JE     storeNN16x2F
+
+termNN16x2F:
+	VMOVUPD      (DX), Y6
+	VMOVUPD      32(DX), Y7
+	VMOVUPD      64(DX), Y8
+	VMOVUPD      96(DX), Y10
+	VBROADCASTSD (AX), Y4
+	VMULPD       Y6, Y4, Y15
+	VADDPD       Y15, Y0, Y0
+	VMULPD       Y7, Y4, Y15
+	VADDPD       Y15, Y1, Y1
+	VMULPD       Y8, Y4, Y15
+	VADDPD       Y15, Y2, Y2
+	VMULPD       Y10, Y4, Y15
+	VADDPD       Y15, Y3, Y3
+	VBROADCASTSD (R13), Y4
+	VMULPD       Y6, Y4, Y15
+	VADDPD       Y15, Y11, Y11
+	VMULPD       Y7, Y4, Y15
+	VADDPD       Y15, Y12, Y12
+	VMULPD       Y8, Y4, Y15
+	VADDPD       Y15, Y13, Y13
+	VMULPD       Y10, Y4, Y15
+	VADDPD       Y15, Y14, Y14
+	ADDQ         $8, AX
+	ADDQ         $8, R13
+	ADDQ         R11, DX
+	DECQ         R12
+	JNE          termNN16x2F
+
+storeNN16x2F:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	LEAQ    (DI)(R8*1), AX
+	VMOVUPD Y11, (AX)
+	VMOVUPD Y12, 32(AX)
+	VMOVUPD Y13, 64(AX)
+	VMOVUPD Y14, 96(AX)
+	LEAQ    (SI)(R9*2), SI
+	LEAQ    (DI)(R8*2), DI
+	DECQ    CX
+	JNE     pairNN16x2F
+
+doneNN16x2F:
+	VZEROUPPER
+	RET

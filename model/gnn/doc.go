@@ -26,6 +26,14 @@
 // depth L is conv → [PairNorm] → ReLU → dropout → … → conv, with dropout on
 // the input features as well (Kipf & Welling; PyG's example).
 //
+// Graph classification (definitions §4.4–4.5) has its own types: a
+// GraphSet of small graphs, GraphData with every graph's operators, a Batch
+// of graphs as one block-diagonal operator, a GraphModel of GCN, GIN, R-GCN
+// or R-GIN convolutions (with BatchNorm for GIN) and mean or sum pooling,
+// trained by GraphTrainer with FoSR's protocol (mini-batches, Adam with
+// Plateau, early stopping). Its layers reuse the kernels above; its outputs
+// and gradients match PyTorch (testdata/graph_reference.py).
+//
 // Decisions where docs/definitions.md is silent are documented on the names they
 // concern: self-loops in GCN normalisation (GCNOperator), PairNorm when all
 // rows are equal (PairNorm), weight-decay scope (DecayScope), seeding and the

@@ -37,6 +37,18 @@ func denseNN16AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64
 	panic("gnn: denseNN16AVX off amd64")
 }
 
+func denseNN16x2AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int) {
+	panic("gnn: denseNN16x2AVX off amd64")
+}
+
+func denseTN16x2AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int) {
+	panic("gnn: denseTN16x2AVX off amd64")
+}
+
+func denseNN16x2FAVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int) {
+	panic("gnn: denseNN16x2FAVX off amd64")
+}
+
 func denseNN8AVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int, mask *[8]int64) {
 	panic("gnn: denseNN8AVX off amd64")
 }

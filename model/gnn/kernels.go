@@ -35,11 +35,22 @@ func contiguous(m *mat.Dense) *mat.Dense {
 	return mat.DenseCopyOf(m)
 }
 
-// ensure returns buf when it is an r×c matrix, else a new zero r×c matrix.
+// ensure returns buf when it is an r×c matrix; else an r×c matrix on buf's
+// storage when that holds r·c elements, its contents left as they are (the
+// batches of a graph model change shape at every batch, and every caller
+// overwrites the whole matrix: TestGraphBuffersReused); else a new zero
+// r×c matrix (with a quarter more room when it replaces buf).
 func ensure(buf *mat.Dense, r, c int) *mat.Dense {
 	if buf != nil {
-		if br, bc := buf.Dims(); br == r && bc == c {
+		raw := buf.RawMatrix()
+		if raw.Rows == r && raw.Cols == c {
 			return buf
+		}
+		if d := raw.Data; r > 0 && c > 0 && cap(d) >= r*c {
+			return mat.NewDense(r, c, d[:r*c])
+		}
+		if r > 0 && c > 0 { // reshaped and grown: room for the next batches
+			return mat.NewDense(r, c, make([]float64, r*c, r*c+r*c/4))
 		}
 	}
 	return mat.NewDense(r, c, nil)

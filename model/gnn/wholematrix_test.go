@@ -197,6 +197,12 @@ func TestDenseBits(t *testing.T) {
 			name := fmt.Sprintf("n=%d k=%d m=%d", n, k, m)
 			var s scratch
 			got, want := make([]float64, n*m), make([]float64, n*m)
+			// A finite b (the unmasked kernel) first, against a's zeros
+			// of both signs, then b with ±Inf and NaN (the masked one).
+			fin := awkward(k*m, rng, false)
+			denseMul(got, a, fin, n, k, m, &s)
+			mulNNb(want, a, [][]float64{fin}, n, k, m, &s)
+			sameBitsNaN(t, "denseMul finite "+name, got, want)
 			denseMul(got, a, b, n, k, m, &s)
 			mulNNb(want, a, [][]float64{b}, n, k, m, &s)
 			sameBitsNaN(t, "denseMul "+name, got, want)
@@ -207,6 +213,9 @@ func TestDenseBits(t *testing.T) {
 				g2[c] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[c]
 			}
 			gotT, wantT := make([]float64, k*m), make([]float64, k*m)
+			denseMulTN(gotT, a, g, n, k, m, &s) // finite g
+			mulTNb([][]float64{wantT}, a, g, n, k, m, &s)
+			sameBitsNaN(t, "denseMulTN finite "+name, gotT, wantT)
 			denseMulTN(gotT, a, g2, n, k, m, &s)
 			mulTNb([][]float64{wantT}, a, g2, n, k, m, &s)
 			sameBitsNaN(t, "denseMulTN "+name, gotT, wantT)

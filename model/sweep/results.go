@@ -63,6 +63,13 @@ type Record struct {
 	Version      string  `json:"version"`                 // CodeVersion of the rewiring
 	OhmVersion   string  `json:"ohm_version,omitempty"`   // the release and commit that ran it (ohm.Build, e.g. 0.1.0+9ff53211a3a3); absent in records of before it; not part of the key
 	Finished     string  `json:"finished"`                // RFC 3339 time the run was recorded
+	// Graph classification only (definitions §6.4); absent in node records.
+	Task        string  `json:"task,omitempty"`          // "graph"
+	BudgetUnit  string  `json:"budget_unit,omitempty"`   // "edits" (per graph) or "fraction"
+	Graphs      int     `json:"graphs,omitempty"`        // graphs in the dataset
+	TrainAcc    float64 `json:"train_acc,omitempty"`     // at BestEpoch
+	LastTestAcc float64 `json:"last_test_acc,omitempty"` // of the last epoch (FoSR's returned number)
+	EpochsRun   int     `json:"epochs_run,omitempty"`    // epochs until early stopping (Epochs is the cap)
 }
 
 // Choices returns the record's training choices: its features and, with
@@ -108,6 +115,8 @@ type Key struct {
 	GraphSHA256           string // graph files only
 	SplitRule             string
 	SplitSeed             uint64
+	Task                  string // "graph" for graph classification, "" for nodes
+	BudgetUnit            string // graph classification: "edits" or "fraction"
 }
 
 // Key returns the record's key.
@@ -115,7 +124,7 @@ func (r *Record) Key() Key {
 	k := Key{Dataset: r.Dataset, Form: r.Form, Method: r.Method, Budget: r.Budget, Model: r.Model,
 		PairNorm: r.PairNorm, Layers: r.Layers, Epochs: r.Epochs, Seed: r.Seed, Split: r.Split,
 		SynthSeed: r.SynthSeed, Heterophilic: r.Heterophilic, Version: r.Version,
-		GraphSHA256: r.GraphSHA256, SplitRule: r.SplitRule, SplitSeed: r.SplitSeed}
+		GraphSHA256: r.GraphSHA256, SplitRule: r.SplitRule, SplitSeed: r.SplitSeed, Task: r.Task, BudgetUnit: r.BudgetUnit}
 	k.Features, k.PairNormAt = r.Choices()
 	if r.Method == "curvature" {
 		k.Alpha = r.Alpha
@@ -142,6 +151,12 @@ func (k Key) String() string {
 	}
 	if k.SplitRule != "" {
 		s += fmt.Sprintf("/splits=%s,seed %d", k.SplitRule, k.SplitSeed)
+	}
+	if k.Task != "" {
+		s += "/task=" + k.Task
+		if k.BudgetUnit != "" {
+			s += "/unit=" + k.BudgetUnit
+		}
 	}
 	return s
 }
