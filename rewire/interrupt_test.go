@@ -107,3 +107,30 @@ func TestSketchStopLatency(t *testing.T) {
 		t.Errorf("the run ended %v after it started, %v after the cancel; want within 1 s", took, took-300*time.Millisecond)
 	}
 }
+
+// TestCurvatureStopInSetUp: a context that ends during the curvature
+// operator's set-up (κ of every edge) ends the run there with the
+// context's error; one that never ends changes nothing.
+func TestCurvatureStopInSetUp(t *testing.T) {
+	g := mustFrom(t, must(graphgen.SBM(300, 3, 0.1, 0.01, 4)))
+	cfg := Config{Method: Curvature, Edits: 5, Workers: 2}
+	full, err := Run(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	never := &countdownCtx{Context: context.Background()}
+	never.left.Store(1 << 40)
+	cfg.Context = never
+	again, err := Run(g, cfg)
+	if err != nil || !slices.Equal(again.Log, full.Log) {
+		t.Fatalf("a context that never ends changed the run: %v", err)
+	}
+	for _, at := range []int64{0, 3} {
+		ctx := &countdownCtx{Context: context.Background()}
+		ctx.left.Store(at)
+		cfg.Context = ctx
+		if _, err := Run(g, cfg); !errors.Is(err, context.Canceled) {
+			t.Errorf("context ended after %d checks: error %v, want the context's", at, err)
+		}
+	}
+}
