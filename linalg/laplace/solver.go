@@ -258,7 +258,10 @@ func NewWith(g *linalg.Graph, opt Options) (*Solver, error) {
 		s.fdeg32[i] = float32(d)
 	}
 	if opt.Preconditioner == ApproxChol {
-		f := approxChol(g, opt.Seed)
+		f := approxChol(g, opt.Seed, s.stop)
+		if err := s.stopped(); err != nil {
+			return nil, err
+		}
 		if f == nil {
 			return nil, fmt.Errorf("laplace: the approximate Cholesky factor exceeds %d entries per edge", acMaxFill)
 		}
@@ -300,7 +303,7 @@ func (s *Solver) chooseFactor(g *linalg.Graph, seed uint64) {
 	if it <= autoIterations {
 		return
 	}
-	f := approxChol(g, seed)
+	f := approxChol(g, seed, s.stop)
 	if f == nil || s.stopped() != nil {
 		return
 	}
@@ -419,6 +422,10 @@ func (s *Solver) N() int { return s.n }
 // their smallest node). O(1).
 func (s *Solver) Component(i int) int { return int(s.comp[i]) }
 
+// factorStopEvery is how many rows factor makes between two calls of the
+// solver's stop function.
+const factorStopEvery = 1 << 14
+
 // factor computes the IC(0) factor F of A (pattern a, diagonal deg; F
 // has the pattern of A's lower triangle) with A ≈ F Fᵀ, row by row in
 // float64: F_ij = (A_ij − Σ_{k<j} F_ik F_jk) / F_jj over the pattern, F_ii
@@ -428,6 +435,11 @@ func (s *Solver) factor(pa pattern, deg []float64) error {
 	fac := make([]float64, len(pa.adj))
 	fdiag := make([]float64, s.n)
 	for i := range s.n {
+		if i%factorStopEvery == 0 {
+			if err := s.stopped(); err != nil {
+				return err
+			}
+		}
 		lo, hi := pa.start[i], pa.mid[i]
 		sq := 0.0
 		for p := lo; p < hi; p++ {
