@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphgen"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
@@ -329,6 +330,15 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 			return []string{"data", "synth", "--model", "sbm", "--nodes", "2000000", "--out", e.path("room/s.npz")}
 		}, sig: &sigPlan{after: 3 * time.Second, sigs: []os.Signal{syscall.SIGTERM}}, within: 2 * time.Second,
 			outputs: []string{"room/s.npz"}, same: true, code: 1, msg: "nothing written"},
+		{name: "50.4 rewire --engine sketch, SIGINT in its round start", fault: "SIGINT after 2 s (10⁵ nodes)", setup: func(e *scenEnv) {
+			oldIn("room/o.npz", "room/l.jsonl")(e)
+			saveGraph(e, "room/g.npz", graphgen.RGGByDegree)
+		}, args: func(e *scenEnv) []string {
+			return []string{"rewire", "--graph", e.path("room/g.npz"), "-m", "err", "--edits", "1100", "--engine", "sketch",
+				"--out", e.path("room/o.npz"), "--log", e.path("room/l.jsonl")}
+		}, sig: &sigPlan{after: 2 * time.Second, sigs: []os.Signal{os.Interrupt}}, within: 2 * time.Second,
+			outputs: []string{"room/o.npz", "room/l.jsonl", "room/l.jsonl.partial"}, same: true, code: 1,
+			msg: "interrupted before the first of 1100 iterations; nothing written"},
 		{name: "50.4 train, SIGINT in a long run", fault: "SIGINT after 3 s", args: func(e *scenEnv) []string {
 			return []string{"--threads", "1", "train", "-d", "cora", "-m", "gcn", "--layers", "8", "--hidden", "64", "--epochs", "100000", "--seeds", "1"}
 		}, sig: &sigPlan{after: 3 * time.Second, sigs: []os.Signal{os.Interrupt}}, within: 2 * time.Second, code: 1,
@@ -387,5 +397,21 @@ ohm.rewire(ei, n, method="err", budget=1.0, engine="exact")
 			check: func(_ *scenEnv, stdout, _ string) error {
 				return contains(stdout, "but Cora/raw/ind.cora.x: 22019 bytes, not 22119", "data list")
 			}},
+	}
+}
+
+// saveGraph writes the random geometric graph of 10⁵ nodes, mean degree
+// 8, that gen makes to rel (.npz) for a scenario's input.
+func saveGraph(e *scenEnv, rel string, gen func(n int, avgDegree float64, seed uint64) (*graphgen.Graph, error)) {
+	gg, err := gen(100000, 8, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
+	if err == nil {
+		err = graphio.Save(e.path(rel), g)
+	}
+	if err != nil {
+		e.t.Fatal(err)
 	}
 }

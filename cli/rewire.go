@@ -107,7 +107,7 @@ func (c *rewireCmd) Run(g *Globals) error {
 	if err := c.checkOutputs(); err != nil {
 		return err
 	}
-	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made (nothing if no iteration was made)")
+	ctx, release := interruptible(g, "finishing the iteration in flight (the sketch engine drops it), then writing the iterations made (nothing if none was made)")
 	defer release()
 	var jr *journal
 	if c.Log != "" {

@@ -70,6 +70,9 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 			return
 		}
 		res, err := runOne(graphs[i], cfg)
+		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return // cut by the batch's end (another graph's failure, or ctx's): not this graph's failure
+		}
 		if err != nil {
 			errs[i] = &GraphError{Graph: i, Err: err}
 			cancel()

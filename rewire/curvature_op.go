@@ -49,7 +49,15 @@ func newCurvatureOperator(p *Plan) (operator, error) {
 	if err := checkOperatorMemory(Curvature, g, CurvatureBytes(g.N(), g.E0(), g.Directed(), p.Config.Workers)); err != nil {
 		return nil, err
 	}
-	return &curvatureOperator{s: curvature.NewState(p.Graph, curvature.StateOptions{Alpha: alpha, Workers: p.Config.Workers, RecomputeAll: p.Engine == Exact})}, nil
+	opt := curvature.StateOptions{Alpha: alpha, Workers: p.Config.Workers, RecomputeAll: p.Engine == Exact}
+	if ctx := p.Config.Context; ctx != nil {
+		opt.Stop = ctx.Err // the set-up's κ of every edge ends within a chunk of the context's end
+	}
+	s := curvature.NewState(p.Graph, opt)
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	return &curvatureOperator{s: s}, nil
 }
 
 func (o *curvatureOperator) graph() *linalg.Graph { return o.s.Graph() }

@@ -1,6 +1,7 @@
 package rewire
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -88,6 +89,14 @@ func (p *Plan) drive(op operator, t0 time.Time) (*Result, error) {
 			break
 		}
 		edits, err := op.iterate(it)
+		if p.cutShort(op, err) {
+			// The iteration in flight saw the Context's end and stopped
+			// halfway: the run is the it−1 iterations before it.
+			res.StoppedEarly = fmt.Sprintf("interrupted during iteration %d, after %d iterations", it, it-1)
+			res.Graph = p.Graph.Clone()
+			Replay(res.Graph, res.Log)
+			return p.ended(res, t0), nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("iteration %d: %w", it, err)
 		}
@@ -105,9 +114,32 @@ func (p *Plan) drive(op operator, t0 time.Time) (*Result, error) {
 		return nil, err
 	}
 	res.Graph = op.graph().Clone()
+	return p.ended(res, t0), nil
+}
+
+// ended completes res, whose Graph is set, for a run started at t0: its
+// net change and its time. O(m).
+func (p *Plan) ended(res *Result, t0 time.Time) *Result {
 	res.AddedNet, res.RemovedNet = NetChange(p.Graph, res.Graph)
 	res.Seconds = time.Since(t0).Seconds()
-	return res, nil
+	return res
+}
+
+// cutShort reports whether the iteration op just made, which returned
+// err, was stopped halfway by the end of the Config.Context: its error,
+// or the one its engine deferred (a sketch engine's solves end with the
+// context, Options.Stop), is the context's. Such an iteration's edits
+// are not a decision of the method and are dropped.
+func (p *Plan) cutShort(op operator, err error) bool {
+	ctx := p.Config.Context
+	if ctx == nil || ctx.Err() == nil {
+		return false
+	}
+	if err != nil {
+		return errors.Is(err, ctx.Err())
+	}
+	f, ok := op.(interface{ failure() error })
+	return ok && errors.Is(f.failure(), ctx.Err())
 }
 
 // record appends an iteration's edits to the log and counts them.

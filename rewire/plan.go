@@ -42,10 +42,13 @@ type Config struct {
 	// OnIteration, if set, is called after every iteration with its number,
 	// the current graph (read-only) and the iteration's edits.
 	OnIteration func(iteration int, g *linalg.Graph, edits []Edit)
-	// Context, when set and done, stops the run before its next iteration
-	// (the one in flight finishes: on the sketch engine a round's start,
-	// minutes on 10⁶ nodes, is part of an iteration); the result then holds
-	// the iterations made, and StoppedEarly says the run was interrupted.
+	// Context, when set and done, stops the run before its next iteration;
+	// on the sketch engine it also ends the iteration in flight within a
+	// second (a round's start, minutes on 10⁶ nodes, is part of an
+	// iteration: its solves watch the context, sketch.Options.Stop), and
+	// that iteration is dropped. The result then holds the iterations made
+	// before, and StoppedEarly says the run was interrupted. A set-up the
+	// context ends returns its error.
 	Context context.Context
 }
 

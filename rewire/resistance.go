@@ -47,7 +47,11 @@ type resistanceOperator struct {
 var engineBuilt func(incremental.Engine)
 
 func newResistanceOperator(p *Plan) (operator, error) {
-	eng, err := NewEngine(p.Graph, p.engine)
+	spec := p.engine
+	if ctx := p.Config.Context; ctx != nil && spec.Kind == Sketch && spec.Sketch.Stop == nil {
+		spec.Sketch.Stop = ctx.Err // its solves end within a second of the context's end
+	}
+	eng, err := NewEngine(p.Graph, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +132,15 @@ func (o *resistanceOperator) remove(it int, G *linalg.Graph, ranked []incrementa
 		return false
 	})
 	return err
+}
+
+// failure is the error the engine deferred (incremental.Failer), nil
+// when it has none.
+func (o *resistanceOperator) failure() error {
+	if f, ok := o.eng.(incremental.Failer); ok {
+		return f.Err()
+	}
+	return nil
 }
 
 func (o *resistanceOperator) finish(res *Result) error {

@@ -17,6 +17,9 @@ func (e *Engine) Begin() {
 
 // Add adds {u, v} to the graph; both ends must be kept.
 func (e *Engine) Add(u, v int) error {
+	if e.err != nil { // a failed round (a stop, Options.Stop) left the state half made
+		return e.err
+	}
 	if err := e.check("add", u, v); err != nil {
 		return err
 	}
@@ -35,6 +38,9 @@ func (e *Engine) Add(u, v int) error {
 // Remove removes {u, v} from the graph; both ends must be kept and the
 // edge must not be a bridge of the current graph (its resistance below 1).
 func (e *Engine) Remove(u, v int) error {
+	if e.err != nil {
+		return e.err
+	}
 	if err := e.check("remove", u, v); err != nil {
 		return err
 	}
@@ -72,6 +78,9 @@ func (e *Engine) check(op string, u, v int) error {
 // An addition across components makes the round stale (the next MaxPair
 // starts a new one).
 func (e *Engine) Commit() error {
+	if e.err != nil {
+		return e.err
+	}
 	K := len(e.kept)
 	// The iteration's vectors u_j = L⁺(e_a − e_b) on K, of the graph just
 	// before edit j, one after another (us), and their coefficients: M
@@ -126,7 +135,8 @@ func (e *Engine) Commit() error {
 		return fmt.Errorf("sketch: the kept block became NaN")
 	}
 	if len(e.waiting) >= boundBatch && !e.stale {
-		return e.flushBounds()
+		e.err = e.flushBounds()
+		return e.err
 	}
 	return nil
 }

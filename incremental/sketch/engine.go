@@ -114,8 +114,9 @@ func (e *Engine) Solves() int { return e.solves }
 // Kept is the number of nodes whose L⁺ entries the round keeps exactly.
 func (e *Engine) Kept() int { return len(e.kept) }
 
-// Err is the error of a round started by MaxPair, if any (MaxPair then
-// reports no pair).
+// Err is the error of a round started by MaxPair, if any (a stop of
+// Options.Stop among them): MaxPair then reports no pair, MinEdge none,
+// and Add, Remove and Commit return it, the state being half made.
 func (e *Engine) Err() error { return e.err }
 
 // Graph is the current graph.

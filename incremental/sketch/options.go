@@ -47,6 +47,13 @@ type Options struct {
 	// three standard errors of the diagonal estimate, far more than x's
 	// error; M follows the edits from its own columns, to Tol).
 	BoundTol float64
+	// Stop, when set, is asked between the stages of a round's start and
+	// between the iterations of every Laplacian solve (laplace.Options.Stop):
+	// when it returns an error the engine fails with it (New returns it,
+	// MaxPair and the edits report it through Err), so that a cancelled
+	// context ends a round start of minutes within a second. It never
+	// changes a decision that completes; it must be safe for concurrent use.
+	Stop func() error
 }
 
 // withDefaults returns opt with every zero (or invalid) field at its

@@ -59,6 +59,9 @@ func (e *Engine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
 // resistance of G(t) (definitions §3.1's rule), that accept takes; edges added in
 // the open batch are not candidates. O(|edges of K|·log).
 func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
+	if e.err != nil {
+		return incremental.Pair{}, false
+	}
 	var es []incremental.Pair
 	for _, p := range e.edges {
 		if e.added[[2]int{p.U, p.V}] || !e.g.HasEdge(p.U, p.V) {

@@ -34,7 +34,13 @@ func (e *Engine) refresh(extra []int) error {
 	if err != nil {
 		return err
 	}
+	if err := e.stopped(); err != nil {
+		return err
+	}
 	rs := e.estimateEccentricities(sk)
+	if err := e.stopped(); err != nil {
+		return err
+	}
 	if err := e.solveAnchors(rs); err != nil {
 		return err
 	}
@@ -50,6 +56,9 @@ func (e *Engine) refresh(extra []int) error {
 		return err
 	}
 	rs.sortByEcc()
+	if err := e.stopped(); err != nil {
+		return err
+	}
 	isCand := e.chooseCandidates(rs, extra)
 	if err := e.solveKept(rs, e.keptNodes(rs, isCand)); err != nil {
 		return err
@@ -70,7 +79,7 @@ func (e *Engine) startRound() (*laplace.Sketch, error) {
 		e.solver.ReleaseWork()
 	}
 	e.anchors, e.acol = e.anchors[:0], nil
-	solver, err := laplace.NewWith(g, laplace.Options{Preconditioner: laplace.Auto, Seed: e.opt.Seed + uint64(e.round)})
+	solver, err := laplace.NewWith(g, laplace.Options{Preconditioner: laplace.Auto, Seed: e.opt.Seed + uint64(e.round), Stop: e.opt.Stop})
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +97,15 @@ func (e *Engine) startRound() (*laplace.Sketch, error) {
 		e.comp = append(e.comp, int32(solver.Component(i)))
 	}
 	return sk, nil
+}
+
+// stopped is the error of Options.Stop, nil when it is unset or lets the
+// work go on.
+func (e *Engine) stopped() error {
+	if e.opt.Stop == nil {
+		return nil
+	}
+	return e.opt.Stop()
 }
 
 // byDesc orders nodes by descending score, ties by ascending id.

@@ -54,11 +54,16 @@ type acFactor struct {
 // factor is abandoned (approxChol returns nil), which bounds its memory.
 const acMaxFill = 3
 
+// acStopEvery is how many eliminations approxChol makes between two calls
+// of its stop function (a few milliseconds of work).
+const acStopEvery = 4096
+
 // approxChol computes the approximate Cholesky factor of g's Laplacian
 // (undirected, unit weights, self-loops ignored) with the random draws of
-// seed, or nil when it would hold more than acMaxFill·m entries.
-// Deterministic for a seed.
-func approxChol(g *linalg.Graph, seed uint64) *acFactor {
+// seed, or nil when it would hold more than acMaxFill·m entries or when
+// stop (when not nil, asked every acStopEvery eliminations) returns an
+// error. Deterministic for a seed.
+func approxChol(g *linalg.Graph, seed uint64, stop func() error) *acFactor {
 	maxFill := acMaxFill*g.NumEdges() + g.N()
 	n := g.N()
 	adj := make([][]acEdge, n)
@@ -88,6 +93,9 @@ func approxChol(g *linalg.Graph, seed uint64) *acFactor {
 	var vals []float64
 	fdiag := make([]float64, 0, n)
 	for len(f.perm) < n {
+		if stop != nil && len(f.perm)%acStopEvery == 0 && stop() != nil {
+			return nil
+		}
 		d, v := h.pop()
 		if gone[v] || d != live[v] {
 			continue

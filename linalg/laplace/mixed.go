@@ -90,6 +90,9 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 		if left == 0 {
 			break
 		}
+		if err := s.stopped(); err != nil {
+			return it, err
+		}
 		if it >= maxIter {
 			return it, s.residualError(st.rnorm, st.norm, st.on, it, tol)
 		}
@@ -107,6 +110,9 @@ func (s *Solver) solveMixed(x, b []float64, tol float64, maxIter int, ups []upda
 			k, inner = correct(s, x, r, r32, d32, st.sc, st.rel, st.on, maxIter-it, f32Round, ups)
 		}
 		it += k
+		if err := s.stopped(); err != nil { // pcg may have stopped early
+			return it, err
+		}
 		// A round that can end the solve checks the residual first as
 		// r − L(sc⊙d) (lower: a float32 row gathered per term, not
 		// float64's two); when that meets tol on every side, x is final
@@ -360,6 +366,9 @@ func pcg[T real](s *Solver, d, r []T, rel [wide]float64, on [wide]bool, maxIter 
 	}
 	it := 0
 	for ; it < maxIter && left > 0; it++ {
+		if s.stop != nil && s.stop() != nil {
+			return it, false // solveMixed returns the stop's error
+		}
 		apply(s, ap, p, ups)
 		dots(&pap, p, ap)
 		for q := range wide {

@@ -76,6 +76,18 @@ type Solver struct {
 	// on 6 million page faults.)
 	spare   spares[float64]
 	spare32 spares[float32]
+	// stop, when set (Options.Stop), is asked between the iterations of
+	// every solve: a solve it ends returns its error.
+	stop func() error
+}
+
+// stopped is the error of the solver's stop function, nil when it has
+// none or it lets the work go on. O(1) plus the function's cost.
+func (s *Solver) stopped() error {
+	if s.stop == nil {
+		return nil
+	}
+	return s.stop()
 }
 
 // spares holds vectors of one element type by length.
@@ -190,6 +202,14 @@ type Options struct {
 	Preconditioner Preconditioner
 	// Seed draws ApproxChol's samples.
 	Seed uint64
+	// Stop, when set, is asked between the stages of NewWith and between
+	// the conjugate-gradient iterations of every solve of the solver (a
+	// block's iteration takes milliseconds at 10⁵ nodes): when it returns
+	// an error the work ends and returns it (wrapped), so that a cancelled
+	// context (Stop: ctx.Err) ends a round of solves within a second. It
+	// never changes a result that completes. It is called from the
+	// solving goroutines at once, so it must be safe for concurrent use.
+	Stop func() error
 }
 
 // New builds the solver of g's Laplacian (undirected; self-loops ignored)
@@ -218,6 +238,7 @@ func NewWith(g *linalg.Graph, opt Options) (*Solver, error) {
 		}
 	}
 	comp = nil
+	s.stop = opt.Stop
 	s.fst = make([]int, n+1)
 	s.fdeg = make([]float64, n)
 	for i := range n {
@@ -237,7 +258,10 @@ func NewWith(g *linalg.Graph, opt Options) (*Solver, error) {
 		s.fdeg32[i] = float32(d)
 	}
 	if opt.Preconditioner == ApproxChol {
-		f := approxChol(g, opt.Seed)
+		f := approxChol(g, opt.Seed, s.stop)
+		if err := s.stopped(); err != nil {
+			return nil, err
+		}
 		if f == nil {
 			return nil, fmt.Errorf("laplace: the approximate Cholesky factor exceeds %d entries per edge", acMaxFill)
 		}
@@ -247,8 +271,16 @@ func NewWith(g *linalg.Graph, opt Options) (*Solver, error) {
 	if err := s.factorIC0(g); err != nil {
 		return nil, err
 	}
+	if err := s.stopped(); err != nil {
+		return nil, err
+	}
 	if opt.Preconditioner == Auto {
 		s.chooseFactor(g, opt.Seed)
+		// A probe that a stop cut short chose no factor: the solver is
+		// not the one asked for.
+		if err := s.stopped(); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -271,8 +303,8 @@ func (s *Solver) chooseFactor(g *linalg.Graph, seed uint64) {
 	if it <= autoIterations {
 		return
 	}
-	f := approxChol(g, seed)
-	if f == nil {
+	f := approxChol(g, seed, s.stop)
+	if f == nil || s.stopped() != nil {
 		return
 	}
 	lower, upper, finv32, ground := s.lower, s.upper, s.finv32, slices.Clone(s.ground)
@@ -390,6 +422,10 @@ func (s *Solver) N() int { return s.n }
 // their smallest node). O(1).
 func (s *Solver) Component(i int) int { return int(s.comp[i]) }
 
+// factorStopEvery is how many rows factor makes between two calls of the
+// solver's stop function.
+const factorStopEvery = 1 << 14
+
 // factor computes the IC(0) factor F of A (pattern a, diagonal deg; F
 // has the pattern of A's lower triangle) with A ≈ F Fᵀ, row by row in
 // float64: F_ij = (A_ij − Σ_{k<j} F_ik F_jk) / F_jj over the pattern, F_ii
@@ -399,6 +435,11 @@ func (s *Solver) factor(pa pattern, deg []float64) error {
 	fac := make([]float64, len(pa.adj))
 	fdiag := make([]float64, s.n)
 	for i := range s.n {
+		if i%factorStopEvery == 0 {
+			if err := s.stopped(); err != nil {
+				return err
+			}
+		}
 		lo, hi := pa.start[i], pa.mid[i]
 		sq := 0.0
 		for p := lo; p < hi; p++ {
@@ -620,6 +661,12 @@ func (run *blockRun) take() (int, bool) {
 	run.next += wide
 	stop := run.firstEr != nil
 	run.mu.Unlock()
+	if !stop && q0 < run.count {
+		if err := run.s.stopped(); err != nil {
+			run.fail(q0, min(wide, run.count-q0), err)
+			return q0, false
+		}
+	}
 	return q0, q0 < run.count && !stop
 }
 

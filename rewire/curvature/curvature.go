@@ -50,7 +50,7 @@ func Curvatures(g *linalg.Graph, alpha float64, workers int) ([]EdgeKappa, error
 	}
 	es := ug.Edges()
 	ks := make([]float64, len(es))
-	kappaEdges(ug, es, alpha, workers, ks)
+	_ = kappaEdges(ug, es, alpha, workers, ks, nil) // no stop: no error
 	out := make([]EdgeKappa, len(es))
 	for k, e := range es {
 		out[k] = EdgeKappa{U: e.U, V: e.V, Kappa: ks[k]}

@@ -2,37 +2,58 @@ package curvature
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
 // kappaEdges stores κ of es[k] (edges of the undirected ug) in out[k],
-// sharing the edges among workers in chunks taken from a counter.
-func kappaEdges(ug *linalg.Graph, es []linalg.Edge, alpha float64, workers int, out []float64) {
+// sharing the edges among workers in chunks taken from a counter. stop,
+// when not nil, is asked before every chunk of 16 edges: once it returns
+// an error no further chunk is computed (their entries of out stay as they
+// were) and kappaEdges returns it.
+func kappaEdges(ug *linalg.Graph, es []linalg.Edge, alpha float64, workers int, out []float64, stop func() error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	const chunk = 16
-	workers = min(workers, (len(es)+chunk-1)/chunk)
-	if workers <= 1 {
-		w := newKappaWorker(ug.N())
-		v := view{g: ug, ea: -1}
-		for k, e := range es {
-			out[k] = w.kappa(&v, e.U, e.V, alpha)
+	chunks := (len(es) + chunk - 1) / chunk
+	workers = min(workers, chunks)
+	var stopped atomic.Pointer[error]
+	do := func(w *kappaWorker, c int) {
+		if stopped.Load() != nil {
+			return
 		}
-		return
-	}
-	ws := make([]*kappaWorker, workers)
-	parallel.Each(workers, (len(es)+chunk-1)/chunk, func(t, c int) {
-		if ws[t] == nil {
-			ws[t] = newKappaWorker(ug.N())
+		if stop != nil {
+			if err := stop(); err != nil {
+				stopped.CompareAndSwap(nil, &err)
+				return
+			}
 		}
 		v := view{g: ug, ea: -1}
 		for k := c * chunk; k < min((c+1)*chunk, len(es)); k++ {
-			out[k] = ws[t].kappa(&v, es[k].U, es[k].V, alpha)
+			out[k] = w.kappa(&v, es[k].U, es[k].V, alpha)
 		}
-	})
+	}
+	if workers <= 1 {
+		w := newKappaWorker(ug.N())
+		for c := range chunks {
+			do(w, c)
+		}
+	} else {
+		ws := make([]*kappaWorker, workers)
+		parallel.Each(workers, chunks, func(t, c int) {
+			if ws[t] == nil {
+				ws[t] = newKappaWorker(ug.N())
+			}
+			do(ws[t], c)
+		})
+	}
+	if err := stopped.Load(); err != nil {
+		return *err
+	}
+	return nil
 }
 
 // view is an undirected graph as the curvature kernel reads it: g, plus

@@ -39,7 +39,12 @@ type State struct {
 	stamp   []uint32
 	gen     uint32
 	nthread int
+	err     error // the Stop that ended NewState's set-up
 }
+
+// Err is the error of StateOptions.Stop that ended NewState's set-up (the
+// State is then unusable), nil when the set-up completed. O(1).
+func (s *State) Err() error { return s.err }
 
 // StateOptions configure a State.
 type StateOptions struct {
@@ -52,6 +57,12 @@ type StateOptions struct {
 	// RecomputeAll makes every edit recompute every κ (the exact engine)
 	// instead of those near the edit.
 	RecomputeAll bool
+	// Stop, when set, is asked between chunks of 16 edges of NewState's κ
+	// of every edge (minutes on large graphs): when it returns an error the
+	// set-up ends there and the State is unusable, Err reporting it. It
+	// never changes a κ that is computed; it must be safe for concurrent
+	// use.
+	Stop func() error
 }
 
 // NewState returns the state of a rewiring of (a copy of) g as opt says.
@@ -71,7 +82,7 @@ func NewState(g *linalg.Graph, opt StateOptions) *State {
 		s.workers = append(s.workers, newKappaWorker(g.N()))
 		s.views = append(s.views, view{g: s.ug, ea: -1})
 	}
-	s.recomputeAll()
+	s.err = s.recomputeAll(opt.Stop)
 	return s
 }
 
@@ -112,15 +123,19 @@ func ukey(u, v int) uint64 {
 	return uint64(u)<<32 | uint64(uint32(v))
 }
 
-// recomputeAll sets κ of every underlying edge from scratch.
-func (s *State) recomputeAll() {
+// recomputeAll sets κ of every underlying edge from scratch, or returns
+// stop's error (kappaEdges) and leaves κ as it was.
+func (s *State) recomputeAll(stop func() error) error {
 	es := s.ug.Edges()
 	ks := make([]float64, len(es))
-	kappaEdges(s.ug, es, s.alpha, s.nthread, ks)
+	if err := kappaEdges(s.ug, es, s.alpha, s.nthread, ks, stop); err != nil {
+		return err
+	}
 	s.kappa = make(map[uint64]float64, len(es))
 	for k, e := range es {
 		s.kappa[ukey(e.U, e.V)] = ks[k]
 	}
+	return nil
 }
 
 // ranked returns the underlying edges (u < v) with score sign·κ, row-major,
@@ -333,7 +348,7 @@ func (s *State) Remove(a, b int) error {
 // removed: every κ (exact engine) or only the affected ones.
 func (s *State) refresh(a, b int) {
 	if s.exact {
-		s.recomputeAll()
+		_ = s.recomputeAll(nil) // no stop: no error
 		return
 	}
 	es := s.affected(a, b)

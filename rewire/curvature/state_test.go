@@ -1,16 +1,19 @@
 package curvature
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
 
 // fullKappa is κ of every underlying edge of g from scratch.
@@ -170,5 +173,55 @@ func TestCurvatureCandidateOrder(t *testing.T) {
 	// (from (3,4) and (4,3)) {3,5} {4,5}.
 	if got := strings.Join(ps, " "); got != "2-3 2-4 2-5 3-4 3-5 4-5" {
 		t.Fatalf("candidates %s", got)
+	}
+}
+
+// TestStateStop: a Stop that lets the work go on leaves every κ of the
+// set-up as without one (bit for bit, on 1 and 3 workers); one that ends
+// the set-up after c chunks of 16 edges ends it there (c+1 calls on one
+// worker: the chunk it refuses is asked about once), Err reporting its
+// error.
+func TestStateStop(t *testing.T) {
+	gg, err := graphgen.SBM(300, 3, 0.1, 0.01, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := linalg.FromEdges(gg.N, false, gg.Edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := (len(g.Edges()) + 15) / 16
+	errStop := errors.New("stop")
+	for _, workers := range []int{1, 3} {
+		calls := 0
+		var mu sync.Mutex
+		s := NewState(g, StateOptions{Alpha: 0.5, Workers: workers, Stop: func() error {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			return nil
+		}})
+		if s.Err() != nil || calls != chunks {
+			t.Fatalf("workers %d: Err %v, %d Stop calls for %d chunks", workers, s.Err(), calls, chunks)
+		}
+		sameKappa(t, fmt.Sprintf("workers %d with Stop", workers), s)
+		for _, at := range []int{0, 1, chunks / 2, chunks - 1} {
+			calls = 0
+			s := NewState(g, StateOptions{Alpha: 0.5, Workers: workers, Stop: func() error {
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				if calls > at {
+					return errStop
+				}
+				return nil
+			}})
+			if !errors.Is(s.Err(), errStop) {
+				t.Fatalf("workers %d, stop after %d chunks: Err %v", workers, at, s.Err())
+			}
+			if workers == 1 && calls != at+1 {
+				t.Errorf("one worker, stop after %d chunks: %d Stop calls, want %d", at, calls, at+1)
+			}
+		}
 	}
 }
