@@ -147,12 +147,15 @@ func (e *Directed) errOf(s int, r float64) float64 {
 }
 
 // fastCertify checks that MaxPair and the removal order are decided by the
-// scores with margins above their error bounds, and solves exactly the SCCs
-// for which they are not (an exact SCC has bound 0, so two rounds suffice).
+// scores with margins above their error bounds. An SCC for which they are
+// not is first checked densely when its bound is a carried one
+// (directed_fast_bound.go: the measured residual is the tighter bound), and
+// solved exactly when it still is not, or was already measured (an exact SCC
+// has bound 0, so a few rounds suffice).
 func (e *Directed) fastCertify() error {
 	st := &e.fast.stats
 	defer e.fastTimer(&st.CertifySeconds)()
-	for range 3 {
+	for range 4 {
 		bad := append(e.uncertainAdd(e.skip), e.uncertainRemove()...)
 		slices.Sort(bad)
 		bad = slices.Compact(bad)
@@ -161,7 +164,15 @@ func (e *Directed) fastCertify() error {
 			return nil
 		}
 		for _, s := range bad {
-			st.MarginFallbacks++
+			if f := e.sccs[s].fast; f.since > 0 || f.checkNext {
+				st.CertifyChecks++
+				if err := e.fastCheck(s); err == nil {
+					continue
+				}
+				st.ResidualFallbacks++
+			} else {
+				st.MarginFallbacks++
+			}
 			st.Fallbacks++
 			if err := e.fastExact(s); err != nil {
 				return err

@@ -1,0 +1,116 @@
+package incremental
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestMNormBound: √(‖L‖₁‖L‖∞) + 1 bounds the spectral norm of
+// M = ΠL + J/n, computed by a dense SVD, on random strongly connected
+// digraphs, and is within a factor 3 of it.
+func TestMNormBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(64, 1))
+	for _, tc := range []struct{ n, extra int }{{2, 0}, {5, 3}, {30, 10}, {60, 400}, {120, 200}} {
+		g := dirStrong(r, tc.n, tc.extra)
+		rows := make([][]int, tc.n)
+		for i := range tc.n {
+			for _, j := range g.Out(i) {
+				if j != i {
+					rows[i] = append(rows[i], j)
+				}
+			}
+		}
+		var svd mat.SVD
+		if !svd.Factorize(denseM(rows, 0), mat.SVDNone) {
+			t.Fatal("SVD failed")
+		}
+		norm := svd.Values(nil)[0]
+		b := mNormBound(rows)
+		if b < norm*(1-1e-12) || b > 3*norm {
+			t.Errorf("n %d, %d extra arcs: bound %.6g, ‖M‖₂ %.6g", tc.n, tc.extra, b, norm)
+		}
+	}
+}
+
+// TestFastDirectedCarriedBound: through random edits (single and batched,
+// several SCCs), the residual bound each SCC carries between dense checks
+// is at least its true residual, measured densely after every edit; the
+// dense checks are fewer than the updates, none finds the residual above
+// the bound carried to it, and MaxPair stays the brute-force one. With a
+// dense check after every update the engine's X and decisions are the same
+// bits: the carried bound only skips the measurement.
+func TestFastDirectedCarriedBound(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sizes []int
+		batch bool
+		edits int
+	}{
+		{"one-scc", []int{300}, false, 120},
+		{"blocks-batch", []int{120, 60, 8}, true, 90},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(every int, check func(e *Directed, k int)) *Directed {
+				defer func(k int) { denseCheckEvery = k }(denseCheckEvery)
+				denseCheckEvery = every
+				r := rand.New(rand.NewPCG(65, uint64(len(tc.name))))
+				g, _ := dirBlocks(r, tc.sizes, 2, 1)
+				e, err := NewDirected(g, Options{FastDirected: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fastRandomEdits(t, r, e, g.Clone(), tc.edits, tc.batch, func(k int) { check(e, k) })
+				return e
+			}
+			var xs [][]float64
+			var pairs []Pair
+			carried := 0
+			e := run(8, func(e *Directed, k int) {
+				for _, s := range e.big {
+					f := e.sccs[s].fast
+					if f.rho == 0 || f.stale {
+						continue
+					}
+					rho, err := e.fastResidual(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f.since > 0 {
+						carried++
+					}
+					if rho > f.rho*(1+1e-12) {
+						t.Fatalf("edit %d, SCC %d: true residual %.3g above the bound %.3g carried over %d updates", k, s, rho, f.rho, f.since)
+					}
+				}
+				p, _ := e.MaxPair()
+				if bp, _ := dirBruteMax(e); p != bp {
+					t.Fatalf("edit %d: MaxPair %v, brute force %v", k, p, bp)
+				}
+				xs = append(xs, mat.Col(nil, 0, dirMatrix(e)))
+				pairs = append(pairs, p)
+			})
+			st := e.FastStats()
+			t.Logf("%d carried bounds checked; stats %+v", carried, st)
+			if carried == 0 || st.DenseChecks >= st.Updates || st.BoundMisses != 0 || st.Fallbacks != 0 {
+				t.Fatalf("stats %+v", st)
+			}
+			k := 0
+			run(1, func(e *Directed, _ int) {
+				p, _ := e.MaxPair()
+				x := mat.Col(nil, 0, dirMatrix(e))
+				for i := range x {
+					if math.Float64bits(x[i]) != math.Float64bits(xs[k][i]) {
+						t.Fatalf("edit %d: X differs with a dense check after every update", k+1)
+					}
+				}
+				if p != pairs[k] {
+					t.Fatalf("edit %d: MaxPair %v, with the carried bound %v", k+1, p, pairs[k])
+				}
+				k++
+			})
+		})
+	}
+}
