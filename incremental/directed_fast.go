@@ -109,7 +109,8 @@ type FastStats struct {
 	ResidualFallbacks int     // … because an update failed or left a residual bound above 1e-10
 	MarginFallbacks   int     // … because MaxPair's or the removal order's margin was within the error bounds
 	CandidateExact    int     // exact solves of a candidate arc by MinRAfterAdd (uncertain choice)
-	Candidates        int     // low-rank solves of a candidate arc (RAfterAdd, MinRAfterAdd)
+	Candidates        int     // low-rank solves of a candidate arc (RAfterAdd, MinRAfterAdd), coarse ones included
+	CandidateCoarse   int     // … of them to the coarse target, by MinRAfterAdd's first pass
 	Refactorizations  int     // new sparse factorizations of the shifted Laplacians
 	ADISteps          int     // shifted block solves of the ADI iterations
 	MaxRank           int     // largest rank of a compressed correction
@@ -544,15 +545,19 @@ func (e *Directed) fastRebuildFrom(s int, rows [][]int) error {
 // truncate (< 0: raw factors). Not reaching the tolerance is not an error
 // here: the residual check decides.
 func (e *Directed) adi(f *fastSCC, W []float64, k int, S []float64, truncate float64) (*linalg.LowRankSym, linalg.ADIInfo, error) {
-	return e.adiWith(f, W, k, S, truncate, f.solver.solve)
+	return e.adiWith(f, W, k, S, truncate, adiRelTol, f.solver.solve)
 }
 
-// adiWith is adi with the shifted solve given (solverFor: a candidate's,
-// which may run concurrently with others).
-func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
+// adiRelTol is the ADI's residual target relative to its right-hand side's
+// norm (with an absolute floor of 1e-14).
+const adiRelTol = 1e-15
+
+// adiWith is adi with the relative residual target and the shifted solve
+// given (solverFor: a candidate's, which may run concurrently with others).
+func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate, relTol float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
 	sv := f.solver
 	rhs := (&linalg.LowRankSym{N: sv.n, R: k, Z: W, D: S}).Norm2()
-	opt := linalg.ADIOptions{Tol: math.Max(1e-14, 1e-15*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
+	opt := linalg.ADIOptions{Tol: math.Max(1e-14, relTol*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
 	lr, info, err := linalg.SolveLyapunovADI(sv.n, W, k, S, sv.shifts, solve, opt)
 	if err != nil && !errors.Is(err, linalg.ErrADINotConverged) {
 		return nil, info, err

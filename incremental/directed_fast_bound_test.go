@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ohmgnn/ohm/incremental/rank"
+	"github.com/ohmgnn/ohm/linalg"
 )
 
 // TestMNormBound: √(‖L‖₁‖L‖∞) + 1 bounds the spectral norm of
@@ -111,6 +114,65 @@ func TestFastDirectedCarriedBound(t *testing.T) {
 				}
 				k++
 			})
+		})
+	}
+}
+
+// TestMinRAfterAddCoarse: MinRAfterAdd's coarse first pass changes nothing
+// it returns: on random digraphs (and on a symmetric one, whose candidates
+// tie exactly), the pair and the bits of its score are those of every
+// candidate solved to the full target (fastRAfterAdd) under the tie rule,
+// while most candidates stay coarse.
+func TestMinRAfterAddCoarse(t *testing.T) {
+	r := rand.New(rand.NewPCG(66, 2))
+	sym := linalg.NewGraph(80, true)
+	for v := 1; v < 80; v++ {
+		u := r.IntN(min(v, 6))
+		sym.AddEdge(u, v)
+		sym.AddEdge(v, u)
+	}
+	for _, tc := range []struct {
+		name string
+		g    *linalg.Graph
+	}{{"random", dirStrong(r, 150, 300)}, {"symmetric-ties", sym}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := NewDirected(tc.g, Options{FastDirected: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fastRandomEdits(t, r, e, tc.g.Clone(), 6, false, func(int) {})
+			n, calls := e.N(), 0
+			for range 12 {
+				a, b, x := r.IntN(n), r.IntN(n), r.IntN(n)
+				var ys []int
+				for y := range n {
+					if y != x && !e.Graph().HasEdge(x, y) && len(ys) < 24 {
+						ys = append(ys, y)
+					}
+				}
+				if len(ys) == 0 || a == b {
+					continue
+				}
+				calls++
+				got, _ := e.MinRAfterAdd(a, b, x, ys)
+				cand := make([]Pair, len(ys))
+				for q, y := range ys {
+					rr, _, err := e.fastRAfterAdd(e.SCC(x), a, b, x, y)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cand[q] = Pair{U: x, V: y, Score: rr}
+				}
+				want := cand[rank.First(cand, rank.Ascending, false)]
+				if got.V != want.V || math.Float64bits(got.Score) != math.Float64bits(want.Score) {
+					t.Fatalf("MinRAfterAdd(%d,%d,%d) = %v, every candidate solved fully %v", a, b, x, got, want)
+				}
+			}
+			st := e.FastStats()
+			t.Logf("%d calls; stats %+v", calls, st)
+			if calls == 0 || st.CandidateCoarse == 0 || st.CandidateExact != 0 {
+				t.Fatalf("stats %+v", st)
+			}
 		})
 	}
 }
