@@ -176,3 +176,59 @@ func TestMinRAfterAddCoarse(t *testing.T) {
 		})
 	}
 }
+
+// TestFastDirectedCarriedBoundMerge: after an arc from a later block to an
+// earlier one merges two SCCs (solved exactly), the merged SCC starts a new
+// window: its next update is checked densely, and through further random
+// edits every carried bound is at least the true residual and MaxPair is
+// the brute-force one.
+func TestFastDirectedCarriedBoundMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(67, 5))
+	g, blocks := dirBlocks(r, []int{50, 30, 6}, 2, 1)
+	e, err := NewDirected(g, Options{FastDirected: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := g.Clone()
+	u, v := blocks[1][0], blocks[0][0]
+	if err := e.Add(u, v); err != nil {
+		t.Fatal(err)
+	}
+	mirror.AddEdge(u, v)
+	if e.Merges() != 1 {
+		t.Fatalf("%d merges", e.Merges())
+	}
+	s := e.SCC(u)
+	f := e.sccs[s].fast
+	if f == nil {
+		t.Fatal("the merged SCC has no fast state")
+	}
+	if !f.checkNext || f.rho != 0 {
+		t.Fatalf("merged SCC: rho %v, next update checked densely %v", f.rho, f.checkNext)
+	}
+	checks0 := e.FastStats().DenseChecks
+	fastRandomEdits(t, r, e, mirror, 60, false, func(k int) {
+		for _, s := range e.big {
+			f := e.sccs[s].fast
+			if f.rho == 0 || f.stale {
+				continue
+			}
+			rho, err := e.fastResidual(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rho > f.rho*(1+1e-12) {
+				t.Fatalf("edit %d, SCC %d: true residual %.3g above the bound %.3g carried over %d updates", k, s, rho, f.rho, f.since)
+			}
+		}
+		if p, _ := e.MaxPair(); p != must(dirBruteMax(e)) {
+			t.Fatalf("edit %d: MaxPair %v, brute force %v", k, p, must(dirBruteMax(e)))
+		}
+	})
+	st := e.FastStats()
+	if st.DenseChecks == checks0 || st.DenseChecks >= st.Updates || st.BoundMisses != 0 || st.Fallbacks != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+func must(p Pair, _ bool) Pair { return p }
