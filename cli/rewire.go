@@ -77,9 +77,14 @@ type RewireSummary struct {
 	Engine string `json:"engine"`
 	// Rounds and Solves are the sketch engine's sketches and Laplacian
 	// solves (0 otherwise).
-	Rounds  int     `json:"rounds"`
-	Solves  int     `json:"solves"`
-	Seconds float64 `json:"seconds"`
+	Rounds int `json:"rounds"`
+	Solves int `json:"solves"`
+	// Fallbacks counts the fast directed engine's exact fallbacks: the
+	// solves of an SCC or a candidate arc made because the certificate could
+	// not say that a decision rests on margins above the scores' error bound
+	// (definitions §2.2; 0 for the other engines and forms).
+	Fallbacks int     `json:"fallbacks"`
+	Seconds   float64 `json:"seconds"`
 }
 
 // Run validates every flag and checks that the outputs can be written,
@@ -272,7 +277,7 @@ func summarize(name string, cfg rewire.Config, directed bool, res *rewire.Result
 		Iterations: res.Iterations, Added: res.Added, Removed: res.Removed,
 		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
 		Version: rewire.RunVersion(cfg.Method, directed, res.Engine), Engine: string(res.Engine), Seconds: res.Seconds,
-		Rounds: res.Rounds, Solves: res.Solves,
+		Rounds: res.Rounds, Solves: res.Solves, Fallbacks: res.Fallbacks,
 	}
 	if directed {
 		s.Form = "directed"
@@ -316,6 +321,9 @@ func printSummary(w io.Writer, s RewireSummary) error {
 	if s.Engine == string(rewire.Sketch) {
 		fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
 		fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
+	}
+	if s.Engine == string(rewire.Incremental) && s.Form == "directed" {
+		fmt.Fprintf(tw, "fallbacks\t%d\n", s.Fallbacks)
 	}
 	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
 	return tw.Flush()

@@ -21,7 +21,7 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-var summaryKeys = []string{"added", "added_net", "added_net_pct", "added_pct", "budget", "dataset", "e0", "engine", "form", "iterations",
+var summaryKeys = []string{"added", "added_net", "added_net_pct", "added_pct", "budget", "dataset", "e0", "engine", "fallbacks", "form", "iterations",
 	"method", "passed_over", "removed", "removed_net", "removed_net_pct", "removed_pct", "rounds", "seconds", "solves", "stopped_early", "version"}
 
 // rewireJSON runs `ohm rewire --json args…` and returns the summary, its

@@ -37,7 +37,7 @@ type sweepCmd struct {
 	SynthSeed    *uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
 	Heterophilic bool      `help:"Built-in sbm: heterophilic instead of homophilic."`
 	Task         string    `default:"node" enum:"node,graph" help:"node: the node-classification grid; graph: graph classification on TU datasets (--datasets mutag,enzymes,proteins) with FoSR's protocol, --models gcn,gin,rgcn,rgin, --budgets as edits per graph (10) or fractions (0.1), --trials, --layers (definitions §6.4)."`
-	Trials       *int      `help:"--task graph: trials per cell, seeds 0..N-1 (default 10)."`
+	Trials       *int      `placeholder:"N" help:"--task graph: trials per cell, seeds 0..N-1 (default 10)."`
 	Layers       *int      `help:"--task graph: hidden layers (default 4)."`
 	ChooseOn     *int      `name:"choose-on" placeholder:"N" help:"--task graph: run each (dataset, method, model) at one budget only: the one of --budgets whose trials of seeds 0..N-1, already in --results (a pre-sweep), have the best mean validation accuracy."`
 }

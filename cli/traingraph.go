@@ -17,9 +17,9 @@ import (
 
 // graphTaskFlags are the flags of `ohm train --task graph` only.
 type graphTaskFlags struct {
-	Trials    int    `help:"--task graph: trials, seeds 0..N-1, each with its own random 80/10/10 split (default 10)."`
+	Trials    int    `placeholder:"N" help:"--task graph: trials, seeds 0..N-1, each with its own random 80/10/10 split (default 10)."`
 	Pool      string `placeholder:"mean|sum" help:"--task graph: pooling of the last layer's class scores per graph (default mean, FoSR's global_mean_pool)."`
-	BatchSize int    `name:"batch-size" help:"--task graph: graphs per training batch (default 64)."`
+	BatchSize int    `name:"batch-size" placeholder:"N" help:"--task graph: graphs per training batch (default 64)."`
 	Patience  *int   `placeholder:"N" help:"--task graph: stop after more than this many epochs without a validation accuracy above 1.01× the best (default 100)."`
 }
 

@@ -36,8 +36,9 @@ import (
 // (linalg.LowRankSym.Compress) and added to X in about n²·rank
 // multiply–adds.
 //
-// Certificate. After every update the true residual
-// Res = M'Y' + Y'M'ᵀ − Π is evaluated (O(nnz(L)·n + n²)), and
+// Certificate. The true residual Res = M'Y' + Y'M'ᵀ − Π is evaluated
+// (O(nnz(L)·n + n²)) every denseCheckEvery updates and whenever the bound
+// carried in between is not enough (directed_fast_bound.go), giving
 // ρ = min(‖Res‖_F, max row sum of |Res|) ≥ ‖Res‖₂. Because M' is positive
 // stable, the Lyapunov operator has a positive inverse
 // (𝓛⁻¹(P) = ∫ e^{−M't} P e^{−M'ᵀt} dt ⪰ 0 for P ⪰ 0), and 𝓛⁻¹(I) = Y + J/(2n)
@@ -70,13 +71,12 @@ import (
 // in FastStats; Directed.Fallbacks is the total of the exact solves of SCCs
 // and of candidate arcs.
 //
-// Speed, bit for bit. The edit logs carry the scores, so every entry of X,
-// every residual bound and every candidate's resistance must come out with
-// the same bits whatever is made faster: a score read from a factored
-// X = X₀ + Σ UVᵀ, or a residual taken in another order, would differ in its
-// last bits. What changes is how the same floating-point operations run
-// (definitions §2.2): the products of the update and of the ADI's
-// Gram–Schmidt by AVX2 kernels that make gonum's sums in gonum's order
+// Speed. The decisions are kept, not the scores' last bits (definitions
+// §2.2, rewire-3): the carried residual bound skips most dense residual
+// checks, so an exact solve forced by a margin may come at another
+// iteration than before. Otherwise the same floating-point operations run
+// in the same order as the first fast engine's: the products of the update
+// and of the ADI's Gram–Schmidt by AVX2 kernels that make gonum's sums in gonum's order
 // (linalg.LowRankSym.AddToSym, linalg.MulAddOrdered), the Woodbury
 // correction of the shifted solves without a goroutine per 64 rows, the
 // candidate arcs of MinRAfterAdd solved concurrently (sharing the tail's
@@ -109,11 +109,15 @@ type FastStats struct {
 	ResidualFallbacks int     // … because an update failed or left a residual bound above 1e-10
 	MarginFallbacks   int     // … because MaxPair's or the removal order's margin was within the error bounds
 	CandidateExact    int     // exact solves of a candidate arc by MinRAfterAdd (uncertain choice)
-	Candidates        int     // low-rank solves of a candidate arc (RAfterAdd, MinRAfterAdd)
+	Candidates        int     // low-rank solves of a candidate arc (RAfterAdd, MinRAfterAdd), coarse ones included
+	CandidateCoarse   int     // … of them to the coarse target, by MinRAfterAdd's first pass
 	Refactorizations  int     // new sparse factorizations of the shifted Laplacians
 	ADISteps          int     // shifted block solves of the ADI iterations
 	MaxRank           int     // largest rank of a compressed correction
 	MaxResidual       float64 // largest residual bound ρ accepted after an update
+	DenseChecks       int     // dense residual checks (fastResidual); the other updates carry a bound
+	CertifyChecks     int     // … of them made because a decision was not certain under the carried bound
+	BoundMisses       int     // dense checks that found the residual above the bound carried to them
 	// Wall-clock seconds spent in the phases: the ADI solves of the updates,
 	// adding the corrections to X, the residual checks, the scans for the
 	// maximum, the decision checks (margins), the candidate solves
@@ -145,6 +149,15 @@ type fastSCC struct {
 	dmax   int       // largest out-degree inside the SCC at the last estimate
 	res    []float64 // n×n workspace of the residual
 	stale  bool      // the solver's rows may disagree with the graph
+
+	// The carried residual bound (directed_fast_bound.go).
+	mnorm     float64 // bound on ‖M‖₂ for the solver's rows
+	drift     float64 // rounding allowance ϑ per update
+	lastMeas  float64 // ρ at the last dense check (0 after an exact solve)
+	window    float64 // ADI terms carried since then
+	since     int     // updates since then
+	checkNext bool    // the next update is checked densely
+	fromExact bool    // the window started at an exact solve, not a dense check
 }
 
 // FastStats returns the counters of the fast mode (zero without it). O(1).
@@ -276,6 +289,7 @@ func (e *Directed) fastInit() error {
 		if err := e.fastRebuild(s); err != nil {
 			return err
 		}
+		f.exactWindow()
 		e.setEta(s)
 	}
 	clear(e.fast.pend)
@@ -359,7 +373,7 @@ func (e *Directed) fastExact(s int) error {
 	}
 	c := &e.sccs[s]
 	c.x = X
-	c.fast.rho = 0
+	c.fast.exactWindow()
 	e.setEta(s)
 	if c.fast.stale {
 		return e.fastRebuild(s)
@@ -368,8 +382,11 @@ func (e *Directed) fastExact(s int) error {
 }
 
 // fastUpdate applies the pending edits of SCC s to X_S by a low-rank
-// correction, checks the residual, and falls back to an exact solve when the
-// update fails or the residual bound exceeds maxResidual.
+// correction and bounds its residual: by the carried bound
+// (directed_fast_bound.go) or, every denseCheckEvery updates and whenever
+// that bound would pass maxResidual, by a dense check; it falls back to an
+// exact solve when the update fails or the measured residual exceeds
+// maxResidual.
 func (e *Directed) fastUpdate(s int) error {
 	edits := e.fast.pend[s]
 	delete(e.fast.pend, s)
@@ -379,22 +396,53 @@ func (e *Directed) fastUpdate(s int) error {
 		return nil
 	}
 	st := &e.fast.stats
-	err := e.lowRankUpdate(s, edits)
+	info, err := e.lowRankUpdate(s, edits)
 	if err == nil {
-		var rho float64
-		t0 := time.Now()
-		rho, err = e.fastResidual(s)
-		st.ResidualSeconds += time.Since(t0).Seconds()
-		if err == nil && !(rho <= maxResidual) {
-			err = fmt.Errorf("residual bound %.3g above %.3g", rho, maxResidual)
-		}
-		if err == nil {
-			f.rho = rho
-			st.MaxResidual = math.Max(st.MaxResidual, rho)
+		pred, terms := f.carried(info.Residual, info.Dropped)
+		f.since++
+		f.window += terms
+		if !f.checkNext && f.since < denseCheckEvery && pred <= maxResidual {
+			f.rho = pred
+			st.MaxResidual = math.Max(st.MaxResidual, pred)
 			e.setEta(s)
 			return nil
 		}
+		f.rho = pred
+		if err = e.fastCheck(s); err == nil {
+			return nil
+		}
 	}
+	return e.residualFallback(s, err)
+}
+
+// fastCheck measures the residual of SCC s densely (fastResidual), records
+// it as the SCC's bound, and returns an error when it is not finite or
+// above maxResidual.
+func (e *Directed) fastCheck(s int) error {
+	c := &e.sccs[s]
+	f := c.fast
+	st := &e.fast.stats
+	t0 := time.Now()
+	rho, err := e.fastResidual(s)
+	st.ResidualSeconds += time.Since(t0).Seconds()
+	if err != nil {
+		return err
+	}
+	if !(rho <= maxResidual) {
+		return fmt.Errorf("residual bound %.3g above %.3g", rho, maxResidual)
+	}
+	f.measured(rho, len(c.members), !f.fromExact, st)
+	f.checkNext, f.fromExact = false, false
+	st.MaxResidual = math.Max(st.MaxResidual, rho)
+	e.setEta(s)
+	return nil
+}
+
+// residualFallback solves SCC s exactly after its update or residual check
+// failed with err, and counts the fallback.
+func (e *Directed) residualFallback(s int, err error) error {
+	st := &e.fast.stats
+	f := e.sccs[s].fast
 	st.ResidualFallbacks++
 	st.Fallbacks++
 	if err := e.fastExact(s); err != nil {
@@ -406,8 +454,9 @@ func (e *Directed) fastUpdate(s int) error {
 	return nil
 }
 
-// lowRankUpdate adds the low-rank correction of the edits to X_S.
-func (e *Directed) lowRankUpdate(s int, edits []dirEdit) error {
+// lowRankUpdate adds the low-rank correction of the edits to X_S and returns
+// its ADI's report.
+func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error) {
 	c := &e.sccs[s]
 	f := c.fast
 	n := len(c.members)
@@ -435,7 +484,7 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) error {
 	// The solver follows the graph: new rows for the edited tails.
 	if f.stale {
 		if err := e.fastRebuild(s); err != nil {
-			return err
+			return linalg.ADIInfo{}, err
 		}
 	} else {
 		upd := map[int][]int{}
@@ -450,17 +499,18 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) error {
 			// Refactor with fresh shifts: the spectrum may have moved.
 			if err := e.fastRebuildFrom(s, rows); err != nil {
 				f.stale = true
-				return err
+				return linalg.ADIInfo{}, err
 			}
 		} else if err := f.solver.setRows(upd); err != nil {
 			f.stale = true
-			return err
+			return linalg.ADIInfo{}, err
 		}
 	}
+	f.mnorm = mNormBound(f.solver.rows)
 	t0 := time.Now()
 	lr, info, err := e.adi(f, W, k, S, compressTol)
 	if err != nil {
-		return err
+		return info, err
 	}
 	st := &e.fast.stats
 	t1 := time.Now()
@@ -470,7 +520,7 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) error {
 	st.MaxRank = max(st.MaxRank, lr.R)
 	lr.AddToSym(2, raw.Data, raw.Stride)
 	st.AddSeconds += time.Since(t1).Seconds()
-	return nil
+	return info, nil
 }
 
 // fastRebuildFrom rebuilds the solver of SCC s for the given rows.
@@ -495,15 +545,19 @@ func (e *Directed) fastRebuildFrom(s int, rows [][]int) error {
 // truncate (< 0: raw factors). Not reaching the tolerance is not an error
 // here: the residual check decides.
 func (e *Directed) adi(f *fastSCC, W []float64, k int, S []float64, truncate float64) (*linalg.LowRankSym, linalg.ADIInfo, error) {
-	return e.adiWith(f, W, k, S, truncate, f.solver.solve)
+	return e.adiWith(f, W, k, S, truncate, adiRelTol, f.solver.solve)
 }
 
-// adiWith is adi with the shifted solve given (solverFor: a candidate's,
-// which may run concurrently with others).
-func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
+// adiRelTol is the ADI's residual target relative to its right-hand side's
+// norm (with an absolute floor of 1e-14).
+const adiRelTol = 1e-15
+
+// adiWith is adi with the relative residual target and the shifted solve
+// given (solverFor: a candidate's, which may run concurrently with others).
+func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate, relTol float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
 	sv := f.solver
 	rhs := (&linalg.LowRankSym{N: sv.n, R: k, Z: W, D: S}).Norm2()
-	opt := linalg.ADIOptions{Tol: math.Max(1e-14, 1e-15*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
+	opt := linalg.ADIOptions{Tol: math.Max(1e-14, relTol*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
 	lr, info, err := linalg.SolveLyapunovADI(sv.n, W, k, S, sv.shifts, solve, opt)
 	if err != nil && !errors.Is(err, linalg.ErrADINotConverged) {
 		return nil, info, err

@@ -105,6 +105,7 @@ func (e *Directed) solveMerged(s int) error {
 		if err := e.fastRebuild(s); err != nil {
 			return err
 		}
+		c.fast.exactWindow()
 		e.setEta(s)
 	} else {
 		X, err := e.solveX(s, -1, -1)

@@ -27,19 +27,31 @@ func CodeVersion(m Method, directed bool) string {
 // both forms and of undirected err and res.
 func firstVersion(bool) string { return "rewire-1" }
 
-// resistanceVersion is the version of err and res: rewire-2 directed
-// (case 2 may leave the SCC and merge SCCs), rewire-1 undirected.
+// resistanceVersion is the version of err and res: rewire-3 directed
+// (directedVersion), rewire-1 undirected.
 func resistanceVersion(directed bool) string {
 	if directed {
-		return "rewire-2"
+		return directedVersion
 	}
 	return firstVersion(directed)
 }
 
-// perHopVersion is the version of err-hop and res-hop in both forms
-// (rewire-2: per-hop ties go to the larger R; pairs that give no edge are
-// passed over for the next).
-func perHopVersion(bool) string { return "rewire-2" }
+// perHopVersion is the version of err-hop and res-hop: rewire-2 undirected
+// (per-hop ties go to the larger R; pairs that give no edge are passed over
+// for the next), rewire-3 directed (directedVersion).
+func perHopVersion(directed bool) string {
+	if directed {
+		return directedVersion
+	}
+	return "rewire-2"
+}
+
+// directedVersion is the version of the directed forms of err, res, err-hop
+// and res-hop: rewire-2 (case 2 may leave the SCC and merge SCCs; the
+// per-hop rules above), then rewire-3, whose fast engine carries a bound on
+// its residual between dense checks (definitions §2.2): the same decisions,
+// the scores' last bits free where an exact solve moves.
+const directedVersion = "rewire-3"
 
 // RunVersion is the version of a run's decisions: CodeVersion, with
 // "+sketch-N" appended when the sketch engine made them (its decisions are

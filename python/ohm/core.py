@@ -198,7 +198,8 @@ class RewireResult:
             iterations, added/removed (operations), added_net/removed_net
             (the net change of the edge set) and their percentages of e0,
             passed_over, version (the rewiring code version), stopped_early,
-            engine, rounds and solves (the sketch engine's), seconds.
+            engine, rounds and solves (the sketch engine's), fallbacks (the
+            fast directed engine's exact solves), seconds.
         edge_attr: the attributes of the rewired edges when the input's
             were given (a row per column of edge_index: a kept edge's own,
             an added edge's the fill), else None.
