@@ -386,7 +386,7 @@ func (e *Directed) fastUpdate(s int) error {
 		rho, err = e.fastResidual(s)
 		st.ResidualSeconds += time.Since(t0).Seconds()
 		if err == nil && !(rho <= maxResidual) {
-			err = fmt.Errorf("residual bound %.3g above %.3g", rho, maxResidual)
+			err = fmt.Errorf("residual bound %.3g above %.3g", rho, maxResidual) // reason: the fallback to the exact solve, not returned
 		}
 		if err == nil {
 			f.rho = rho
