@@ -87,13 +87,14 @@ func (r SplitRule) String() string {
 // shuffles), so asking for more splits keeps the first ones. The same
 // inputs give the same splits on every platform. Splits are not PyTorch's:
 // the random numbers differ. An error says why the rule does not fit d
-// (an empty part, too few nodes). O(count·n).
+// (an empty part, too few nodes), starting with the rule, not "dataset:",
+// for the caller to name the field or flag first. O(count·n).
 func (r SplitRule) Apply(d *Dataset, seed uint64, count int) error {
 	splits := make([]Split, count)
 	for k := range splits {
 		sp, err := r.split(d.Labels, d.NumClasses, seed, k)
 		if err != nil {
-			return fmt.Errorf("dataset: split rule %s on %s (%d nodes): %w", r, d.Name, len(d.Labels), err)
+			return fmt.Errorf("split rule %s on %s (%d nodes): %w", r, d.Name, len(d.Labels), err) // reason: the caller names the field or flag first
 		}
 		splits[k] = sp
 	}
@@ -117,7 +118,7 @@ func (r SplitRule) split(labels []int, classes int, seed uint64, k int) (Split, 
 		ntr, nva := round(r.Train), round(r.Val)
 		nte := min(round(r.Test), n-ntr-nva)
 		if ntr < 1 || nva < 1 || nte < 1 {
-			return sp, fmt.Errorf("dataset: %d train, %d val and %d test nodes: every part needs at least one", ntr, nva, max(nte, 0))
+			return sp, fmt.Errorf("%d train, %d val and %d test nodes: every part needs at least one", ntr, nva, max(nte, 0)) // reason: Apply wraps it
 		}
 		sp = Split{Train: perm[:ntr], Val: perm[ntr : ntr+nva], Test: perm[ntr+nva : ntr+nva+nte]}
 	case RulePerClass:
@@ -141,7 +142,7 @@ func (r SplitRule) split(labels []int, classes int, seed uint64, k int) (Split, 
 		}
 		nva, nte := int(r.Val), int(r.Test)
 		if len(rest) < nva+nte {
-			return sp, fmt.Errorf("dataset: %d nodes left after %d train nodes, fewer than %d val + %d test", len(rest), len(sp.Train), nva, nte)
+			return sp, fmt.Errorf("%d nodes left after %d train nodes, fewer than %d val + %d test", len(rest), len(sp.Train), nva, nte) // reason: Apply wraps it
 		}
 		rng.shuffle(rest)
 		sp.Val, sp.Test = rest[:nva], rest[nva:nva+nte]
