@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ohmgnn/ohm/internal/atomicfile"
 )
@@ -28,7 +29,7 @@ func checkOutput(flag, path string) error {
 		return nil
 	}
 	if err := atomicfile.CheckWritable(path, false); err != nil {
-		return fmt.Errorf("%s %w", flag, err) // the error names path
+		return withFlag(flag, "atomicfile", err) // the error names path
 	}
 	return nil
 }
@@ -41,7 +42,7 @@ func checkOutputIn(flag, dir, name string, mkdir bool) error {
 		return fmt.Errorf("%s %s: not a directory", flag, dir)
 	}
 	if err := atomicfile.CheckWritable(filepath.Join(dir, name), mkdir); err != nil {
-		return fmt.Errorf("%s %w", flag, err) // the error names the file
+		return withFlag(flag, "atomicfile", err) // the error names the file
 	}
 	return nil
 }
@@ -56,4 +57,22 @@ func nothingWrittenTo(err error, out string) string {
 		return ""
 	}
 	return "; nothing written to " + out
+}
+
+// flagFileError is a library error about a flag's file, said as "--flag PATH:
+// …" (withFlag); it wraps the library's error.
+type flagFileError struct {
+	msg string
+	err error
+}
+
+func (e *flagFileError) Error() string { return e.msg }
+func (e *flagFileError) Unwrap() error { return e.err }
+
+// withFlag says a library error of package pkg that names a flag's file
+// first ("atomicfile: PATH: …") with the flag in the place of the
+// package's name: "--out PATH: …". Errors of other forms keep theirs,
+// after the flag.
+func withFlag(flag, pkg string, err error) error {
+	return &flagFileError{msg: flag + " " + strings.TrimPrefix(err.Error(), pkg+": "), err: err}
 }

@@ -175,7 +175,7 @@ func (c *sweepCmd) Run(g *Globals) error {
 		return err
 	}
 	if err := sweep.CheckResults(c.Results); err != nil {
-		return fmt.Errorf("--results %w", err) // the error names the file
+		return withFlag("--results", "sweep", err) // the error names the file
 	}
 	ctx, stop := interruptible(g, runsInFlight)
 	defer stop()

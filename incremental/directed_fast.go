@@ -429,7 +429,7 @@ func (e *Directed) fastCheck(s int) error {
 		return err
 	}
 	if !(rho <= maxResidual) {
-		return fmt.Errorf("residual bound %.3g above %.3g", rho, maxResidual)
+		return fmt.Errorf("incremental: residual bound %.3g above %.3g", rho, maxResidual)
 	}
 	f.measured(rho, len(c.members), !f.fromExact, st)
 	f.checkNext, f.fromExact = false, false

@@ -8,14 +8,14 @@ import (
 // Reasons an edit is refused. An EditError wraps one of them; test with
 // errors.Is. A refused edit leaves the engine unchanged.
 var (
-	ErrNodeRange   = errors.New("node id out of range")
-	ErrSelfLoop    = errors.New("self-loops are never rewired")
-	ErrEdgeExists  = errors.New("edge already present")
-	ErrNoEdge      = errors.New("edge not present")
-	ErrBridge      = errors.New("edge is a bridge: removing it would split its component")
-	ErrSplitsSCC   = errors.New("removing the arc would split its strongly connected component")
-	ErrAcrossSCC   = errors.New("the arc is not inside one strongly connected component")
-	ErrNotResolved = errors.New("pair is not in one component")
+	ErrNodeRange   = errors.New("node id out of range")                                          // reason: an EditError wraps it and says "incremental:"
+	ErrSelfLoop    = errors.New("self-loops are never rewired")                                  // reason: an EditError wraps it and says "incremental:"
+	ErrEdgeExists  = errors.New("edge already present")                                          // reason: an EditError wraps it and says "incremental:"
+	ErrNoEdge      = errors.New("edge not present")                                              // reason: an EditError wraps it and says "incremental:"
+	ErrBridge      = errors.New("edge is a bridge: removing it would split its component")       // reason: an EditError wraps it and says "incremental:"
+	ErrSplitsSCC   = errors.New("removing the arc would split its strongly connected component") // reason: an EditError wraps it and says "incremental:"
+	ErrAcrossSCC   = errors.New("the arc is not inside one strongly connected component")        // reason: an EditError wraps it and says "incremental:"
+	ErrNotResolved = errors.New("pair is not in one component")                                  // reason: an EditError wraps it and says "incremental:"
 )
 
 // EditError is a refused edit: the operation, the pair and the reason.

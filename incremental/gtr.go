@@ -37,7 +37,7 @@ type gtrState struct {
 }
 
 // errGTREdit is returned for edits GTR mode does not make.
-var errGTREdit = errors.New("GTR mode only adds edges inside one component")
+var errGTREdit = errors.New("GTR mode only adds edges inside one component") // reason: an EditError wraps it and says "incremental:"
 
 // initGTR computes S = (L⁺)² per component from the current L⁺. O(Σ n_C³).
 func (e *Undirected) initGTR() {

@@ -683,7 +683,7 @@ func (e *Undirected) Refresh() error {
 	comp, count := tarjan.Components(e.g)
 	P, err := linalg.Pinv(e.g, comp)
 	if err != nil {
-		return fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("incremental: refresh: %w", err)
 	}
 	e.comp = comp
 	e.size = make([]int, count)

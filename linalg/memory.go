@@ -30,7 +30,7 @@ func GraphBytes(n, m int, directed bool) uint64 {
 // *sysmem.Error).
 func CheckGraphSize(n, m int, directed bool) error {
 	if n > MaxNodes {
-		return fmt.Errorf("%d nodes: more than ohm's limit of %d (node ids must fit in an int32)", n, MaxNodes)
+		return fmt.Errorf("linalg: %d nodes: more than ohm's limit of %d (node ids must fit in an int32)", n, MaxNodes)
 	}
 	return sysmem.Check(fmt.Sprintf("a graph of %d nodes and %d edges", n, m), GraphBytes(n, m, directed),
 		"check num_nodes in the file, or use a machine with more memory")

@@ -102,10 +102,10 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 	directed := len(graphs) > 0 && graphs[0].Directed()
 	for i, g := range graphs {
 		if g == nil {
-			return &GraphError{Graph: i, Err: errors.New("no graph")}
+			return &GraphError{Graph: i, Err: errors.New("rewire: no graph")}
 		}
 		if g.Directed() != directed {
-			return &GraphError{Graph: i, Err: errors.New("graphs of both forms in one batch")}
+			return &GraphError{Graph: i, Err: errors.New("rewire: graphs of both forms in one batch")}
 		}
 	}
 	if cfg.FoSR != nil && cfg.FoSR.X0 != nil {

@@ -9,10 +9,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // batchGraphs is a batch with every case of definitions §3.8: random

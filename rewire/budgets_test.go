@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // TestRunBudgets: every cut of RunBudgets is the direct Run at its budget

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental/tarjan"
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ohmgnn/ohm/internal/testgraph"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // TestEnginesAgreeWebKB: the incremental and exact engines produce identical

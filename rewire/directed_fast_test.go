@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental/tarjan"
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // fastTestDigraphs returns directed graphs whose SCCs are large enough for

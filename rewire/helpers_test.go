@@ -1,7 +1,7 @@
 package rewire
 
 // Helpers shared by the tests; the small graphs and the datasets come from
-// package internal/testgraph, shared with package curvature's tests.
+// package model/dataset/testgraph, shared with package curvature's tests.
 
 func must[T any](v T, err error) T {
 	if err != nil {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // TestPrefix: a run cut after b iterations is the run with budget b — same

@@ -98,7 +98,7 @@ func (p *Plan) drive(op operator, t0 time.Time) (*Result, error) {
 			return p.ended(res, t0), nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("iteration %d: %w", it, err)
+			return nil, fmt.Errorf("rewire: iteration %d: %w", it, err)
 		}
 		res.Iterations = it
 		if len(edits) == 0 {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 func TestBudget(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/sketch"
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // sketchQuality is what issue 14 measures of a sketch run of err against

@@ -59,7 +59,7 @@ func matrix(g *linalg.Graph) ([]int, *mat.SymDense, error) {
 		}
 		Y, err := linalg.SolveLyapunov(M, Pi)
 		if err != nil {
-			return nil, nil, fmt.Errorf("exact directed solve of an SCC of %d nodes: %w", ns, err)
+			return nil, nil, fmt.Errorf("exact: directed solve of an SCC of %d nodes: %w", ns, err)
 		}
 		for a, i := range nodes {
 			for b := a; b < ns; b++ {

@@ -61,7 +61,7 @@ func (e *Engine) check(op string, u, v int) error {
 		return &incremental.EditError{Op: op, U: u, V: v, Reason: incremental.ErrSelfLoop}
 	}
 	if e.index[u] < 0 || e.index[v] < 0 {
-		return &incremental.EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)}
+		return &incremental.EditError{Op: op, U: u, V: v, Reason: fmt.Errorf("the sketch engine edits kept nodes only (%d, %d not both kept)", u, v)} // reason: the EditError says "incremental:"
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func (e *Engine) Commit() error {
 		} else {
 			e.edges = slices.DeleteFunc(e.edges, func(p incremental.Pair) bool { return p.U == min(ed.u, ed.v) && p.V == max(ed.u, ed.v) })
 			if !(rho < 1-1e-9) {
-				return fmt.Errorf("remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, incremental.ErrBridge)
+				return fmt.Errorf("sketch: remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, incremental.ErrBridge)
 			}
 			c = 1 / (1 - rho)
 		}

@@ -219,7 +219,7 @@ func CommitAll(files ...*Pending) error {
 		}
 		if err := p.Close(); err != nil {
 			DiscardAll(files...)
-			return fmt.Errorf("%s: %w (nothing put in place)", p.path, err)
+			return fmt.Errorf("atomicfile: %s: %w (nothing put in place)", p.path, err)
 		}
 	}
 	backups := make([]string, len(files)) // "" where no old content to put back
@@ -275,7 +275,7 @@ func rollBack(files []*Pending, backups []string, failed int, err error) error {
 			if _, serr := os.Lstat(p.path); serr == nil && !p.hadTarget {
 				rerr = os.Remove(p.path)
 			} else {
-				rerr = errors.New("no copy of the old file")
+				rerr = errors.New("no copy of the old file") // reason: listed in the commit error
 			}
 		}
 		if rerr != nil {
@@ -283,7 +283,7 @@ func rollBack(files []*Pending, backups []string, failed int, err error) error {
 		}
 	}
 	if len(stuck) == 0 {
-		return fmt.Errorf("%s: %w (nothing put in place: the files replaced before it are back as they were)", files[failed].path, err)
+		return fmt.Errorf("atomicfile: %s: %w (nothing put in place: the files replaced before it are back as they were)", files[failed].path, err)
 	}
 	return commitError(stuck, files[failed], files[failed+1:], err)
 }
@@ -340,13 +340,13 @@ func DiscardAll(files ...*Pending) {
 // of work. It writes nothing that stays.
 func CheckWritable(path string, mkdir bool) error {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: exists and is not a regular file", path)
+		return fmt.Errorf("atomicfile: %s: exists and is not a regular file", path)
 	}
 	dir := filepath.Dir(path)
 	for {
 		st, err := os.Stat(dir)
 		if err == nil && !st.IsDir() {
-			return fmt.Errorf("%s: %s is not a directory", path, dir)
+			return fmt.Errorf("atomicfile: %s: %s is not a directory", path, dir)
 		}
 		if err == nil {
 			break
@@ -356,16 +356,16 @@ func CheckWritable(path string, mkdir bool) error {
 			continue
 		}
 		if !mkdir || !errors.Is(err, os.ErrNotExist) || filepath.Dir(dir) == dir {
-			return fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("atomicfile: %s: %w", path, err)
 		}
 		dir = filepath.Dir(dir)
 	}
 	if err := faults.Create(path); err != nil {
-		return fmt.Errorf("%s: cannot create a file in %s: %w", path, dir, err)
+		return fmt.Errorf("atomicfile: %s: cannot create a file in %s: %w", path, dir, err)
 	}
 	f, err := os.CreateTemp(dir, ".ohm-probe-*")
 	if err != nil {
-		return fmt.Errorf("%s: cannot create a file in %s: %w", path, dir, err)
+		return fmt.Errorf("atomicfile: %s: cannot create a file in %s: %w", path, dir, err)
 	}
 	f.Close()
 	os.Remove(f.Name())

@@ -23,7 +23,7 @@ func (r *Blob) take(what string, k int) []byte {
 		return nil
 	}
 	if k < 0 || k > (len(r.b)-r.off)/8 {
-		r.Err = fmt.Errorf("the blob ends at byte %d, before the %d entries of %s starting at byte %d", len(r.b), k, what, r.off)
+		r.Err = fmt.Errorf("frame: the blob ends at byte %d, before the %d entries of %s starting at byte %d", len(r.b), k, what, r.off)
 		return nil
 	}
 	s := r.b[r.off : r.off+8*k]

@@ -91,7 +91,7 @@ func TestBlob(t *testing.T) {
 	if got := r.Int64s("edge_index", 1); got != nil || r.Err == nil {
 		t.Fatalf("past the end: %v, %v", got, r.Err)
 	}
-	if want := "the blob ends at byte 32, before the 1 entries of edge_index starting at byte 32"; r.Err.Error() != want {
+	if want := "frame: the blob ends at byte 32, before the 1 entries of edge_index starting at byte 32"; r.Err.Error() != want {
 		t.Fatalf("error %q, want %q", r.Err, want)
 	}
 	if got := NewBlob(b).Int64s("neg", -1); got != nil {

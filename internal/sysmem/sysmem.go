@@ -56,6 +56,16 @@ func FormatBytes(b uint64) string {
 // or "1.5GiB" (units K, M, G, T are powers of 1024, with or without "iB"
 // or "B"; case and spaces do not matter).
 func ParseBytes(s string) (uint64, error) {
+	v, err := parseBytes(s)
+	if err != nil {
+		return 0, fmt.Errorf("sysmem: %w", err)
+	}
+	return v, nil
+}
+
+// parseBytes is ParseBytes with errors that do not say the package (Env
+// says it before the variable's name).
+func parseBytes(s string) (uint64, error) {
 	t := strings.TrimSpace(strings.ToUpper(s))
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "IB"), "B")
 	mult := 1.0
@@ -76,7 +86,7 @@ func ParseBytes(s string) (uint64, error) {
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
 	if err != nil || v < 0 || v*mult >= 1<<63 || v != v {
-		return 0, fmt.Errorf("invalid byte count %q (a number of bytes, or with a unit: 512M, 16G, 1.5GiB)", s)
+		return 0, fmt.Errorf("invalid byte count %q (a number of bytes, or with a unit: 512M, 16G, 1.5GiB)", s) // reason: ParseBytes and Env say "sysmem:"
 	}
 	return uint64(v * mult), nil
 }
@@ -93,12 +103,12 @@ func Env() (budget uint64, ok bool, err error) {
 	if strings.TrimSpace(s) == "" {
 		return 0, false, nil
 	}
-	v, err := ParseBytes(s)
+	v, err := parseBytes(s)
 	if err == nil && v == 0 {
-		err = fmt.Errorf("invalid byte count %q: zero", s)
+		err = fmt.Errorf("invalid byte count %q: zero", s) // reason: Env wraps it below
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %w", EnvVar, err)
+		return 0, false, fmt.Errorf("sysmem: %s: %w", EnvVar, err)
 	}
 	return v, true, nil
 }
@@ -211,7 +221,7 @@ func CheckAddressSpace() error {
 	if !ok || left*addressSpaceFactor >= MinAddressSpace {
 		return nil
 	}
-	return fmt.Errorf("the address-space limit (ulimit -v) of %s leaves %s beyond the %s the Go runtime mapped at its start; "+
+	return fmt.Errorf("sysmem: the address-space limit (ulimit -v) of %s leaves %s beyond the %s the Go runtime mapped at its start; "+
 		"ohm needs %s more at least: raise the limit (the runtime reserves about 1.3 GiB when it may; 2 GiB runs small graphs)",
 		FormatBytes(lim), FormatBytes(left*addressSpaceFactor), FormatBytes(mapped), FormatBytes(MinAddressSpace))
 }

@@ -46,8 +46,8 @@ func TestEnv(t *testing.T) {
 	}{
 		{"", 0, false, ""},
 		{"16 GiB", 16 << 30, true, ""},
-		{"lots", 0, false, `OHM_MEMORY: invalid byte count "lots"`},
-		{"0", 0, false, `OHM_MEMORY: invalid byte count "0": zero`},
+		{"lots", 0, false, `sysmem: OHM_MEMORY: invalid byte count "lots"`},
+		{"0", 0, false, `sysmem: OHM_MEMORY: invalid byte count "0": zero`},
 	} {
 		t.Setenv(EnvVar, tc.val)
 		got, ok, err := Env()

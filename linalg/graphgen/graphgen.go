@@ -48,10 +48,10 @@ func (g *Graph) Arcs() []linalg.Edge {
 // [0, 1].
 func SBMByDegree(n, k int, avgDegree, homophily float64, seed uint64) (*Graph, error) {
 	if !(homophily >= 0 && homophily <= 1) {
-		return nil, fmt.Errorf("sbm: homophily %v outside [0, 1]", homophily)
+		return nil, fmt.Errorf("graphgen: sbm: homophily %v outside [0, 1]", homophily)
 	}
 	if k < 1 || k > max(n, 1) {
-		return nil, fmt.Errorf("sbm: %d blocks for %d nodes", k, n)
+		return nil, fmt.Errorf("graphgen: sbm: %d blocks for %d nodes", k, n)
 	}
 	per := float64(n) / float64(k)
 	pIn := avgDegree * homophily / max(per-1, 1)
@@ -67,10 +67,10 @@ func SBMByDegree(n, k int, avgDegree, homophily float64, seed uint64) (*Graph, e
 // [1, n].
 func SBM(n, k int, pIn, pOut float64, seed uint64) (*Graph, error) {
 	if k < 1 || k > max(n, 1) {
-		return nil, fmt.Errorf("sbm: %d blocks for %d nodes", k, n)
+		return nil, fmt.Errorf("graphgen: sbm: %d blocks for %d nodes", k, n)
 	}
 	if !(pIn >= 0 && pIn <= 1 && pOut >= 0 && pOut <= 1) {
-		return nil, fmt.Errorf("sbm: probabilities %v, %v outside [0, 1]", pIn, pOut)
+		return nil, fmt.Errorf("graphgen: sbm: probabilities %v, %v outside [0, 1]", pIn, pOut)
 	}
 	per := float64(n) / float64(k)
 	in := float64(k) * pairs(per)
@@ -158,7 +158,7 @@ func RGGByDegree(n int, avgDegree float64, seed uint64) (*Graph, error) {
 // pairs in O(n + m) expected time. No labels.
 func RGG(n int, radius float64, seed uint64) (*Graph, error) {
 	if !(radius > 0 && radius <= math.Sqrt2) {
-		return nil, fmt.Errorf("rgg: radius %v outside (0, √2]", radius)
+		return nil, fmt.Errorf("graphgen: rgg: radius %v outside (0, √2]", radius)
 	}
 	if err := checkSize("rgg", n, pairs(float64(n))*min(1, math.Pi*radius*radius)); err != nil {
 		return nil, err
@@ -210,7 +210,7 @@ func RGG(n int, radius float64, seed uint64) (*Graph, error) {
 // labels.
 func BA(n, k int, seed uint64) (*Graph, error) {
 	if k < 1 || n < k+1 {
-		return nil, fmt.Errorf("ba: %d edges per node needs at least %d nodes, not %d", k, k+1, n)
+		return nil, fmt.Errorf("graphgen: ba: %d edges per node needs at least %d nodes, not %d", k, k+1, n)
 	}
 	if err := checkSize("ba", n, float64(n)*float64(k)*1.5); err != nil { // the list of ends: 2 a edge
 		return nil, err
@@ -253,7 +253,7 @@ func RingOfCliques(k, s int) (*Graph, error) {
 		return nil, err
 	}
 	if float64(k)*float64(s) > linalg.MaxNodes {
-		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes: more than ohm's limit of %d nodes", k, s, linalg.MaxNodes)
+		return nil, fmt.Errorf("graphgen: ring of cliques: %d cliques of %d nodes: more than ohm's limit of %d nodes", k, s, linalg.MaxNodes)
 	}
 	g := &Graph{N: k * s, Labels: make([]int, k*s)}
 	for c := range k {

@@ -32,7 +32,7 @@ func checkSize(model string, n int, m float64) error {
 		return err
 	}
 	if n > linalg.MaxNodes {
-		return fmt.Errorf("%s: %d nodes: more than ohm's limit of %d (node ids must fit in an int32)", model, n, linalg.MaxNodes)
+		return fmt.Errorf("graphgen: %s: %d nodes: more than ohm's limit of %d (node ids must fit in an int32)", model, n, linalg.MaxNodes)
 	}
 	return nil
 }

@@ -74,18 +74,18 @@ func (d dtype) String() string { return d.descr + " (" + d.name() + ")" }
 // parseDtype parses a simple numpy dtype descriptor such as "<i8" or "|b1".
 func parseDtype(s string) (dtype, error) {
 	if len(s) < 2 {
-		return dtype{}, fmt.Errorf("dtype %q is not a numpy type descriptor", s)
+		return dtype{}, fmt.Errorf("dtype %q is not a numpy type descriptor", s) // reason: hdrErr says "graphio:"
 	}
 	order, rest := s[0], s[1:]
 	switch order {
 	case '<', '>', '|':
 	default:
-		return dtype{}, fmt.Errorf("dtype %q has no byte-order prefix '<', '>' or '|'", s)
+		return dtype{}, fmt.Errorf("dtype %q has no byte-order prefix '<', '>' or '|'", s) // reason: hdrErr says "graphio:"
 	}
 	kind := rest[0]
 	size, err := strconv.Atoi(rest[1:])
 	if err != nil {
-		return dtype{}, fmt.Errorf("dtype %q is not supported", s)
+		return dtype{}, fmt.Errorf("dtype %q is not supported", s) // reason: hdrErr says "graphio:"
 	}
 	ok := false
 	switch kind {
@@ -99,7 +99,7 @@ func parseDtype(s string) (dtype, error) {
 		ok = size == 8 || size == 16
 	}
 	if !ok {
-		return dtype{}, fmt.Errorf("dtype %q is not supported", s)
+		return dtype{}, fmt.Errorf("dtype %q is not supported", s) // reason: hdrErr says "graphio:"
 	}
 	d := dtype{kind: kind, size: size, big: order == '>'}
 	switch {
@@ -107,7 +107,7 @@ func parseDtype(s string) (dtype, error) {
 		d.big = false
 		d.descr = "|" + rest
 	case order == '|':
-		return dtype{}, fmt.Errorf("dtype %q: a %d-byte type needs '<' or '>'", s, size)
+		return dtype{}, fmt.Errorf("dtype %q: a %d-byte type needs '<' or '>'", s, size) // reason: hdrErr says "graphio:"
 	default:
 		d.descr = string(order) + rest
 	}

@@ -21,18 +21,18 @@ func ReadVector(path string, n int) ([]float64, error) {
 	defer f.Close()
 	r, err := npy.NewReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a .npy file: %w", path, err)
+		return nil, fmt.Errorf("graphio: %s: not a .npy file: %w", path, err)
 	}
 	if len(r.Header.Descr.Shape) != 1 || r.Header.Descr.Shape[0] != n {
-		return nil, fmt.Errorf("%s: shape %v, want (%d,): one float64 per node", path, r.Header.Descr.Shape, n)
+		return nil, fmt.Errorf("graphio: %s: shape %v, want (%d,): one float64 per node", path, r.Header.Descr.Shape, n)
 	}
 	var v []float64
 	if err := r.Read(&v); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("graphio: %s: %w", path, err)
 	}
 	for i, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%s: entry %d is %v: a start vector must be finite", path, i, x)
+			return nil, fmt.Errorf("graphio: %s: entry %d is %v: a start vector must be finite", path, i, x)
 		}
 	}
 	return v, nil

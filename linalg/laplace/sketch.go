@@ -69,7 +69,7 @@ func NewSketch(s *Solver, g *linalg.Graph, k int, seed uint64, tol float64, work
 		}
 	}
 	if _, err := s.SolveManyBlocks(k, fill, use, tol, 10*n+100, workers); err != nil {
-		return nil, fmt.Errorf("sketch: %w", err)
+		return nil, fmt.Errorf("laplace: sketch: %w", err)
 	}
 	return sk, nil
 }

@@ -696,7 +696,7 @@ func (run *blockRun) fill(b []float64, cols [][]float64, q0, c int) {
 func (run *blockRun) fail(q0, c int, err error) {
 	run.mu.Lock()
 	if run.firstEr == nil {
-		run.firstEr = fmt.Errorf("right-hand sides %d–%d: %w", q0, q0+c-1, err)
+		run.firstEr = fmt.Errorf("laplace: right-hand sides %d–%d: %w", q0, q0+c-1, err)
 	}
 	run.turn.Broadcast()
 	run.mu.Unlock()

@@ -94,7 +94,7 @@ func ReadArchive(path, name string) (*Archive, error) {
 	}
 	g, err := linalg.FromEdges(n, true, arcs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	x, err := readFeatures(arrays[KeyX], n)
 	if err != nil {

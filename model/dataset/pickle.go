@@ -267,7 +267,7 @@ func (u *unpickler) readErr(err error) error {
 		}
 		return &graphio.FormatError{Path: u.path, Offset: u.pos, Msg: msg}
 	}
-	return fmt.Errorf("%s: reading pickle at offset %d: %w", u.path, u.pos, err)
+	return fmt.Errorf("dataset: %s: reading pickle at offset %d: %w", u.path, u.pos, err)
 }
 
 func (u *unpickler) readByte() (byte, error) {

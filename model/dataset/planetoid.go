@@ -133,7 +133,7 @@ func decodeTestIndex(path string, r io.Reader) ([]int, error) {
 			break
 		}
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: reading line %d: %w", path, line, err)
+			return nil, fmt.Errorf("dataset: %s: reading line %d: %w", path, line, err)
 		}
 		lineErr := func(format string, args ...any) error {
 			return &graphio.FormatError{Path: path, Line: line, Offset: -1, Msg: fmt.Sprintf(format, args...)}

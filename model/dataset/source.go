@@ -210,7 +210,7 @@ func (l *Locator) Load(name string, synth SynthOptions) (*Dataset, error) {
 	}
 	d, err := s.load(filepath.Join(root, s.dir, "raw"))
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", s.name, err)
+		return nil, fmt.Errorf("dataset: load %s: %w", s.name, err)
 	}
 	return d, nil
 }
@@ -290,7 +290,7 @@ func (f *Fetcher) fetchOne(ctx context.Context, url, dst, want string) error {
 	}
 	resp, err := f.Client.Do(req)
 	if err != nil {
-		return fmt.Errorf("get %s: %w", url, err)
+		return fmt.Errorf("dataset: get %s: %w", url, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -298,7 +298,7 @@ func (f *Fetcher) fetchOne(ctx context.Context, url, dst, want string) error {
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return fmt.Errorf("get %s: %w", url, err)
+		return fmt.Errorf("dataset: get %s: %w", url, err)
 	}
 	sum := sha256.Sum256(body)
 	if got := hex.EncodeToString(sum[:]); want == "" || got != want {

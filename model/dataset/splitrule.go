@@ -34,16 +34,17 @@ type SplitRule struct {
 }
 
 // ParseSplitRule parses a split rule. Its errors say what is wrong and
-// which rules exist.
+// which rules exist; they start with the rule quoted, not "dataset:", for
+// the caller to name the field or flag first.
 func ParseSplitRule(s string) (SplitRule, error) {
 	kind, args, ok := strings.Cut(strings.TrimSpace(s), ":")
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	if kind != RuleRandom && kind != RulePerClass {
-		return SplitRule{}, fmt.Errorf("%q: want random:TRAIN,VAL,TEST (fractions, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (counts, e.g. per-class:20,500,1000)", s)
+		return SplitRule{}, fmt.Errorf("%q: want random:TRAIN,VAL,TEST (fractions, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (counts, e.g. per-class:20,500,1000)", s) // reason: the caller names the field or flag first
 	}
 	f := strings.Split(args, ",")
 	if !ok || len(f) != 3 {
-		return SplitRule{}, fmt.Errorf("%q: want three numbers after %s:, train, val and test", s, kind)
+		return SplitRule{}, fmt.Errorf("%q: want three numbers after %s:, train, val and test", s, kind) // reason: the caller names the field or flag first
 	}
 	var v [3]float64
 	for i, x := range f {
@@ -53,12 +54,12 @@ func ParseSplitRule(s string) (SplitRule, error) {
 			c, err = strconv.Atoi(strings.TrimSpace(x))
 			v[i] = float64(c)
 			if err == nil && c < 1 {
-				err = fmt.Errorf("below 1")
+				err = fmt.Errorf("below 1") // reason: replaced by the message below
 			}
 		} else {
 			v[i], err = strconv.ParseFloat(strings.TrimSpace(x), 64)
 			if err == nil && !(v[i] > 0 && v[i] < 1) {
-				err = fmt.Errorf("outside (0, 1)")
+				err = fmt.Errorf("outside (0, 1)") // reason: replaced by the message below
 			}
 		}
 		if err != nil {
@@ -66,11 +67,11 @@ func ParseSplitRule(s string) (SplitRule, error) {
 			if kind == RuleRandom {
 				what = "a fraction in (0, 1)"
 			}
-			return SplitRule{}, fmt.Errorf("%q: %q is not %s", s, strings.TrimSpace(x), what)
+			return SplitRule{}, fmt.Errorf("%q: %q is not %s", s, strings.TrimSpace(x), what) // reason: the caller names the field or flag first
 		}
 	}
 	if kind == RuleRandom && v[0]+v[1]+v[2] > 1+1e-9 {
-		return SplitRule{}, fmt.Errorf("%q: the fractions sum to %.4g, more than 1", s, v[0]+v[1]+v[2])
+		return SplitRule{}, fmt.Errorf("%q: the fractions sum to %.4g, more than 1", s, v[0]+v[1]+v[2]) // reason: the caller names the field or flag first
 	}
 	return SplitRule{Kind: kind, Train: v[0], Val: v[1], Test: v[2]}, nil
 }
@@ -86,13 +87,14 @@ func (r SplitRule) String() string {
 // shuffles), so asking for more splits keeps the first ones. The same
 // inputs give the same splits on every platform. Splits are not PyTorch's:
 // the random numbers differ. An error says why the rule does not fit d
-// (an empty part, too few nodes). O(count·n).
+// (an empty part, too few nodes), starting with the rule, not "dataset:",
+// for the caller to name the field or flag first. O(count·n).
 func (r SplitRule) Apply(d *Dataset, seed uint64, count int) error {
 	splits := make([]Split, count)
 	for k := range splits {
 		sp, err := r.split(d.Labels, d.NumClasses, seed, k)
 		if err != nil {
-			return fmt.Errorf("split rule %s on %s (%d nodes): %w", r, d.Name, len(d.Labels), err)
+			return fmt.Errorf("split rule %s on %s (%d nodes): %w", r, d.Name, len(d.Labels), err) // reason: the caller names the field or flag first
 		}
 		splits[k] = sp
 	}
@@ -116,7 +118,7 @@ func (r SplitRule) split(labels []int, classes int, seed uint64, k int) (Split, 
 		ntr, nva := round(r.Train), round(r.Val)
 		nte := min(round(r.Test), n-ntr-nva)
 		if ntr < 1 || nva < 1 || nte < 1 {
-			return sp, fmt.Errorf("%d train, %d val and %d test nodes: every part needs at least one", ntr, nva, max(nte, 0))
+			return sp, fmt.Errorf("%d train, %d val and %d test nodes: every part needs at least one", ntr, nva, max(nte, 0)) // reason: Apply wraps it
 		}
 		sp = Split{Train: perm[:ntr], Val: perm[ntr : ntr+nva], Test: perm[ntr+nva : ntr+nva+nte]}
 	case RulePerClass:
@@ -140,7 +142,7 @@ func (r SplitRule) split(labels []int, classes int, seed uint64, k int) (Split, 
 		}
 		nva, nte := int(r.Val), int(r.Test)
 		if len(rest) < nva+nte {
-			return sp, fmt.Errorf("%d nodes left after %d train nodes, fewer than %d val + %d test", len(rest), len(sp.Train), nva, nte)
+			return sp, fmt.Errorf("%d nodes left after %d train nodes, fewer than %d val + %d test", len(rest), len(sp.Train), nva, nte) // reason: Apply wraps it
 		}
 		rng.shuffle(rest)
 		sp.Val, sp.Test = rest[:nva], rest[nva:nva+nte]

@@ -121,9 +121,9 @@ func LoadTU(rawDir, name string, opt TUOptions) (*TUDataset, error) {
 	for _, part := range []string{"A", "graph_indicator", "graph_labels"} {
 		if !has(part) {
 			if part == "graph_labels" && has("graph_attributes") {
-				return nil, fmt.Errorf("%s: graph attributes (a regression dataset) are not supported: ohm reads graph labels", path("graph_attributes"))
+				return nil, fmt.Errorf("dataset: %s: graph attributes (a regression dataset) are not supported: ohm reads graph labels", path("graph_attributes"))
 			}
-			return nil, fmt.Errorf("%s: missing (a TU dataset needs %s_A.txt, %s_graph_indicator.txt and %s_graph_labels.txt)", path(part), name, name, name)
+			return nil, fmt.Errorf("dataset: %s: missing (a TU dataset needs %s_A.txt, %s_graph_indicator.txt and %s_graph_labels.txt)", path(part), name, name, name)
 		}
 	}
 	r := &tuReader{}

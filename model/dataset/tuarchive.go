@@ -37,7 +37,7 @@ func IsTUArchive(path string) bool {
 // counts are shared with d. O(total arcs · d_e).
 func (d *TUDataset) Rewired(gs []*linalg.Graph, fill []float64) (*TUDataset, error) {
 	if len(gs) != d.Len() {
-		return nil, fmt.Errorf("dataset %s: %d graphs for %d", d.Name, len(gs), d.Len())
+		return nil, fmt.Errorf("dataset: %s: %d graphs for %d", d.Name, len(gs), d.Len())
 	}
 	row, err := fillRow(fill, d.NumEdgeFeatures)
 	if err != nil {
@@ -49,7 +49,7 @@ func (d *TUDataset) Rewired(gs []*linalg.Graph, fill []float64) (*TUDataset, err
 	cols := d.NumEdgeFeatures
 	for i, g := range gs {
 		if g.N() != d.NumNodes(i) {
-			return nil, fmt.Errorf("dataset %s: graph %d has %d nodes, the dataset's %d", d.Name, i, g.N(), d.NumNodes(i))
+			return nil, fmt.Errorf("dataset: %s: graph %d has %d nodes, the dataset's %d", d.Name, i, g.N(), d.NumNodes(i))
 		}
 		kept := make(map[linalg.Edge]int, d.NumArcs(i))
 		for k := d.EdgePtr[i]; k < d.EdgePtr[i+1]; k++ {
@@ -86,7 +86,7 @@ func fillRow(fill []float64, cols int) ([]float64, error) {
 	case 1:
 		return slices.Repeat(fill, cols), nil
 	}
-	return nil, fmt.Errorf("edge fill of %d values: the dataset's edge_attr has %d columns (give %d values, or one for all)", len(fill), cols, cols)
+	return nil, fmt.Errorf("dataset: edge fill of %d values: the dataset's edge_attr has %d columns (give %d values, or one for all)", len(fill), cols, cols)
 }
 
 // EncodeTUArchive writes d as a collated archive (definitions §1.6): x,
@@ -259,5 +259,5 @@ func (d *TUDataset) readTUArcs(ei, ea, et *graphio.Array) error {
 }
 
 func errNoEdgeAttr(name string) error {
-	return fmt.Errorf("dataset %s has no edge_attr to fill", name)
+	return fmt.Errorf("dataset: %s has no edge_attr to fill", name)
 }

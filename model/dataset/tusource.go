@@ -122,7 +122,7 @@ func (l *Locator) LoadTU(name string, opt TUOptions) (*TUDataset, error) {
 	}
 	d, err := LoadTU(filepath.Join(root, name, "raw"), name, opt)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", name, err)
+		return nil, fmt.Errorf("dataset: load %s: %w", name, err)
 	}
 	return d, nil
 }
@@ -147,7 +147,7 @@ func (f *Fetcher) FetchTU(name, root string) error {
 	}
 	z, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
 	if err != nil {
-		return fmt.Errorf("get %s: %w", url, err)
+		return fmt.Errorf("dataset: get %s: %w", url, err)
 	}
 	files := map[string][]byte{} // root-relative path → content
 	for _, m := range z.File {
@@ -157,19 +157,19 @@ func (f *Fetcher) FetchTU(name, root string) error {
 		}
 		data, err := readZipMember(m)
 		if err != nil {
-			return fmt.Errorf("get %s: %s: %w", url, m.Name, err)
+			return fmt.Errorf("dataset: get %s: %s: %w", url, m.Name, err)
 		}
 		files[name+"/raw/"+base] = data
 	}
 	for _, rel := range tuRelFiles(name) {
 		data, ok := files[rel]
 		if !ok {
-			return fmt.Errorf("get %s: the archive lacks %s", url, path.Base(rel))
+			return fmt.Errorf("dataset: get %s: the archive lacks %s", url, path.Base(rel))
 		}
 		if want, ok := checksums[rel]; ok {
 			sum := sha256.Sum256(data)
 			if got := hex.EncodeToString(sum[:]); got != want {
-				return fmt.Errorf("get %s: %s: checksum mismatch: sha256 %s, want %s", url, path.Base(rel), got, want)
+				return fmt.Errorf("dataset: get %s: %s: checksum mismatch: sha256 %s, want %s", url, path.Base(rel), got, want)
 			}
 		}
 	}
@@ -185,7 +185,7 @@ func readZipMember(m *zip.File) ([]byte, error) {
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, maxTUZip+1))
 	if err == nil && len(data) > maxTUZip {
-		err = fmt.Errorf("larger than %d bytes", maxTUZip)
+		err = fmt.Errorf("larger than %d bytes", maxTUZip) // reason: the caller says "dataset: get …"
 	}
 	return data, err
 }
@@ -219,18 +219,18 @@ func (f *Fetcher) get(ctx context.Context, url string, limit int64) ([]byte, err
 	}
 	resp, err := f.Client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("get %s: %w", url, err)
+		return nil, fmt.Errorf("dataset: get %s: %w", url, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("get %s: %s", url, resp.Status)
+		return nil, fmt.Errorf("dataset: get %s: %s", url, resp.Status)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("get %s: %w", url, err)
+		return nil, fmt.Errorf("dataset: get %s: %w", url, err)
 	}
 	if int64(len(body)) > limit {
-		return nil, fmt.Errorf("get %s: larger than %d bytes", url, limit)
+		return nil, fmt.Errorf("dataset: get %s: larger than %d bytes", url, limit)
 	}
 	return body, nil
 }

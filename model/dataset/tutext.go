@@ -100,7 +100,7 @@ func tuInt(t []byte) (int, error) {
 	}
 	f, err := strconv.ParseFloat(string(t), 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, fmt.Errorf("%q is not an integer", tuShort(t))
+		return 0, fmt.Errorf("%q is not an integer", tuShort(t)) // reason: the caller says the file and line
 	}
 	return int(f), nil
 }
@@ -160,7 +160,7 @@ func (r *tuReader) oneHot(path string, rows int, what string) tuColumns {
 			mn, mx = min(mn, labs.vals[i*c+j]), max(mx, labs.vals[i*c+j])
 		}
 		if mx-mn >= 1<<16 {
-			r.err = fmt.Errorf("%s: labels span %d..%d: too many to one-hot encode", path, mn, mx)
+			r.err = fmt.Errorf("dataset: %s: labels span %d..%d: too many to one-hot encode", path, mn, mx)
 			return tuColumns{}
 		}
 		lo[j], width[j] = mn, mx-mn+1

@@ -86,7 +86,7 @@ func CheckFiles(name, root string, hash bool) ([]FileStatus, error) {
 		st.Size = fi.Size()
 		if hash {
 			if st.SHA256, err = fileSHA256(p); err != nil {
-				return nil, fmt.Errorf("%s: %w", p, err)
+				return nil, fmt.Errorf("dataset: %s: %w", p, err)
 			}
 		}
 		out = append(out, st)

@@ -62,7 +62,7 @@ func RunAll(ds []*dataset.Dataset, plan Plan, spec Spec) (*Diagnostics, error) {
 			}
 			g, added, err := plan.Rewire(d, gr, m)
 			if err != nil {
-				return nil, fmt.Errorf("diagnose %s: rewire %s: %w", d.Name, m, err)
+				return nil, fmt.Errorf("diagnose: %s: rewire %s: %w", d.Name, m, err)
 			}
 			if added == nil {
 				added = []linalg.Edge{} // rewired: part of the overlap even when it added nothing

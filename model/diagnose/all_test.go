@@ -107,7 +107,7 @@ func TestRunAllErrors(t *testing.T) {
 			return nil, nil, boom
 		}}
 	_, err := RunAll(ds, plan, spec)
-	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "diagnose bottleneck: rewire bad: boom") || trained != 0 {
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "diagnose: bottleneck: rewire bad: boom") || trained != 0 {
 		t.Errorf("err %v after %d trainings", err, trained)
 	}
 	if _, err := RunAll(ds, Plan{Methods: []string{"bad"}}, spec); err == nil || !strings.Contains(err.Error(), "no Rewire") {

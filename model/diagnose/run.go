@@ -101,7 +101,7 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 	for i, g := range graphs {
 		var err error
 		if datas[i], err = gnn.NewData(d, g.Graph, spec.Kind, spec.Features); err != nil {
-			return nil, fmt.Errorf("diagnose %s (%s): %w", d.Name, g.Method, err)
+			return nil, fmt.Errorf("diagnose: %s (%s): %w", d.Name, g.Method, err)
 		}
 	}
 	settings := spec.PairNorm
@@ -143,7 +143,7 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 			}
 			j.same, j.diff = []float64{input[j.seed][0]}, []float64{input[j.seed][1]}
 			if err := measure(d, datas[j.graph], spec, j); err != nil {
-				return fmt.Errorf("diagnose %s (%s, depth %d, seed %d): %w", d.Name, graphs[j.graph].Method, j.depth, j.seed, err)
+				return fmt.Errorf("diagnose: %s (%s, depth %d, seed %d): %w", d.Name, graphs[j.graph].Method, j.depth, j.seed, err)
 			}
 			if spec.OnTrained != nil {
 				mu.Lock()
@@ -204,7 +204,7 @@ func measure(d *dataset.Dataset, data *gnn.Data, spec Spec, j *job) error {
 		}
 		acc, err := LinearProbe(rows(h, sp.Train), rows(h, sp.Test), ytr, yte, data.Classes, 1/float64(len(sp.Train)))
 		if err != nil {
-			return fmt.Errorf("layer %d: %w", l+1, err)
+			return fmt.Errorf("diagnose: layer %d: %w", l+1, err)
 		}
 		j.probe = append(j.probe, acc)
 	}

@@ -44,19 +44,19 @@ func (c GraphConfig) Validate() error {
 	}
 	switch {
 	case !(c.LR > 0 && !math.IsInf(c.LR, 1)):
-		return fmt.Errorf("learning rate %v: must be a finite number > 0", c.LR)
+		return fmt.Errorf("gnn: learning rate %v: must be a finite number > 0", c.LR)
 	case !(c.WeightDecay >= 0 && !math.IsInf(c.WeightDecay, 1)):
-		return fmt.Errorf("weight decay %v: must be a finite number ≥ 0", c.WeightDecay)
+		return fmt.Errorf("gnn: weight decay %v: must be a finite number ≥ 0", c.WeightDecay)
 	case c.BatchSize < 1:
-		return fmt.Errorf("batch size %d: must be ≥ 1", c.BatchSize)
+		return fmt.Errorf("gnn: batch size %d: must be ≥ 1", c.BatchSize)
 	case c.Patience < 0:
-		return fmt.Errorf("patience %d: must be ≥ 0", c.Patience)
+		return fmt.Errorf("gnn: patience %d: must be ≥ 0", c.Patience)
 	case !(c.Threshold >= 1 && !math.IsInf(c.Threshold, 1)):
-		return fmt.Errorf("threshold %v: must be a finite number ≥ 1", c.Threshold)
+		return fmt.Errorf("gnn: threshold %v: must be a finite number ≥ 1", c.Threshold)
 	case c.MaxEpochs < 1:
-		return fmt.Errorf("epochs %d: must be ≥ 1", c.MaxEpochs)
+		return fmt.Errorf("gnn: epochs %d: must be ≥ 1", c.MaxEpochs)
 	case !(c.TrainFrac > 0 && c.ValFrac > 0 && c.TrainFrac+c.ValFrac < 1):
-		return fmt.Errorf("split fractions %v/%v: both must be > 0 with a sum < 1", c.TrainFrac, c.ValFrac)
+		return fmt.Errorf("gnn: split fractions %v/%v: both must be > 0 with a sum < 1", c.TrainFrac, c.ValFrac)
 	}
 	return nil
 }

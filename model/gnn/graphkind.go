@@ -50,5 +50,5 @@ func ParseGraphKind(s string) (GraphKind, error) {
 	case "rgin":
 		return GraphRGIN, nil
 	}
-	return 0, fmt.Errorf("unknown graph model %q (want gcn, gin, rgcn or rgin)", s)
+	return 0, fmt.Errorf("unknown graph model %q (want gcn, gin, rgcn or rgin)", s) // reason: the CLI names the flag or the run before it
 }

@@ -26,19 +26,19 @@ type GraphArch struct {
 func (a GraphArch) Validate() error {
 	switch {
 	case a.Kind < GraphGCN || a.Kind > GraphRGIN:
-		return fmt.Errorf("unknown graph model kind %d", int(a.Kind))
+		return fmt.Errorf("gnn: unknown graph model kind %d", int(a.Kind))
 	case a.Layers < 0:
-		return fmt.Errorf("layers %d: must be ≥ 0", a.Layers)
+		return fmt.Errorf("gnn: layers %d: must be ≥ 0", a.Layers)
 	case a.In < 1:
-		return fmt.Errorf("input width %d: must be ≥ 1", a.In)
+		return fmt.Errorf("gnn: input width %d: must be ≥ 1", a.In)
 	case a.Hidden < 1:
-		return fmt.Errorf("hidden width %d: must be ≥ 1", a.Hidden)
+		return fmt.Errorf("gnn: hidden width %d: must be ≥ 1", a.Hidden)
 	case a.Classes < 2:
-		return fmt.Errorf("classes %d: must be ≥ 2", a.Classes)
+		return fmt.Errorf("gnn: classes %d: must be ≥ 2", a.Classes)
 	case !(a.Dropout >= 0 && a.Dropout < 1):
-		return fmt.Errorf("dropout %v: must lie in [0, 1)", a.Dropout)
+		return fmt.Errorf("gnn: dropout %v: must lie in [0, 1)", a.Dropout)
 	case a.Pool != PoolMean && a.Pool != PoolSum:
-		return fmt.Errorf("unknown pooling %d", int(a.Pool))
+		return fmt.Errorf("gnn: unknown pooling %d", int(a.Pool))
 	}
 	return nil
 }

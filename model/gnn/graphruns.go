@@ -23,7 +23,7 @@ func TrainGraphRuns(ctx context.Context, d *GraphData, cfg GraphConfig, seeds []
 		return nil, err
 	}
 	if len(seeds) == 0 {
-		return nil, errors.New("no runs")
+		return nil, errors.New("gnn: no runs")
 	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, workers))

@@ -46,36 +46,36 @@ type GraphSet struct {
 func (s *GraphSet) Validate() error {
 	switch {
 	case len(s.Graphs) == 0:
-		return fmt.Errorf("dataset %s has no graphs", s.Name)
+		return fmt.Errorf("gnn: dataset %s has no graphs", s.Name)
 	case s.Features < 1:
-		return fmt.Errorf("dataset %s has no feature columns", s.Name)
+		return fmt.Errorf("gnn: dataset %s has no feature columns", s.Name)
 	case s.Classes < 2:
-		return fmt.Errorf("dataset %s has %d class(es): graph classification needs at least 2", s.Name, s.Classes)
+		return fmt.Errorf("gnn: dataset %s has %d class(es): graph classification needs at least 2", s.Name, s.Classes)
 	}
 	seen := make([]bool, s.Classes)
 	for gi, g := range s.Graphs {
 		if g.Label < 0 || g.Label >= s.Classes {
-			return fmt.Errorf("dataset %s: graph %d has label %d outside [0, %d)", s.Name, gi, g.Label, s.Classes)
+			return fmt.Errorf("gnn: dataset %s: graph %d has label %d outside [0, %d)", s.Name, gi, g.Label, s.Classes)
 		}
 		seen[g.Label] = true
 		if len(g.X) != g.N*s.Features {
-			return fmt.Errorf("dataset %s: graph %d has %d feature values for %d nodes × %d features", s.Name, gi, len(g.X), g.N, s.Features)
+			return fmt.Errorf("gnn: dataset %s: graph %d has %d feature values for %d nodes × %d features", s.Name, gi, len(g.X), g.N, s.Features)
 		}
 		if len(g.Src) != len(g.Dst) || (g.Type != nil && len(g.Type) != len(g.Src)) {
-			return fmt.Errorf("dataset %s: graph %d: arc arrays of different lengths", s.Name, gi)
+			return fmt.Errorf("gnn: dataset %s: graph %d: arc arrays of different lengths", s.Name, gi)
 		}
 		for k := range g.Src {
 			if u, v := g.Src[k], g.Dst[k]; u < 0 || u >= g.N || v < 0 || v >= g.N {
-				return fmt.Errorf("dataset %s: graph %d: arc %d→%d outside [0, %d)", s.Name, gi, u, v, g.N)
+				return fmt.Errorf("gnn: dataset %s: graph %d: arc %d→%d outside [0, %d)", s.Name, gi, u, v, g.N)
 			}
 			if g.Type != nil && (g.Type[k] < 0 || g.Type[k] >= NumRelations) {
-				return fmt.Errorf("dataset %s: graph %d: arc %d has relation %d outside [0, %d)", s.Name, gi, k, g.Type[k], NumRelations)
+				return fmt.Errorf("gnn: dataset %s: graph %d: arc %d has relation %d outside [0, %d)", s.Name, gi, k, g.Type[k], NumRelations)
 			}
 		}
 	}
 	for c, ok := range seen {
 		if !ok {
-			return fmt.Errorf("dataset %s: no graph has class %d of %d: graph classification needs every class present", s.Name, c, s.Classes)
+			return fmt.Errorf("gnn: dataset %s: no graph has class %d of %d: graph classification needs every class present", s.Name, c, s.Classes)
 		}
 	}
 	return nil

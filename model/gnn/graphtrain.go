@@ -15,11 +15,11 @@ import (
 
 // ErrNaNLoss is wrapped by the error a graph run stops with when a training
 // batch's loss is not finite.
-var ErrNaNLoss = errors.New("loss is not finite")
+var ErrNaNLoss = errors.New("loss is not finite") // reason: the CLI names the flag or the run before it
 
 // ErrSplitMissesClass is wrapped by the error of a run whose random split
 // leaves a class out of training.
-var ErrSplitMissesClass = errors.New("out of training")
+var ErrSplitMissesClass = errors.New("out of training") // reason: the CLI names the flag or the run before it
 
 // The second PCG words of a graph run's generators: the split, the order of
 // the training graphs in every epoch; the model's weights and dropout use
@@ -95,19 +95,19 @@ func NewGraphTrainer(d *GraphData, cfg GraphConfig, seed uint64) (*GraphTrainer,
 		return nil, err
 	}
 	if cfg.Kind != d.Kind {
-		return nil, fmt.Errorf("data prepared for %s, config asks for %s", d.Kind, cfg.Kind)
+		return nil, fmt.Errorf("gnn: data prepared for %s, config asks for %s", d.Kind, cfg.Kind)
 	}
 	s := d.Set
 	sp := RandomGraphSplit(len(s.Graphs), cfg.TrainFrac, cfg.ValFrac, rand.New(rand.NewPCG(seed, splitStream)))
 	if len(sp.Train) == 0 || len(sp.Val) == 0 || len(sp.Test) == 0 {
-		return nil, fmt.Errorf("dataset %s: %d graphs are too few for a %v/%v split", s.Name, len(s.Graphs), cfg.TrainFrac, cfg.ValFrac)
+		return nil, fmt.Errorf("gnn: dataset %s: %d graphs are too few for a %v/%v split", s.Name, len(s.Graphs), cfg.TrainFrac, cfg.ValFrac)
 	}
 	seen := make([]bool, s.Classes)
 	for _, g := range sp.Train {
 		seen[s.Graphs[g].Label] = true
 	}
 	if c := slices.Index(seen, false); c >= 0 {
-		return nil, fmt.Errorf("dataset %s: the split of seed %d leaves class %d %w", s.Name, seed, c, ErrSplitMissesClass)
+		return nil, fmt.Errorf("dataset %s: the split of seed %d leaves class %d %w", s.Name, seed, c, ErrSplitMissesClass) // reason: the CLI names the flag or the run before it
 	}
 	arch := GraphArch{Kind: cfg.Kind, Layers: cfg.Layers, In: s.Features, Hidden: cfg.Hidden, Classes: s.Classes,
 		Dropout: cfg.Dropout, Pool: cfg.Pool}
@@ -156,7 +156,7 @@ func (t *GraphTrainer) Epoch() (GraphEpoch, error) {
 	for k, lo := 0, 0; lo < len(order); k, lo = k+1, lo+cfg.BatchSize {
 		b := d.NewBatch(order[lo:min(lo+cfg.BatchSize, len(order))])
 		if t.hasBN && b.N() < 2 {
-			return GraphEpoch{}, fmt.Errorf("epoch %d, batch %d: %d node(s), BatchNorm needs at least 2 in training", ep, k+1, b.N())
+			return GraphEpoch{}, fmt.Errorf("gnn: epoch %d, batch %d: %d node(s), BatchNorm needs at least 2 in training", ep, k+1, b.N())
 		}
 		scores := t.model.Forward(b, true)
 		for len(t.rows) < len(b.Graphs) {
@@ -166,7 +166,7 @@ func (t *GraphTrainer) Epoch() (GraphEpoch, error) {
 		t.grad = ensure(t.grad, len(rows), d.Set.Classes)
 		loss := CrossEntropy(scores, b.Labels, rows, t.grad)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return GraphEpoch{}, fmt.Errorf("epoch %d, batch %d: %w (%v)", ep, k+1, ErrNaNLoss, loss)
+			return GraphEpoch{}, fmt.Errorf("epoch %d, batch %d: %w (%v)", ep, k+1, ErrNaNLoss, loss) // reason: the CLI names the flag or the run before it
 		}
 		total += loss
 		t.model.Backward(b, t.grad)
@@ -260,7 +260,7 @@ func trainGraph(d *GraphData, cfg GraphConfig, seed uint64, evalWorkers int) (Gr
 	t.SetEvalWorkers(evalWorkers)
 	for !t.Done() {
 		if _, err := t.Epoch(); err != nil {
-			return GraphResult{}, fmt.Errorf("seed %d: %w", seed, err)
+			return GraphResult{}, fmt.Errorf("seed %d: %w", seed, err) // reason: the CLI names the flag or the run before it
 		}
 	}
 	return t.Result(), nil

@@ -34,7 +34,7 @@ func ParsePool(s string) (Pool, error) {
 	case "sum", "add":
 		return PoolSum, nil
 	}
-	return 0, fmt.Errorf("unknown pooling %q (want mean or sum)", s)
+	return 0, fmt.Errorf("gnn: unknown pooling %q (want mean or sum)", s)
 }
 
 // pool sets dst (B×c) to the pooled rows of x (n×c), graph b owning rows

@@ -193,7 +193,7 @@ func WriteGraph(recs []sweep.Record, opt GraphOptions) (path string, err error) 
 	}
 	t := aggregateGraph(recs)
 	if t.runs == 0 {
-		return "", fmt.Errorf("no graph-classification records")
+		return "", fmt.Errorf("report: no graph-classification records")
 	}
 	ctx := opt.Context
 	if ctx == nil {

@@ -87,7 +87,7 @@ func ReadDiagnostics(paths ...string) (*diagnose.Diagnostics, error) {
 		}
 		var d diagnose.Diagnostics
 		if err := json.Unmarshal(b, &d); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("report: %s: %w", path, err)
 		}
 		if err := claimParts(owner, path, &d); err != nil {
 			return nil, err
@@ -122,7 +122,7 @@ func claimParts(owner map[string]string, path string, d *diagnose.Diagnostics) e
 	}
 	for _, part := range slices.Sorted(maps.Keys(parts)) {
 		if other, ok := owner[part]; ok {
-			return fmt.Errorf("%s and %s both hold the %s", other, path, part)
+			return fmt.Errorf("report: %s and %s both hold the %s", other, path, part)
 		}
 		owner[part] = path
 	}

@@ -97,7 +97,7 @@ func (c cache) storeTU(r *RewiredTU) error {
 	}
 	npz, meta := c.tuPaths(r.Key)
 	if err := atomicfile.WriteFile(npz, func(w io.Writer) error { return dataset.EncodeTUArchive(w, r.Data) }); err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return fmt.Errorf("sweep: cache: %w", err)
 	}
 	raw, err := os.ReadFile(npz)
 	if err != nil {

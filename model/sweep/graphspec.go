@@ -41,13 +41,13 @@ func ParseGraphBudget(s string) (GraphBudget, error) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.Atoi(s); err == nil {
 		if n < 1 {
-			return GraphBudget{}, fmt.Errorf("budget %q: edits per graph must be ≥ 1", s)
+			return GraphBudget{}, fmt.Errorf("budget %q: edits per graph must be ≥ 1", s) // reason: the CLI names the flag or the run before it
 		}
 		return GraphBudget{float64(n), UnitEdits}, nil
 	}
 	r, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(r > 0 && r <= 1) {
-		return GraphBudget{}, fmt.Errorf("budget %q: want edits per graph (an integer ≥ 1) or a fraction in (0, 1] with a decimal point", s)
+		return GraphBudget{}, fmt.Errorf("budget %q: want edits per graph (an integer ≥ 1) or a fraction in (0, 1] with a decimal point", s) // reason: the CLI names the flag or the run before it
 	}
 	return GraphBudget{r, UnitFraction}, nil
 }
@@ -96,7 +96,7 @@ func ReadGraphSpec(path string) (GraphSpec, error) {
 	dec := json.NewDecoder(f)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return s, fmt.Errorf("%s: %w", path, err)
+		return s, fmt.Errorf("sweep: %s: %w", path, err)
 	}
 	return s, nil
 }

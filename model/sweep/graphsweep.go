@@ -231,7 +231,7 @@ func (g *graphSweeper) runCell(ctx context.Context, cell *graphCell) error {
 		}
 		data, err := gnn.NewGraphData(set, k)
 		if err != nil {
-			return fmt.Errorf("%s: %w", cell.d.Name, err)
+			return fmt.Errorf("sweep: %s: %w", cell.d.Name, err)
 		}
 		cfg := g.spec.config(k)
 		var eg errgroup.Group
@@ -259,7 +259,7 @@ func (g *graphSweeper) trial(data *gnn.GraphData, cfg gnn.GraphConfig, cell *gra
 	t0 := time.Now()
 	r, err := gnn.TrainGraph(data, cfg, seed)
 	if err != nil {
-		return fmt.Errorf("%s %s %s %v: %w", cell.d.Name, cell.method, cell.budget, k, err)
+		return fmt.Errorf("sweep: %s %s %s %v: %w", cell.d.Name, cell.method, cell.budget, k, err)
 	}
 	rec := graphRecord(g.spec, cell.d, cell.method, cell.budget, k, seed)
 	rec.TestAcc, rec.ValAcc, rec.TrainAcc, rec.BestEpoch = r.TestAcc, r.ValAcc, r.TrainAcc, r.BestEpoch
@@ -314,7 +314,7 @@ func (g *graphSweeper) rewired(ctx context.Context, cell *graphCell) (*RewiredTU
 	t0 := time.Now()
 	results, err := rewire.RunMany(ctx, d.Graphs(false), cfg, rewire.ManyOptions{Threads: g.workers})
 	if err != nil {
-		return nil, fmt.Errorf("rewire %s with %s, budget %s: %w", d.Name, cell.method, cell.budget, err)
+		return nil, fmt.Errorf("sweep: rewire %s with %s, budget %s: %w", d.Name, cell.method, cell.budget, err)
 	}
 	r := &RewiredTU{Key: key, Seconds: time.Since(t0).Seconds()}
 	gs := make([]*linalg.Graph, len(results))

@@ -18,7 +18,7 @@ func LockPath(path string) (unlock func(), err error) {
 	u, err := lockFile(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s is locked by another ohm process: %w", path, err)
+		return nil, fmt.Errorf("sweep: %s is locked by another ohm process: %w", path, err)
 	}
 	return func() { u(); f.Close() }, nil
 }

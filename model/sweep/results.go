@@ -208,16 +208,16 @@ func parseResults(path string, b []byte) ([]Record, int, []string, error) {
 		var r Record
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(l, &fields); err != nil {
-			return nil, 0, nil, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
+			return nil, 0, nil, fmt.Errorf("sweep: %s line %d: not a result record: %w", path, line, err)
 		}
 		if err := json.Unmarshal(l, &r); err != nil {
-			return nil, 0, nil, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
+			return nil, 0, nil, fmt.Errorf("sweep: %s line %d: not a result record: %w", path, line, err)
 		}
 		if r.Dataset == "" || r.Method == "" || r.Form == "" || r.Model == "" || r.Layers < 1 || r.Epochs < 1 {
-			return nil, 0, nil, fmt.Errorf("%s line %d: not a result record: dataset, form, method, model, layers and epochs are required", path, line)
+			return nil, 0, nil, fmt.Errorf("sweep: %s line %d: not a result record: dataset, form, method, model, layers and epochs are required", path, line)
 		}
 		if err := r.Check(); err != nil {
-			return nil, 0, nil, fmt.Errorf("%s line %d: not a sensible result: %w", path, line, err)
+			return nil, 0, nil, fmt.Errorf("sweep: %s line %d: not a sensible result: %w", path, line, err)
 		}
 		for k := range fields {
 			if !recordFields[k] {
@@ -254,7 +254,7 @@ func (r *Record) Check() error {
 		v    float64
 	}{{"test_acc", r.TestAcc}, {"val_acc", r.ValAcc}, {"budget", r.Budget}, {"alpha", r.Alpha}} {
 		if !(f.v >= 0 && f.v <= 1) {
-			return fmt.Errorf("%s %v outside [0, 1]", f.name, f.v)
+			return fmt.Errorf("%s %v outside [0, 1]", f.name, f.v) // reason: Read wraps it with the file and line
 		}
 	}
 	for _, f := range []struct {
@@ -265,18 +265,18 @@ func (r *Record) Check() error {
 		{"e0", r.E0, 0}, {"iterations", r.Iterations, 0}, {"added", r.Added, 0}, {"removed", r.Removed, 0},
 		{"added_net", r.AddedNet, 0}, {"removed_net", r.RemovedNet, 0}} {
 		if f.v < f.min {
-			return fmt.Errorf("%s %d below %d", f.name, f.v, f.min)
+			return fmt.Errorf("%s %d below %d", f.name, f.v, f.min) // reason: Read wraps it with the file and line
 		}
 	}
 	if r.BestEpoch > r.Epochs {
-		return fmt.Errorf("best_epoch %d beyond epochs %d", r.BestEpoch, r.Epochs)
+		return fmt.Errorf("best_epoch %d beyond epochs %d", r.BestEpoch, r.Epochs) // reason: Read wraps it with the file and line
 	}
 	for _, f := range []struct {
 		name string
 		v    float64
 	}{{"rewire_seconds", r.RewireSecs}, {"train_seconds", r.TrainSecs}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 1) {
-			return fmt.Errorf("%s %v: not a time", f.name, f.v)
+			return fmt.Errorf("%s %v: not a time", f.name, f.v) // reason: Read wraps it with the file and line
 		}
 	}
 	return nil
@@ -341,10 +341,10 @@ func CheckResults(path string) error {
 	// stored), or a folder that takes new files.
 	dir := CacheDir(path)
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return fmt.Errorf("%s: the cache of rewired graphs, %s, exists and is not a folder", path, dir)
+		return fmt.Errorf("sweep: %s: the cache of rewired graphs, %s, exists and is not a folder", path, dir)
 	} else if err == nil {
 		if err := atomicfile.CheckWritable(filepath.Join(dir, "probe"), false); err != nil {
-			return fmt.Errorf("%s: the cache of rewired graphs: %w", path, err)
+			return fmt.Errorf("sweep: %s: the cache of rewired graphs: %w", path, err)
 		}
 	}
 	if err := faults.Create(path); err != nil {
@@ -389,7 +389,7 @@ func OpenResults(path string) (res *Results, recs []Record, repaired int, err er
 	unlock, err := lockFile(f)
 	if err != nil {
 		f.Close()
-		return nil, nil, 0, fmt.Errorf("%s: %w (is another sweep writing it?)", path, err)
+		return nil, nil, 0, fmt.Errorf("sweep: %s: %w (is another sweep writing it?)", path, err)
 	}
 	fail := func(e error) (*Results, []Record, int, error) {
 		unlock()
@@ -406,7 +406,7 @@ func OpenResults(path string) (res *Results, recs []Record, repaired int, err er
 	}
 	if complete < len(b) {
 		if err := f.Truncate(int64(complete)); err != nil {
-			return fail(fmt.Errorf("%s: cutting the truncated last line: %w", path, err))
+			return fail(fmt.Errorf("sweep: %s: cutting the truncated last line: %w", path, err))
 		}
 		if err := f.Sync(); err != nil {
 			return fail(err)
@@ -439,9 +439,9 @@ func (r *Results) Append(rec Record) error {
 	}
 	if err != nil {
 		if terr := r.f.Truncate(r.size); terr != nil {
-			return fmt.Errorf("%s: %w; cutting the record back failed too (%v): the next sweep cuts it off", r.path, err, terr)
+			return fmt.Errorf("sweep: %s: %w; cutting the record back failed too (%v): the next sweep cuts it off", r.path, err, terr)
 		}
-		return fmt.Errorf("%s: %w (the record of %s is not kept: the file ends on its last whole record)", r.path, err, rec.Key())
+		return fmt.Errorf("sweep: %s: %w (the record of %s is not kept: the file ends on its last whole record)", r.path, err, rec.Key())
 	}
 	r.size += int64(len(b))
 	return nil

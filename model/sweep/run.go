@@ -228,7 +228,7 @@ func (s *sweeper) runAll(parent context.Context, groups []*group) error {
 	go func() {
 		defer func() {
 			if p := recover(); p != nil { // a bug: an error, not a crash of the process
-				wait <- outcome{feed: fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())}
+				wait <- outcome{feed: fmt.Errorf("sweep: internal error (please report it): %v\n%s", p, debug.Stack())}
 			}
 		}()
 		feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
@@ -273,7 +273,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 				if data == nil {
 					kind, _ := gnn.ParseKind(r.model)
 					if data, err = gnn.NewData(gr.d, rw.Graph, kind, s.spec.FeaturesOf(gr.d.Name)); err != nil {
-						return fmt.Errorf("%s %s: %w", gr.d.Name, r.model, err)
+						return fmt.Errorf("sweep: %s %s: %w", gr.d.Name, r.model, err)
 					}
 					datas[r.model] = data
 				}
@@ -327,7 +327,7 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 		return nil // stopped before an epoch: not recorded
 	}
 	if err != nil {
-		return fmt.Errorf("train %s: %w", j.rec.Key(), err)
+		return fmt.Errorf("sweep: train %s: %w", j.rec.Key(), err)
 	}
 	rec := j.rec
 	rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
@@ -476,7 +476,7 @@ func graphsOf(ctx context.Context, gr *group, spec *Spec, alpha float64, c cache
 		defer close(done)
 		defer func() {
 			if p := recover(); p != nil { // a bug: an error, not a crash of the process
-				cuts, err = nil, fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())
+				cuts, err = nil, fmt.Errorf("sweep: internal error (please report it): %v\n%s", p, debug.Stack())
 			}
 		}()
 		cuts, err = rewire.RunBudgets(g0, cfg, missing)
@@ -490,7 +490,7 @@ func graphsOf(ctx context.Context, gr *group, spec *Spec, alpha float64, c cache
 		return nil, ctx.Err() // a rewiring cut short is not the graph of its budget
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
+		return nil, fmt.Errorf("sweep: rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
 	}
 	sum.Rewired++
 	for i, b := range missing {
@@ -498,7 +498,7 @@ func graphsOf(ctx context.Context, gr *group, spec *Spec, alpha float64, c cache
 		r := &Rewired{Graph: p.Graph, Key: key(b), E0: p.E0, Iterations: p.Iterations, Added: p.Added, Removed: p.Removed,
 			AddedNet: p.AddedNet, RemovedNet: p.RemovedNet, StoppedEarly: p.StoppedEarly, Seconds: p.Seconds}
 		if err := c.store(r); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
+			return nil, fmt.Errorf("sweep: cache: %w", err)
 		}
 		out[b] = r
 	}

@@ -132,17 +132,17 @@ func ReadSpec(path string) (Spec, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return s, fmt.Errorf("%s: %w", path, err)
+		return s, fmt.Errorf("sweep: %s: %w", path, err)
 	}
 	if dec.More() {
-		return s, fmt.Errorf("%s: more than one JSON value", path)
+		return s, fmt.Errorf("sweep: %s: more than one JSON value", path)
 	}
 	// An explicit 0 is not "the default": seeds and epochs must be ≥ 1.
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err == nil {
 		for _, k := range []string{"seeds", "epochs"} {
 			if v, ok := raw[k]; ok && string(bytes.TrimSpace(v)) == "0" {
-				return s, fmt.Errorf("%s: %s 0: must be ≥ 1", path, k)
+				return s, fmt.Errorf("sweep: %s: %s 0: must be ≥ 1", path, k)
 			}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ohmgnn/ohm/incremental/exact"
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // starGraph: centre 0 and leaves 1..n.

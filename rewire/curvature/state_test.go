@@ -11,9 +11,9 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/exact"
-	"github.com/ohmgnn/ohm/internal/testgraph"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
+	"github.com/ohmgnn/ohm/model/dataset/testgraph"
 )
 
 // fullKappa is κ of every underlying edge of g from scratch.

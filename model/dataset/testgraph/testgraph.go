@@ -1,6 +1,7 @@
-// Package testgraph builds the small graphs and loads the real datasets that
-// the tests of several packages share (rewire, rewire/curvature). Only tests
-// import it; model/dataset is imported here, not by the packages tested.
+// Package testgraph builds the small graphs and loads the real datasets' graphs
+// that the tests of several packages share (rewire, rewire/curvature). Only
+// tests import it; it lives under model/dataset, whose loaders it calls, so
+// that the packages tested (below model) never import model.
 package testgraph
 
 import (
