@@ -45,6 +45,12 @@ type Options struct {
 	// directed_fast.go and Directed.FastStats. Ignored by the undirected
 	// engine.
 	FastDirected bool
+	// MemoryChecked says the caller has already found that the engine's
+	// DenseBytes fit in the available memory (CheckDense, e.g. once for the
+	// largest graph of a batch): the constructors then skip the probe (a
+	// few file reads, a sizeable share of the set-up of a graph of tens of
+	// nodes).
+	MemoryChecked bool
 }
 
 // Undirected keeps the Laplacian pseudoinverse L⁺ of an undirected graph exact
@@ -103,8 +109,10 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 		opt.DriftTolerance = 1e-9
 	}
 	n := g.N()
-	if err := checkDense(n, false, opt.PerHop); err != nil {
-		return nil, err
+	if !opt.MemoryChecked {
+		if err := checkDense(n, false, opt.PerHop); err != nil {
+			return nil, err
+		}
 	}
 	e := &Undirected{
 		g:      g.Clone(),
