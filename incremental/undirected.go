@@ -666,23 +666,42 @@ func (e *Undirected) afterEdit(k int) error {
 }
 
 // Refresh recomputes L⁺ exactly from the current graph (pending batch
-// updates included) (linalg.Pinv,
-// O(Σ n_C³)), relabels the components and scans for the maximum.
+// updates included) (linalg.ComponentPinv of each component, as
+// linalg.Pinv, written straight into the packed triangle), O(Σ n_C³),
+// relabels the components and scans for the maximum. On error L⁺ is left
+// as it was.
 func (e *Undirected) Refresh() error {
 	e.ops = e.ops[:0] // the graph already holds any pending edit
 	comp, count := tarjan.Components(e.g)
-	P, err := linalg.Pinv(e.g, comp)
-	if err != nil {
-		return fmt.Errorf("refresh: %w", err)
+	groups := linalg.Groups(comp)
+	blocks := make([]*mat.SymDense, len(groups))
+	for c, nodes := range groups {
+		if len(nodes) < 2 {
+			continue
+		}
+		B, err := linalg.ComponentPinv(e.g, nodes)
+		if err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		blocks[c] = B
 	}
 	e.comp = comp
 	e.size = make([]int, count)
 	for _, c := range comp {
 		e.size[c]++
 	}
-	raw := P.RawSymmetric()
-	for i := range e.n {
-		copy(e.p.row(i), raw.Data[i*raw.Stride+i:i*raw.Stride+e.n])
+	clear(e.p.data) // entries between components (and of isolated nodes) are 0
+	for c, B := range blocks {
+		if B == nil {
+			continue
+		}
+		nodes, raw := groups[c], B.RawSymmetric()
+		for a, i := range nodes {
+			row, brow := e.p.row(i), raw.Data[a*raw.Stride:a*raw.Stride+len(nodes)]
+			for b := a; b < len(nodes); b++ {
+				row[nodes[b]-i] = brow[b]
+			}
+		}
 	}
 	if e.opt.GTR {
 		e.initGTR()
