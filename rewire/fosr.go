@@ -210,8 +210,9 @@ func (f *fosr) choose() (int, int, float64, bool) {
 const smallFoSR = 128
 
 // denseMarked is denseMinProduct with the neighbours of each row marked in
-// a scratch slice (f.mark) instead of looked up in the graph's hash set: the same
-// pairs in the same order, so the same result. O(n² + m).
+// a scratch slice (f.mark) instead of looked up in the graph's hash set, and
+// only the pairs i < j scanned (y_i·y_j = y_j·y_i exactly, and (i, j) comes
+// before (j, i) in row-major order): the same result. O(n²/2 + m).
 func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
 	n := len(y)
 	if len(f.mark) != n {
@@ -226,10 +227,12 @@ func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
 		}
 		mark[i] = true
 		yi := y[i]
-		for j, m := range mark {
+		// Only j > i: the product is symmetric to the bit, so the first
+		// least ordered pair in row-major order always has i < j.
+		for j, m := range mark[i+1:] {
 			if !m {
-				if p := yi * y[j]; p < best {
-					best, bu, bv, found = p, i, j, true
+				if p := yi * y[i+1+j]; p < best {
+					best, bu, bv, found = p, i, i+1+j, true
 				}
 			}
 		}
