@@ -256,8 +256,14 @@ func minProductNonEdge(g *linalg.Graph, y []float64) (int, int, float64, bool) {
 // productSearch is minProductNonEdge with its buffers kept from one call to
 // the next (one per FoSR run).
 type productSearch struct {
-	neg, pos []int
+	neg, pos []entry
 	h        productHeap
+}
+
+// entry is a node and its y, sorted together (no indirection in the sort).
+type entry struct {
+	v float64
+	i int
 }
 
 // min is minProductNonEdge. Pair (a, b) of neg × pos enters the heap when
@@ -272,19 +278,21 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 	for i, v := range y {
 		switch {
 		case v < 0:
-			neg = append(neg, i)
+			neg = append(neg, entry{v, i})
 		case v > 0:
-			pos = append(pos, i)
+			pos = append(pos, entry{v, i})
 		}
 	}
 	s.neg, s.pos = neg, pos
 	if len(neg) == 0 || len(pos) == 0 {
 		return 0, 0, 0, false
 	}
-	slices.SortFunc(neg, func(a, b int) int { return cmp.Or(cmp.Compare(y[a], y[b]), cmp.Compare(a, b)) })
-	slices.SortFunc(pos, func(a, b int) int { return cmp.Or(cmp.Compare(y[b], y[a]), cmp.Compare(a, b)) })
+	// y ascending (neg), descending (pos), ties by node: a total order
+	// (no zero, no NaN here), so any sort gives the same sequence.
+	slices.SortFunc(neg, func(a, b entry) int { return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.i, b.i)) })
+	slices.SortFunc(pos, func(a, b entry) int { return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.i, b.i)) })
 	h := &s.h
-	h.y, h.neg, h.pos, h.items = y, neg, pos, h.items[:0]
+	h.neg, h.pos, h.items = neg, pos, h.items[:0]
 	h.push([2]int{0, 0})
 	found := false
 	var best float64
@@ -296,7 +304,7 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 		}
 		h.pop()
 		a, b := top[0], top[1]
-		i, j := neg[a], pos[b]
+		i, j := neg[a].i, pos[b].i
 		if !g.HasEdge(i, j) {
 			u, v := min(i, j), max(i, j)
 			if !found || u < bu || (u == bu && v < bv) {
@@ -315,14 +323,13 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 }
 
 // productHeap is a binary min-heap of index pairs (a, b) into neg × pos by
-// y[neg[a]]·y[pos[b]].
+// neg[a].v·pos[b].v.
 type productHeap struct {
-	y        []float64
-	neg, pos []int
+	neg, pos []entry
 	items    [][2]int
 }
 
-func (h *productHeap) product(p [2]int) float64 { return h.y[h.neg[p[0]]] * h.y[h.pos[p[1]]] }
+func (h *productHeap) product(p [2]int) float64 { return h.neg[p[0]].v * h.pos[p[1]].v }
 
 func (h *productHeap) push(p [2]int) {
 	h.items = append(h.items, p)
