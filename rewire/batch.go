@@ -111,8 +111,9 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 	return cfg.Check(directed)
 }
 
-// resolveMany probes the memory once for the batch (methods that read a
-// resistance engine, engine Auto or Incremental): when the largest graph's
+// resolveMany probes the memory once for the batch (definitions §3.8 rule
+// 8; methods that read a resistance engine, engine Auto or Incremental):
+// when the largest graph's
 // dense state fits in memory every graph's does (it grows with n), so each
 // plan would resolve Auto to Incremental (EngineSpec.Resolve) and each dense
 // engine would pass its own probe. The batch then asks for Incremental with
