@@ -23,7 +23,7 @@ GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null 
 STAMP        := -X github.com/ohmgnn/ohm.commit=$(GIT_COMMIT) -X github.com/ohmgnn/ohm.commitTime=$(GIT_TIME) \
 	-X github.com/ohmgnn/ohm.modified=$(GIT_MODIFIED)
 
-.PHONY: all build run paper paper-slice test test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas bench-peers
+.PHONY: all build run paper paper-slice test test-race test-python faults wheel wheel-native bench benchmarks sketch-scale docs fuzz lint clean test-openblas bench-openblas bench-peers
 
 all: build
 
@@ -112,9 +112,31 @@ SKIPLOG := $(CURDIR)/out/.skipped-dataset-tests
 
 test: lint
 	@mkdir -p out && rm -f $(SKIPLOG)
-	OHM_SKIPLOG=$(SKIPLOG) $(GO) test -count=1 $(PKGS)
+	OHM_SKIPLOG=$(SKIPLOG) $(GO) test -count=1 -timeout 30m $(PKGS)
+	@$(MAKE) --no-print-directory test-race
 	@$(MAKE) --no-print-directory test-python
 	@if [ -s $(SKIPLOG) ]; then echo "$$(wc -l < $(SKIPLOG)) dataset tests skipped: set OHM_DATA to a PyTorch Geometric data root (make test OHM_DATA=DIR) to include them"; fi
+
+# The tests of the code that fans out (internal/parallel and its users,
+# the errgroup drivers, the engines' and kernels' workers) under the race
+# detector: a short subset (RACE_RUN, about a minute), part of make test.
+# -race needs cgo and a C compiler: Debian's gcc is installed when missing
+# (as root; else the check is skipped with a message, or fails under CI=true).
+RACE_PKGS := ./internal/parallel ./model/gnn ./model/sweep ./model/diagnose ./linalg ./linalg/laplace \
+	./rewire/curvature ./incremental ./incremental/sketch ./rewire ./cli
+RACE_RUN  := ^(TestRows|TestEach|TestPanicReachesCaller|TestTrainRunsWorkerPanic|TestTrainRunsContext|TestRunWorkerPanic|TestRunAllWorkerPanic|TestSolveManyAgainstSolve|TestParallelTriangle|TestWorkersIdentical|TestCurvatureThreads|TestCurvatureRandomEdits|TestCurvatureClosedForms|TestSketchKeptBlockExact|TestDeferredMatchesEager|TestPanicIsInternalError)$$
+RACE_CC   ?= $(firstword $(shell command -v gcc cc 2>/dev/null))
+
+test-race:
+	@cc="$(RACE_CC)"; if [ -z "$$cc" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing gcc (for go test -race)"; log=$$(mktemp); \
+		if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev; } >$$log 2>&1; \
+		then rm -f $$log; cc=gcc; else cat $$log; rm -f $$log; fi; fi; \
+	if [ -z "$$cc" ]; then \
+		if [ "$$CI" = true ]; then echo "race tests: no C compiler (apt-get install gcc)"; exit 1; fi; \
+		echo "race tests skipped: go test -race needs a C compiler (apt-get install gcc to include them)"; exit 0; fi; \
+	echo "CGO_ENABLED=1 $(GO) test -race -count=1 -run '$(RACE_RUN)' $(RACE_PKGS)"; \
+	CGO_ENABLED=1 $(GO) test -race -count=1 -run '$(RACE_RUN)' $(RACE_PKGS)
 
 # Python wheels of ohm-rewire (python/) into $(WHEEL_DIR), one per platform
 # of WHEEL_PLATFORMS (GOOS/GOARCH), each carrying the ohm binary built for it
@@ -179,9 +201,9 @@ test-python:
 # outputs before → after, exit status, message); a few minutes.
 FAULTS_TABLE := $(CURDIR)/out/faults.md
 
-faults:
+faults: build
 	@mkdir -p out
-	OHM_FAULTS=1 OHM_FAULTS_TABLE=$(FAULTS_TABLE) $(GO) test -count=1 -timeout 10m -run '^TestFaultScenarios$$' ./cli
+	OHM_FAULTS=1 OHM_FAULTS_TABLE=$(FAULTS_TABLE) $(GO) test -count=1 -timeout 20m -run '^TestFaultScenarios$$' ./cli
 	@cat $(FAULTS_TABLE)
 
 bench:

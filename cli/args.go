@@ -1,83 +1,98 @@
 package cli
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/alecthomas/kong"
 )
 
-// joinNegative writes "--flag -1" as "--flag=-1", so that a negative number
-// given to a flag reaches its check ("--budget -1: must lie in (0, 1]")
-// instead of being taken for a short flag. No ohm argument is a negative
-// number otherwise.
-func joinNegative(args []string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && i+1 < len(args) && isNegativeNumber(args[i+1]) {
-			out = append(out, a+"="+args[i+1])
-			i++
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
+// commaList is the type of every flag that takes a comma-separated list
+// (TestEveryListFlagIsCommaList checks it). kong decodes each value given
+// to such a flag through listMapper (every occurrence of the flag, and its
+// default), so that no list flag escapes the checks: an empty item —
+// leading, trailing ("--budgets 0.1,") or doubled — and an item given
+// twice are refused, and kong names the flag ("--budgets: …", a usage
+// error). The items are trimmed; the values of a repeated flag are joined.
+type commaList []string
 
-func isNegativeNumber(s string) bool {
-	if len(s) < 2 || s[0] != '-' {
-		return false
-	}
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
-}
+// listMapper is commaList's kong mapper; withLists registers it.
+type listMapper struct{}
 
-// listFlags are the flags that take comma-separated lists.
-var listFlags = []string{"datasets", "forms", "methods", "budgets", "models", "pairnorm", "depths", "splits"}
-
-// checkLists refuses an empty item anywhere in a list flag's value — leading,
-// trailing ("--budgets 0.1,", which the parser would otherwise drop) or
-// doubled — naming the flag.
-func checkLists(args []string) error {
-	for i := 0; i < len(args); i++ {
-		name, val, ok := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
-		if !strings.HasPrefix(args[i], "--") || !slices.Contains(listFlags, name) {
-			continue
-		}
-		if !ok {
-			if i+1 >= len(args) {
-				continue
-			}
-			val = args[i+1]
-		}
-		for _, it := range strings.Split(val, ",") {
-			if strings.TrimSpace(it) == "" {
-				return usagef("--%s: empty item in %q", name, val)
-			}
+// withLists is the kong option that decodes every commaList and
+// numberList flag.
+var withLists = kong.OptionFunc(func(k *kong.Kong) error {
+	for _, o := range []kong.Option{kong.TypeMapper(reflect.TypeOf(commaList(nil)), listMapper{}),
+		kong.TypeMapper(reflect.TypeOf(numberList(nil)), numberMapper{})} {
+		if err := o.Apply(k); err != nil {
+			return err
 		}
 	}
 	return nil
+})
+
+func (listMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("list", &s); err != nil {
+		return err
+	}
+	l := target.Interface().(commaList)
+	for _, it := range strings.Split(s, ",") {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return fmt.Errorf("empty item in %q", s)
+		}
+		if slices.Contains(l, it) {
+			return fmt.Errorf("%s given twice", it)
+		}
+		l = append(l, it)
+	}
+	target.Set(reflect.ValueOf(l))
+	return nil
 }
 
-// splitList trims the items of a comma list (kong has split it already, but
-// an item may still hold commas when given as one argument) and rejects
-// empty items and duplicates.
-func splitList(flag string, items []string) ([]string, error) {
-	var out []string
-	for _, it := range items {
-		for _, s := range strings.Split(it, ",") {
-			s = strings.TrimSpace(s)
-			if s == "" {
-				return nil, usagef("%s: empty item in %q", flag, strings.Join(items, ","))
-			}
-			if slices.Contains(out, s) {
-				return nil, usagef("%s: %s given twice", flag, s)
-			}
-			out = append(out, s)
-		}
+// PlaceHolder is the flag's name in capitals followed by ",...", as kong
+// writes a list flag's.
+func (listMapper) PlaceHolder(f *kong.Flag) string {
+	if f.PlaceHolder != "" {
+		return f.PlaceHolder + ",..."
 	}
-	if len(out) == 0 {
-		return nil, usagef("%s: empty list", flag)
-	}
-	return out, nil
+	return strings.ToUpper(f.Name) + ",..."
 }
+
+// numberList is the type of a flag whose value is a vector of numbers
+// given comma-separated (--edge-fill 0,0,1): unlike commaList an item may
+// repeat, since position carries meaning, but an empty item or one that is
+// not a number is refused, and kong names the flag (a usage error).
+type numberList []float64
+
+// numberMapper is numberList's kong mapper; withLists registers it.
+type numberMapper struct{}
+
+func (numberMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("list", &s); err != nil {
+		return err
+	}
+	l := target.Interface().(numberList)
+	for _, it := range strings.Split(s, ",") {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return fmt.Errorf("empty item in %q", s)
+		}
+		v, err := strconv.ParseFloat(it, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", it)
+		}
+		l = append(l, v)
+	}
+	target.Set(reflect.ValueOf(l))
+	return nil
+}
+
+// PlaceHolder is the flag's placeholder (or its name in capitals)
+// followed by ",...", as for commaList.
+func (numberMapper) PlaceHolder(f *kong.Flag) string { return listMapper{}.PlaceHolder(f) }

@@ -19,6 +19,7 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/model/dataset"
 )
 
@@ -100,6 +101,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.UsageOnError(),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exit = code; panic(exitPanic{}) }),
+		// "--budget -1" reaches its check ("--budget -1: must lie in (0, 1]")
+		// instead of being taken for a short flag.
+		kong.WithHyphenPrefixedParameters(true),
+		withLists,
 		kong.Bind(&c.Globals),
 		kong.Vars{"version": versionInfo().String()},
 		kong.NamedMapper("existingfile", existingFile(&fileErrs)),
@@ -116,13 +121,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		ctx, err = parser.Parse(joinNegative(args))
+		ctx, err = parser.Parse(args)
 	}()
 	if exit >= 0 {
 		return exit // --help
-	}
-	if err == nil {
-		err = checkLists(args)
 	}
 	if err == nil && c.Threads < 0 {
 		err = fmt.Errorf("--threads %d: must be ≥ 0 (0: one per core)", c.Threads)
@@ -138,6 +140,18 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	// OHM_MEMORY that does not parse is refused, not ignored; the soft
+	// memory limit follows the budget the memory checks use (definitions
+	// §7.1).
+	if err := sysmem.CheckEnv(); err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 2
+	}
+	if err := sysmem.CheckAddressSpace(); err != nil {
+		fmt.Fprintf(stderr, "ohm: %v\n", err)
+		return 1
+	}
+	sysmem.SetSoftLimit()
 	if t := c.Threads; t > 0 && t < runtime.GOMAXPROCS(0) {
 		// --threads bounds the cores too: the matrix products and
 		// shifted solves spread over GOMAXPROCS goroutines.

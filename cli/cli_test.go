@@ -2,15 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
@@ -195,9 +199,27 @@ func TestProfiles(t *testing.T) {
 	if code, _, errs := run(t, "--cpuprofile", cpu, "--memprofile", mem, "data", "info", "--dataset", "sbm"); code != 0 {
 		t.Fatal(errs)
 	}
-	for _, p := range []string{cpu, mem} {
-		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
-			t.Errorf("profile %s: %v", p, err)
+	// A profile is a gzipped protocol buffer whose string table names its
+	// sample types: cpu/nanoseconds, or the heap's alloc_space and
+	// inuse_space.
+	for p, types := range map[string][]string{cpu: {"cpu", "nanoseconds"}, mem: {"alloc_space", "inuse_space"}} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("profile %s: %v", p, err)
+		}
+		raw, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil {
+			t.Fatalf("profile %s: %v", p, err)
+		}
+		for _, ty := range types {
+			if !bytes.Contains(raw, []byte(ty)) {
+				t.Errorf("profile %s: no sample type %q", p, ty)
+			}
 		}
 	}
 }
@@ -277,9 +299,6 @@ func TestNegativeFlagValues(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--budget -1: must lie in (0, 1]") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if got := joinNegative([]string{"a", "--x", "-2.5", "--y", "-z", "--w=-1"}); !slices.Equal(got, []string{"a", "--x=-2.5", "--y", "-z", "--w=-1"}) {
-		t.Fatalf("joinNegative: %q", got)
-	}
 }
 
 // TestEmptyListItems: an empty item anywhere in a list flag — leading,
@@ -290,11 +309,49 @@ func TestEmptyListItems(t *testing.T) {
 		{"stats", "--datasets", "bottleneck", "--budgets", ",0.1"},
 		{"stats", "--datasets=bottleneck,,sbm"},
 		{"sweep", "--results", filepath.Join(t.TempDir(), "r.jsonl"), "--datasets", "bottleneck,"},
+		{"sweep", "--results", filepath.Join(t.TempDir(), "r.jsonl"), "--datasets", "bottleneck", "--splits", "0,,1"},
+		{"report", "--diagnostics", "a.json,", "r.jsonl"},
+		{"diagnose", "--datasets", "bottleneck", "--methods", "err", "--budget", "0.1", "--depths", "2", "--pairnorm", "no,"},
 	} {
 		code, _, errs := run(t, args...)
 		if code != 2 || !strings.Contains(errs, "empty item in") {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
+	}
+	code, _, errs := run(t, "stats", "--datasets", "bottleneck", "--budgets", "0.1", "--budgets", "0.2,0.1")
+	if code != 2 || !strings.Contains(errs, "--budgets: 0.1 given twice") {
+		t.Errorf("a repeated item: exit %d: %s", code, errs)
+	}
+}
+
+// TestEveryListFlagIsCommaList: every flag of every command whose value is
+// a list, or whose help speaks of a comma-separated list, has the type
+// commaList (or numberList, a vector of numbers), so that kong decodes it
+// through their checks.
+func TestEveryListFlagIsCommaList(t *testing.T) {
+	parser, err := kong.New(&commandLine{}, kong.Exit(func(int) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := 0
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			isList := f.Target.Type() == reflect.TypeOf(commaList{}) || f.Target.Type() == reflect.TypeOf(numberList{})
+			if isList {
+				lists++
+			}
+			if !isList && (f.Target.Kind() == reflect.Slice || strings.Contains(strings.ToLower(f.Help), "comma-separated")) {
+				t.Errorf("%s --%s: a list flag of type %s, not commaList", n.Path(), f.Name, f.Target.Type())
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(parser.Model.Node)
+	if lists < 10 {
+		t.Fatalf("%d commaList flags found: the walk missed the commands", lists)
 	}
 }
 
@@ -331,9 +388,11 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 	missing := filepath.Join(t.TempDir(), "nothing.npz")
-	os.WriteFile(missing, []byte("not a zip"), 0o644)
-	if code, _, errs := run(t, "resistance", "--graph", missing); code != 1 {
-		t.Errorf("unreadable graph: exit %d, want 1: %s", code, errs)
+	if err := os.WriteFile(missing, []byte("not a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "resistance", "--graph", missing); code != 1 || !strings.Contains(errs, missing) {
+		t.Errorf("unreadable graph: exit %d, want 1 and the file named: %s", code, errs)
 	}
 }
 

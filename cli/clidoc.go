@@ -30,6 +30,7 @@ func writeCLIDoc(w io.Writer) error {
 		kong.Writers(io.Discard, io.Discard),
 		kong.Exit(func(int) {}),
 		kong.Vars{"version": "VERSION"},
+		withLists,
 	)
 	if err != nil {
 		return err

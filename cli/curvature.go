@@ -12,7 +12,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/rewire/curvature"
 )
 
@@ -95,7 +95,7 @@ func (c *curvatureCmd) Run(g *Globals) error {
 	}
 	out.Seconds = time.Since(t0).Seconds()
 	if c.Out != "" {
-		if err := graphio.WriteFileAtomic(c.Out, func(w io.Writer) error { return writeCurvatureCSV(w, ks) }); err != nil {
+		if err := atomicfile.WriteFile(c.Out, func(w io.Writer) error { return writeCurvatureCSV(w, ks) }); err != nil {
 			return fmt.Errorf("--out %s: %w", c.Out, err)
 		}
 		if !g.Quiet {
@@ -138,7 +138,7 @@ func summarizeCurvature(ks []curvature.EdgeKappa) *CurvatureOut {
 // ranking (rank.Each, ascending). It reorders ps.
 func leastCurved(ps []incremental.Pair, n int) []curvature.EdgeKappa {
 	out := []curvature.EdgeKappa{}
-	rank.Each(ps, rank.Ascending, false, func(p incremental.Pair) bool {
+	rank.Each(ps, rank.Ascending, rank.ScoreOnly, func(p incremental.Pair) bool {
 		if len(out) == n {
 			return false
 		}

@@ -15,7 +15,8 @@ import (
 
 // dataCmd groups the dataset commands.
 type dataCmd struct {
-	List   dataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing."`
+	List   dataListCmd   `cmd:"" help:"List every dataset and where its files were found, or what is missing (and files whose size differs from the known one)."`
+	Verify dataVerifyCmd `cmd:"" help:"Re-hash every file of the datasets found against the SHA-256 ohm knows; fails naming each file that differs."`
 	Info   dataInfoCmd   `cmd:"" help:"Describe a dataset: nodes, edges (E0), components, features, classes, split sizes."`
 	Export dataExportCmd `cmd:"" help:"Write a dataset as .npz (edge_index, num_nodes, x, y, train_mask, val_mask, test_mask: all that training needs, readable by numpy/PyG and by 'ohm sweep --graph'), or its graph only as an edge list (.txt)."`
 	Synth  dataSynthCmd  `cmd:"" help:"Generate a graph of any size (sbm, rgg, ba, ring of cliques) as .npz, in time and memory linear in its size."`
@@ -23,16 +24,19 @@ type dataCmd struct {
 
 // dataListCmd is `ohm data list`.
 type dataListCmd struct {
-	JSON bool `name:"json" help:"Print a JSON array of {dataset, builtin, found, root, missing, searched}."`
+	JSON bool `name:"json" help:"Print a JSON array of {dataset, builtin, found, root, missing, size_differs, searched}."`
 }
 
 type dataListEntry struct {
-	Dataset  string   `json:"dataset"`
-	Builtin  bool     `json:"builtin"`
-	Found    bool     `json:"found"`
-	Root     string   `json:"root"`
-	Missing  []string `json:"missing"`
-	Searched []string `json:"searched"`
+	Dataset string   `json:"dataset"`
+	Builtin bool     `json:"builtin"`
+	Found   bool     `json:"found"`
+	Root    string   `json:"root"`
+	Missing []string `json:"missing"`
+	// SizeDiffers lists the files found whose size is not the known one,
+	// "PATH: N bytes, not M".
+	SizeDiffers []string `json:"size_differs"`
+	Searched    []string `json:"searched"`
 }
 
 // Run lists the datasets.
@@ -40,7 +44,7 @@ func (c *dataListCmd) Run(g *Globals) error {
 	loc := g.locator()
 	var entries []dataListEntry
 	for _, name := range dataset.Names() {
-		e := dataListEntry{Dataset: name, Builtin: dataset.IsBuiltin(name), Missing: []string{}, Searched: loc.Roots()}
+		e := dataListEntry{Dataset: name, Builtin: dataset.IsBuiltin(name), Missing: []string{}, SizeDiffers: []string{}, Searched: loc.Roots()}
 		if e.Builtin {
 			e.Found = true
 		} else {
@@ -51,6 +55,17 @@ func (c *dataListCmd) Run(g *Globals) error {
 			e.Found, e.Root = root != "", root
 			if missing != nil {
 				e.Missing = missing
+			}
+			if e.Found {
+				files, err := dataset.CheckFiles(name, root, false)
+				if err != nil {
+					return err
+				}
+				for _, f := range files {
+					if f.SizeDiffers() {
+						e.SizeDiffers = append(e.SizeDiffers, f.Path+": "+f.Problem())
+					}
+				}
 			}
 		}
 		entries = append(entries, e)
@@ -65,6 +80,9 @@ func (c *dataListCmd) Run(g *Globals) error {
 		switch {
 		case e.Builtin:
 			fmt.Fprintf(tw, "%s\tbuilt in (synthetic, no files)\n", e.Dataset)
+		case e.Found && len(e.SizeDiffers) > 0:
+			fmt.Fprintf(tw, "%s\tfound in %s, but %s (and %d more): changed or damaged? ohm data verify re-hashes every file\n",
+				e.Dataset, e.Root, e.SizeDiffers[0], len(e.SizeDiffers)-1)
 		case e.Found:
 			fmt.Fprintf(tw, "%s\tfound in %s\n", e.Dataset, e.Root)
 		default:

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
+
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 )
@@ -76,7 +78,7 @@ func exportTU(g *Globals, name, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := graphio.WriteFileAtomic(out, func(w io.Writer) error { return dataset.EncodeTUArchive(w, d) }); err != nil {
+	if err := atomicfile.WriteFile(out, func(w io.Writer) error { return dataset.EncodeTUArchive(w, d) }); err != nil {
 		return fmt.Errorf("export %s: %w", out, err)
 	}
 	if !g.Quiet {

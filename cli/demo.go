@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/report"
 	"github.com/ohmgnn/ohm/model/sweep"
@@ -169,7 +169,7 @@ func (c *demoCmd) diagnostics(ctx context.Context, g *Globals, name string, spec
 	if err := ctx.Err(); err != nil {
 		return nil, err // a rewiring stopped short: its diagnostics are not the demo's
 	}
-	if err := graphio.WriteFileAtomic(diagPath, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
+	if err := atomicfile.WriteFile(diagPath, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
 		return nil, err
 	}
 	say("diagnostics: %s, %.1f s", diagPath, time.Since(t1).Seconds())

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
@@ -27,20 +26,20 @@ const methodNone = diagnose.MethodNone
 // diagnoseCmd is `ohm diagnose`: representation diagnostics (definitions §5) of
 // models trained on the original and on rewired graphs.
 type diagnoseCmd struct {
-	Datasets   []string `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
-	Methods    []string `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
-	Budget     float64  `required:"" short:"r" placeholder:"FRACTION" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
-	Depths     []string `required:"" help:"Comma-separated model depths L ≥ 1."`
-	Directed   bool     `help:"Use the directed form and DirGCN (default: the undirected form and GCN)."`
-	Seed       uint64   `default:"0" help:"First seed: models are trained with seeds SEED … SEED+N−1 (each also seeds its cosine pair sample)."`
-	Seeds      int      `default:"5" help:"Number N ≥ 1 of seeds per model; every diagnostic is their mean ± population std."`
-	Split      int      `default:"0" help:"Split K (0-based) to train on; its training nodes fit the probes, its test nodes score them."`
-	Alpha      float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
-	PairNorm   []string `name:"pairnorm" default:"no" help:"Comma-separated PairNorm settings to train every model with: no, yes (the paper's figures have both: no,yes)."`
-	PairNormAt string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre or post the ReLU (default: definitions §4.2)."`
-	Features   string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3)."`
-	Out        string   `default:"." short:"o" type:"path" placeholder:"DIR" help:"Folder to write diagnostics.json to (must exist)."`
-	JSON       bool     `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
+	Datasets   commaList `required:"" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
+	Methods    commaList `required:"" help:"Comma-separated graphs to train on: none (the original graph), res, res-hop, err, err-hop, curvature."`
+	Budget     float64   `required:"" short:"r" placeholder:"FRACTION" help:"Rewiring budget r in (0, 1]: B = floor(r·E0) iterations."`
+	Depths     commaList `required:"" help:"Comma-separated model depths L ≥ 1."`
+	Directed   bool      `help:"Use the directed form and DirGCN (default: the undirected form and GCN)."`
+	Seed       uint64    `default:"0" help:"First seed: models are trained with seeds SEED … SEED+N−1 (each also seeds its cosine pair sample)."`
+	Seeds      int       `default:"5" help:"Number N ≥ 1 of seeds per model; every diagnostic is their mean ± population std."`
+	Split      int       `default:"0" help:"Split K (0-based) to train on; its training nodes fit the probes, its test nodes score them."`
+	Alpha      float64   `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
+	PairNorm   commaList `name:"pairnorm" default:"no" help:"Comma-separated PairNorm settings to train every model with: no, yes (the paper's figures have both: no,yes)."`
+	PairNormAt string    `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre or post the ReLU (default: definitions §4.2)."`
+	Features   string    `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3)."`
+	Out        string    `default:"." short:"o" type:"path" placeholder:"DIR" help:"Folder to write diagnostics.json to (must exist)."`
+	JSON       bool      `name:"json" help:"Print the diagnostics JSON instead of the text summary."`
 }
 
 // diagnoseSpec is what `ohm diagnose` computes; runDiagnostics checks it.
@@ -78,17 +77,8 @@ func (c *diagnoseCmd) spec() (diagnoseSpec, error) {
 	if s.PairNorm, err = sweep.ParseBools("pairnorm", c.PairNorm); err != nil {
 		return s, flagError(err)
 	}
-	if s.Datasets, err = splitList("--datasets", c.Datasets); err != nil {
-		return s, err
-	}
-	if s.Methods, err = splitList("--methods", c.Methods); err != nil {
-		return s, err
-	}
-	ds, err := splitList("--depths", c.Depths)
-	if err != nil {
-		return s, err
-	}
-	for _, d := range ds {
+	s.Datasets, s.Methods = c.Datasets, c.Methods // checked by commaList
+	for _, d := range c.Depths {
 		L, err := strconv.Atoi(d)
 		if err != nil {
 			return s, usagef("--depths: %q is not an integer", d)
@@ -114,17 +104,24 @@ func (c *diagnoseCmd) Run(g *Globals) error {
 	if err := checkOutputIn("--out", c.Out, diagnosticsFile, false); err != nil {
 		return err
 	}
-	ctx, release := interruptible(g, "finishing the trainings in flight; nothing is written")
+	ctx, release := interruptible(g, "stopping now; nothing is written")
 	defer release()
-	diag, err := runDiagnostics(ctx, g, spec)
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+	// Nothing of an interrupted diagnosis is written, so nothing is
+	// finished: the command stops at once (definitions §7.3).
+	var diag *diagnose.Diagnostics
+	err = untilInterrupted(ctx, func() error {
+		var err error
+		diag, err = runDiagnostics(ctx, g, spec)
+		return err
+	})
+	if ctx.Err() != nil {
 		return interruptedf("nothing written to %s", filepath.Join(c.Out, diagnosticsFile))
 	}
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(c.Out, diagnosticsFile)
-	if err := graphio.WriteFileAtomic(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
+	if err := atomicfile.WriteFile(path, func(w io.Writer) error { return writeJSON(w, diag) }); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	if !g.Quiet {

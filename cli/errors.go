@@ -8,6 +8,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
@@ -22,12 +24,18 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 type exitPanic struct{}
 
 // runRecovered runs the command and turns a panic — a bug — into an error
-// with its stack, so that the exit status follows the one rule (2 usage
-// error, 1 any other failure) instead of the runtime's 2.
+// with its stack (a *parallel.PanicError), so that the exit status follows
+// the one rule (2 usage error, 1 any other failure) instead of the
+// runtime's 2. The fan-outs (internal/parallel) and the errgroup workers
+// (parallel.Go) bring their goroutines' panics here.
 func runRecovered(ctx *kong.Context) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error (please report it): %v\n%s", r, debug.Stack())
+			if p, ok := r.(*parallel.PanicError); ok {
+				err = p // raised in a worker goroutine: its stack
+				return
+			}
+			err = &parallel.PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	return ctx.Run()
@@ -55,4 +63,15 @@ func specError(err error) error {
 		return usagef("%s: %s; sweep it with --%s %s", fe.Field, fe.Msg, flagName(fe.Remedy.Field), fe.Remedy.Value)
 	}
 	return usagef("%v", err)
+}
+
+// withMemoryFlags adds to a memory refusal (a *sysmem.Error) the flags that
+// size the allocation, and OHM_MEMORY's part: the library's hint names no
+// flag.
+func withMemoryFlags(err error, flags string) error {
+	var me *sysmem.Error
+	if !errors.As(err, &me) {
+		return err
+	}
+	return fmt.Errorf("%w (set by %s; OHM_MEMORY sets the budget)", err, flags)
 }

@@ -264,6 +264,17 @@ func TestOutputFaults(t *testing.T) {
 					delete(after, k) // whole graphs, cached
 				}
 			}
+			// A run whose outputs could not be written keeps its journal
+			// (whole iterations, the message saying so): never the casualty.
+			for k := range after {
+				if _, had := before[k]; !had && strings.HasSuffix(k, ".partial") {
+					p := filepath.Join(dir, k)
+					if !strings.Contains(errs, "the journal "+p+" keeps") || len(readLog(t, p)) == 0 {
+						t.Fatalf("journal %s kept without a word, or empty:\n%s", k, errs)
+					}
+					delete(after, k)
+				}
+			}
 			if d := before.diff(after); d != "" {
 				t.Fatalf("the failed run changed its folder: %s\n%s", d, errs)
 			}
@@ -275,24 +286,25 @@ func TestOutputFaults(t *testing.T) {
 	}
 }
 
-// TestRewireRenameFails: the one fault after which part of rewire's
-// outputs can be in place — a rename failing (an I/O error: a rename
-// writes no data, so a full disk cannot make it fail) — is named in the
-// message: which output is in place, which as it was.
+// TestRewireRenameFails: a rename failing (an I/O error: a rename writes
+// no data, so a full disk cannot make it fail) after --log was put in
+// place puts --log back: all or none. The journal stays, saying so.
 func TestRewireRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	oldFiles("o.txt", "l.jsonl")(t, dir)
 	disarm := faults.Arm(faults.Rule{Match: filepath.Join(dir, "o.txt"), Op: faults.OpRename, Err: syscall.EIO})
 	code, _, errs := run(t, rewireArgs("o.txt", "l.jsonl")(dir)...)
 	disarm()
-	if code != 1 || !strings.Contains(errs, "in place already: "+filepath.Join(dir, "l.jsonl")) ||
-		!strings.Contains(errs, "left as they were: "+filepath.Join(dir, "o.txt")) {
+	if code != 1 || !strings.Contains(errs, "nothing put in place: the files replaced before it are back as they were") ||
+		!strings.Contains(errs, "keeps all 146 edits of the run") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "o.txt")); string(b) != "old o.txt\n" {
-		t.Errorf("--out changed: %q", b)
+	for _, f := range []string{"o.txt", "l.jsonl"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, f)); string(b) != "old "+f+"\n" {
+			t.Errorf("%s changed: %q", f, b)
+		}
 	}
-	if names := listNames(t, dir); !slices.Equal(names, []string{"l.jsonl", "o.txt"}) {
+	if names := listNames(t, dir); !slices.Equal(names, []string{"l.jsonl", "l.jsonl.partial", "o.txt"}) {
 		t.Errorf("files left: %v", names)
 	}
 }
@@ -345,6 +357,7 @@ func TestJournalShortWrite(t *testing.T) {
 	}
 
 	// In a run: the journal fails, the run goes on, --log is whole.
+	os.Remove(jr.path)
 	ref := filepath.Join(dir, "ref.jsonl")
 	ohm(t, "--quiet", "rewire", "-d", "bottleneck", "-m", "err", "-r", "0.2", "--log", ref)
 	disarm = faults.Arm(faults.Rule{Match: logPath + ".partial", Op: faults.OpWrite, After: 200, Err: syscall.ENOSPC})

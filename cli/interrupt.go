@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,12 +24,27 @@ import (
 // second one is caught too, and handled here.
 func interruptible(g *Globals, what string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	ignored := map[os.Signal]bool{}
+	for _, s := range sigs {
+		ignored[s] = signal.Ignored(s)
+	}
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, sigs...)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-sig:
+			// The signals that had their default action get it back at
+			// once: the kernel itself then ends the process on the second
+			// one, even while every thread is busy in a long kernel that
+			// the scheduler cannot preempt (definitions §7.3). Those
+			// inherited as ignored stay caught, for quitNow.
+			for _, s := range sigs {
+				if !ignored[s] {
+					signal.Reset(s)
+				}
+			}
 			fmt.Fprintf(g.Stderr, "\ninterrupted: %s (Ctrl-C again to quit at once)\n", what)
 			cancel()
 		case <-done:
@@ -93,4 +109,18 @@ func untilInterrupted(ctx context.Context, f func() error) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// ctxWriter is a writer that fails with ctx's error once ctx is done, so
+// that a long write stops within one buffer's time of a Ctrl-C.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }

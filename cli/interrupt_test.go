@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,11 +32,6 @@ func startChildIgnoringINT(t *testing.T, args []string) (*exec.Cmd, *bytes.Buffe
 // each, half a minute in all), to interrupt.
 var longTraining = []string{"--threads", "1", "train", "-d", "bottleneck", "-m", "gcn", "--layers", "1", "--epochs", "50",
 	"--seeds", "30000", "--json"}
-
-// slowRuns is a training job of runs of several seconds each: a second
-// signal comes while the first one waits for the run in flight.
-var slowRuns = []string{"--threads", "1", "train", "-d", "bottleneck", "-m", "gcn", "--layers", "4", "--epochs", "5000",
-	"--seeds", "4"}
 
 // waitForRuns waits until the child has trained a while.
 func waitForRuns() { time.Sleep(1500 * time.Millisecond) }
@@ -80,15 +76,32 @@ func TestTrainInterrupted(t *testing.T) {
 }
 
 // TestSecondSignalQuits: a second SIGINT quits at once: the process dies
-// of it, or, when it started with SIGINT ignored, exits with 130.
+// of it, or, when it started with SIGINT ignored, exits with 130. The
+// first lets a rewiring finish its iteration in flight (the exact engine
+// on a 1500-node SBM: a second or more an iteration); a training stops at
+// once since issue 50.
 func TestSecondSignalQuits(t *testing.T) {
+	g := filepath.Join(t.TempDir(), "g.npz")
+	if code, _, errs := run(t, "--quiet", "data", "synth", "--model", "sbm", "--nodes", "1500", "--avg-degree", "6", "--out", g); code != 0 {
+		t.Fatal(errs)
+	}
 	for _, ignored := range []bool{false, true} {
 		start := startChild
 		if ignored {
 			start = startChildIgnoringINT
 		}
-		cmd, stdout, stderr := start(t, slowRuns)
-		time.Sleep(time.Second)
+		log := filepath.Join(t.TempDir(), "l.jsonl")
+		cmd, stdout, stderr := start(t, []string{"rewire", "--graph", g, "-m", "err", "-r", "0.05", "--engine", "exact", "--log", log})
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+			if st, err := os.Stat(log + ".partial"); err == nil && st.Size() > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("no iteration in two minutes\n%s", stderr)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
 		cmd.Process.Signal(os.Interrupt)
 		time.Sleep(200 * time.Millisecond)
 		cmd.Process.Signal(os.Interrupt)

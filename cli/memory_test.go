@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset/datatest"
@@ -52,7 +54,7 @@ func TestResistanceRefusesOversizedGraphs(t *testing.T) {
 			}
 			code, _, errs := run(t, args...)
 			if code != 1 || !strings.Contains(errs, tc.msg) || !strings.Contains(errs, "needs") ||
-				!strings.Contains(errs, "only 256.0 MiB is available") {
+				!strings.Contains(errs, "is available (OHM_MEMORY=256M, ") {
 				t.Fatalf("exit %d, stderr %q: want 1 and a memory refusal mentioning %q", code, errs, tc.msg)
 			}
 		})
@@ -63,6 +65,13 @@ func TestResistanceRefusesOversizedGraphs(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "big.txt:1") || !strings.Contains(errs, "2147483647") {
 		t.Fatalf("num_nodes 2^31: exit %d, stderr %q", code, errs)
 	}
+}
+
+// budgetAbove is an OHM_MEMORY that leaves extra bytes beyond what this
+// test process holds now (OHM_MEMORY budgets the whole process, §7.1).
+func budgetAbove(extra uint64) string {
+	runtime.GC()
+	return fmt.Sprint(sysmem.InUse() + extra)
 }
 
 var decisions = regexp.MustCompile(`,"score":[^}]*`)
@@ -96,37 +105,40 @@ func TestAutoEngineChoosesSketch(t *testing.T) {
 	if logs["sketch"] != logs["incremental"] {
 		t.Fatalf("logs differ:\n%s\nvs\n%s", logs["sketch"], logs["incremental"])
 	}
-	t.Setenv("OHM_MEMORY", "190M")
+	t.Setenv("OHM_MEMORY", budgetAbove(190<<20))
 	code, out, errs := run(t, "rewire", "--dataset", "cora", "--method", "err", "--budget", "0.01", "--json")
 	if code != 0 || !strings.Contains(errs, "engine auto: sketch") || !strings.Contains(out, `"engine": "sketch"`) ||
 		!strings.Contains(out, `"version": "rewire-1+sketch-`+rewire.SketchVersion+`"`) {
 		t.Fatalf("Cora under 190 MiB: exit %d, stderr %q, stdout %s", code, errs, out)
 	}
-	t.Setenv("OHM_MEMORY", "700K")
+	t.Setenv("OHM_MEMORY", budgetAbove(700<<10))
 	code, _, errs = run(t, "rewire", "--dataset", "cornell", "--method", "err", "--budget", "0.05")
 	if code != 1 || !strings.Contains(errs, "engine auto: sketch") || !strings.Contains(errs, "the sketch resistance engine on 183 nodes") ||
-		!strings.Contains(errs, "only 700.0 KiB is available") {
+		!strings.Contains(errs, "is available (OHM_MEMORY=") {
 		t.Fatalf("Cornell under 700 KiB: exit %d, stderr %q", code, errs)
 	}
 }
 
 // TestSketchRefusedUnderAddressSpaceLimit: under an address-space limit
-// of 8 GiB (ulimit -v), graphs declaring 10⁷ and 10⁸ nodes are refused by
-// the sketch engine — asked for, or chosen by auto — with the memory it
-// estimates and the limit's share left (or OHM_MEMORY's), exit status 1,
-// before it allocates (it ran out of memory in its sketch at 10⁷ and in
-// the solver's components at 10⁸, exit status 2).
+// of 8 GiB (ulimit -v), a graph declaring 10⁷ nodes is refused by the
+// sketch engine — asked for, or chosen by auto — with the memory it
+// estimates and the limit's share left (or OHM_MEMORY's), and one of 10⁸
+// nodes already when it is read (4.7 GiB of lists, more than a third of
+// the 6.4 GiB left), exit status 1, before anything is allocated (it ran
+// out of memory in its sketch at 10⁷ and in the solver's components at
+// 10⁸, exit status 2).
 func TestSketchRefusedUnderAddressSpaceLimit(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		nodes          int
 		engine, memory string
 		have           string
+		graph          bool // the graph itself refused
 	}{
-		{10_000_000, "auto", "", "GiB is available"},
-		{10_000_000, "sketch", "1G", "only 1.0 GiB is available"},
-		{100_000_000, "auto", "", "GiB is available"},
-		{100_000_000, "sketch", "", "GiB is available"},
+		{10_000_000, "auto", "", "GiB is available (the address-space limit (ulimit -v) of 8.0 GiB", false},
+		{10_000_000, "sketch", "1G", "is available (OHM_MEMORY=1G, ", false},
+		{100_000_000, "auto", "", "GiB is available (the address-space limit (ulimit -v) of 8.0 GiB", true},
+		{100_000_000, "sketch", "", "GiB is available (the address-space limit (ulimit -v) of 8.0 GiB", true},
 	} {
 		t.Run(fmt.Sprintf("%d nodes, %s, OHM_MEMORY=%q", tc.nodes, tc.engine, tc.memory), func(t *testing.T) {
 			f := filepath.Join(dir, fmt.Sprintf("n%d.txt", tc.nodes))
@@ -149,9 +161,80 @@ func TestSketchRefusedUnderAddressSpaceLimit(t *testing.T) {
 			err := cmd.Run()
 			var exit *exec.ExitError
 			want := fmt.Sprintf("the sketch resistance engine on %d nodes and 1 edges needs", tc.nodes)
+			if tc.graph {
+				want = fmt.Sprintf("a graph of %d nodes and 1 edges needs", tc.nodes)
+			}
 			if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), want) ||
 				!strings.Contains(stderr.String(), tc.have) {
 				t.Fatalf("%v, stderr %q: want exit status 1 and %q … %q", err, stderr.String(), want, tc.have)
+			}
+		})
+	}
+}
+
+// TestMemoryRefusedUnderAddressSpaceLimit: under an address-space limit of
+// 6 GiB (ulimit -v), the commands whose memory grows with a flag or a file
+// refuse before they allocate, exit status 1, naming what needs how much,
+// the limit and (for flags) the flags that set the size: curvature and
+// FoSR on a file declaring 2·10⁷ nodes (each died with Go's fatal out of
+// memory, exit status 2), data synth's ring of 2·10⁹ edges, and training
+// with a million hidden units or layers (grew to 24 GB before), and data
+// synth's SBM of 10¹⁰ nodes (fatal out of memory in 0.1 s before).
+func TestMemoryRefusedUnderAddressSpaceLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "n2e7.npz")
+	if err := graphio.WriteNPZ(big, 20_000_000, []linalg.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "s.npz")
+	limit := "GiB is available (the address-space limit (ulimit -v) of 6.0 GiB"
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  []string
+		data bool
+	}{
+		{"curvature", []string{"rewire", "--graph", big, "-m", "curvature", "-r", "1"}, 1,
+			[]string{"the curvature rewiring on 20000000 nodes and 2 edges needs", limit}, false},
+		{"fosr", []string{"rewire", "--graph", big, "-m", "fosr", "-r", "1"}, 1,
+			[]string{"the fosr rewiring on 20000000 nodes and 2 edges needs", limit}, false},
+		{"synth ring", []string{"data", "synth", "--model", "ring", "--cliques", "1000", "--clique-size", "2000", "--out", out}, 1,
+			[]string{"ring of cliques: a graph of 2000000 nodes and about 1.999e+09 edges needs 238.", limit, "set by --cliques, --clique-size"}, false},
+		{"synth sbm 10¹⁰ nodes", []string{"data", "synth", "--model", "sbm", "--nodes", "10000000000", "--out", out}, 1,
+			[]string{"sbm: a graph of 10000000000 nodes and about 5e+10 edges needs 6.2 TiB", limit, "set by --nodes, --avg-degree"}, false},
+		{"train --hidden", []string{"train", "-d", "cora", "-m", "gcn", "--epochs", "1", "--hidden", "1000000"}, 1,
+			[]string{"a gcn of 2 layers, hidden width 1000000, on 2708 nodes needs", limit, "set by --hidden, --layers, --threads"}, true},
+		{"train --layers", []string{"train", "-d", "cora", "-m", "gcn", "--epochs", "1", "--layers", "1000000"}, 1,
+			[]string{"a gcn of 1000000 layers, hidden width 16, on 2708 nodes needs", limit}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.data {
+				datatest.Root(t, filepath.FromSlash("Cora/raw/ind.cora.graph"))
+			}
+			cmd := exec.Command("sh", "-c", `ulimit -v 6291456 && exec "$0" -test.run='^TestRewireChild$'`, os.Args[0])
+			var env []string
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "OHM_MEMORY=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+					env = append(env, kv)
+				}
+			}
+			cmd.Env = append(env, "OHM_REWIRE_CHILD="+strings.Join(tc.args, "\t"))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != tc.code {
+				t.Fatalf("%v, stderr %q: want exit status %d", err, stderr.String(), tc.code)
+			}
+			for _, m := range tc.msg {
+				if !strings.Contains(stderr.String(), m) {
+					t.Fatalf("stderr %q lacks %q", stderr.String(), m)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Fatalf("%s written", out)
 			}
 		})
 	}

@@ -51,7 +51,7 @@ func TestNoCommandPointsToHelp(t *testing.T) {
 	}{
 		{nil, `ohm: no command given: run 'ohm --help' for the commands ("data", "resistance", "rewire", "stats", "train", ...)` + "\n"},
 		{[]string{"-q"}, `ohm: no command given: run 'ohm --help' for the commands ("data", "resistance", "rewire", "stats", "train", ...)` + "\n"},
-		{[]string{"data"}, `ohm: no command given: run 'ohm data --help' for the commands ("list", "info", "export", "synth")` + "\n"},
+		{[]string{"data"}, `ohm: no command given: run 'ohm data --help' for the commands ("list", "verify", "info", "export", "synth")` + "\n"},
 	} {
 		if code, out, errs := run(t, tc.args...); code != 2 || errs != tc.want || out != "" {
 			t.Errorf("ohm %v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 )
 
 // writeJSON writes v as indented JSON (the --json outputs and the files
@@ -21,13 +21,13 @@ func writeJSON(w io.Writer, v any) error {
 
 // checkOutput checks, before any work, that path can be written later:
 // its folder exists, path is not a folder, and a file can be created there
-// (graphio.CheckWritable creates and removes one). flag names the option
+// (atomicfile.CheckWritable creates and removes one). flag names the option
 // in the error.
 func checkOutput(flag, path string) error {
 	if path == "" {
 		return nil
 	}
-	if err := graphio.CheckWritable(path, false); err != nil {
+	if err := atomicfile.CheckWritable(path, false); err != nil {
 		return fmt.Errorf("%s %w", flag, err) // the error names path
 	}
 	return nil
@@ -40,7 +40,7 @@ func checkOutputIn(flag, dir, name string, mkdir bool) error {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return fmt.Errorf("%s %s: not a directory", flag, dir)
 	}
-	if err := graphio.CheckWritable(filepath.Join(dir, name), mkdir); err != nil {
+	if err := atomicfile.CheckWritable(filepath.Join(dir, name), mkdir); err != nil {
 		return fmt.Errorf("%s %w", flag, err) // the error names the file
 	}
 	return nil
@@ -48,10 +48,10 @@ func checkOutputIn(flag, dir, name string, mkdir bool) error {
 
 // nothingWrittenTo is the note for a command that failed with err before
 // putting any of its outputs in place: "; nothing written to OUT". A
-// failure while putting them in place (*graphio.CommitError) names what is
+// failure while putting them in place (*atomicfile.CommitError) names what is
 // where itself, so the note is empty then.
 func nothingWrittenTo(err error, out string) string {
-	var ce *graphio.CommitError
+	var ce *atomicfile.CommitError
 	if errors.As(err, &ce) {
 		return ""
 	}

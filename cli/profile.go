@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 )
 
 // startProfiles checks that the profiles can be written, starts the CPU
@@ -24,9 +24,9 @@ func (g *Globals) startProfiles() (stop func(keep bool) error, err error) {
 	if err := checkOutput("--memprofile", g.MemProfile); err != nil {
 		return nil, err
 	}
-	var cpu *graphio.PendingFile
+	var cpu *atomicfile.Pending
 	if g.CPUProfile != "" {
-		if cpu, err = graphio.CreatePending(g.CPUProfile); err != nil {
+		if cpu, err = atomicfile.Create(g.CPUProfile); err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 		if err = pprof.StartCPUProfile(cpu); err != nil {
@@ -45,7 +45,7 @@ func (g *Globals) startProfiles() (stop func(keep bool) error, err error) {
 		}
 		if g.MemProfile != "" && keep {
 			runtime.GC()
-			if err := graphio.WriteFileAtomic(g.MemProfile, func(w io.Writer) error { return pprof.WriteHeapProfile(w) }); err != nil {
+			if err := atomicfile.WriteFile(g.MemProfile, func(w io.Writer) error { return pprof.WriteHeapProfile(w) }); err != nil {
 				return fmt.Errorf("--memprofile: %w", err)
 			}
 		}

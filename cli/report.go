@@ -12,10 +12,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ohmgnn/ohm/docs/paper/published"
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
+	"github.com/ohmgnn/ohm/model/published"
 	"github.com/ohmgnn/ohm/model/report"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
@@ -23,13 +23,13 @@ import (
 // reportCmd is `ohm report`: Markdown tables and PNG/SVG figures from a
 // sweep's results (and optionally `ohm diagnose`'s diagnostics.json).
 type reportCmd struct {
-	Results     string   `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines); or the output of 'ohm train --json' (one or more, concatenated), reported as a table of its runs."`
-	Out         string   `required:"" short:"o" type:"path" placeholder:"DIR" help:"Output folder (created): report.md and figures/*.png, *.svg."`
-	Diagnostics []string `placeholder:"FILE" help:"diagnostics.json of ohm diagnose (several, comma-separated, are merged: e.g. one per dataset): adds the cosine, probe, CKA and overlap sections."`
-	Methods     []string `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
-	Forms       []string `help:"Only these graph forms (undirected, directed; default: both)."`
-	Features    string   `name:"features" placeholder:"row|raw" help:"Report the runs trained on these features: row or raw (default: each dataset family's, definitions §4.3). Runs of other choices are left out and counted."`
-	PairNormAt  string   `name:"pairnorm-at" placeholder:"pre|post" help:"Report the PairNorm runs with PairNorm at this position: pre or post the ReLU (default: definitions §4.2). Runs of the other are left out and counted."`
+	Results     string    `arg:"" type:"existingfile" help:"Results file of ohm sweep (JSON lines); or the output of 'ohm train --json' (one or more, concatenated), reported as a table of its runs."`
+	Out         string    `required:"" short:"o" type:"path" placeholder:"DIR" help:"Output folder (created): report.md and figures/*.png, *.svg."`
+	Diagnostics commaList `placeholder:"FILE" help:"diagnostics.json of ohm diagnose (several, comma-separated, are merged: e.g. one per dataset): adds the cosine, probe, CKA and overlap sections."`
+	Methods     commaList `help:"Only these methods (comma-separated; default: all in the file), e.g. none,curvature,err,res,gtr,fosr for the baselines' comparison."`
+	Forms       commaList `help:"Only these graph forms (undirected, directed; default: both)."`
+	Features    string    `name:"features" placeholder:"row|raw" help:"Report the runs trained on these features: row or raw (default: each dataset family's, definitions §4.3). Runs of other choices are left out and counted."`
+	PairNormAt  string    `name:"pairnorm-at" placeholder:"pre|post" help:"Report the PairNorm runs with PairNorm at this position: pre or post the ReLU (default: definitions §4.2). Runs of the other are left out and counted."`
 }
 
 // Run checks that --out can be written, reads the results (a truncated
@@ -66,9 +66,12 @@ func (c *reportCmd) Run(g *Globals) error {
 	}
 	ctx, release := interruptible(g, "stopping after the figure in flight; nothing is written")
 	defer release()
-	all, err := sweep.ReadResults(c.Results)
+	all, unknown, err := sweep.ReadResultsFields(c.Results)
 	if err != nil {
 		return err
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(g.Stderr, "ohm: warning: %s: fields this version of ohm does not know (written by a newer ohm?): %s; read past\n", c.Results, strings.Join(unknown, ", "))
 	}
 	// Results of other rewiring code versions never mix into a report: they
 	// are left out, and the message names their versions.
@@ -189,7 +192,7 @@ func (c *reportCmd) reportTraining(g *Globals, outs []TrainOut) error {
 		}
 	}
 	md := filepath.Join(c.Out, "report.md")
-	if err := graphio.WriteFileAtomic(md, func(w io.Writer) error {
+	if err := atomicfile.WriteFile(md, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}); err != nil {

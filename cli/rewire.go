@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
@@ -25,7 +29,7 @@ type rewireCmd struct {
 	Engine           string  `help:"auto (incremental when its n² state fits in memory, else sketch), incremental (rank-one updates of L⁺; low-rank, residual-certified updates of X when directed), exact (recompute L⁺ or X every iteration; same decisions, slower) or sketch (undirected err and res on graphs beyond memory: resistance sketch, exact re-scoring of its candidates)." default:"auto"`
 	MaxIterations    int     `name:"max-iterations" help:"Stop after N iterations even if the budget allows more (0: no limit)." default:"0"`
 	Out              string  `short:"o" type:"path" placeholder:"FILE" help:"Write the rewired graph: .npz (edge_index, num_nodes, added, removed) or .txt (edge list)."`
-	Log              string  `type:"path" placeholder:"FILE.jsonl" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, removed when it ends)."`
+	Log              string  `type:"path" placeholder:"FILE.jsonl" help:"Write the edit log: one JSON object {iteration, op, u, v, score} per line (while the run goes, the edits stream to FILE.partial, locked; it is removed once the outputs are in place, kept when they cannot be written, and a run refuses to start while one with edits is there)."`
 	JSON             bool    `name:"json" help:"Print the summary as one JSON object (fields in docs/cli.md)."`
 	Alpha            float64 `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1] (0 is BORF's); ignored by the other methods."`
 	Seed             uint64  `default:"0" help:"fosr: seed of the random start vector (uniform in [−1, 1)); ignored by the other methods."`
@@ -37,9 +41,9 @@ type rewireCmd struct {
 // (--dataset mutag, enzymes, proteins, …): PyG's use_node_attr and
 // use_edge_attr, and the edge_attr of added arcs.
 type TUFlags struct {
-	NodeAttr bool      `name:"node-attr" help:"TU datasets: put the node attributes in x before the one-hot node labels (PyG's use_node_attr=True)."`
-	EdgeAttr bool      `name:"edge-attr" help:"TU datasets: put the edge attributes in edge_attr before the one-hot edge labels (PyG's use_edge_attr=True)."`
-	EdgeFill []float64 `name:"edge-fill" sep:"," placeholder:"V[,V...]" help:"TU datasets: edge_attr of every added arc, one value for all columns or one per column (default: zeros)."`
+	NodeAttr bool       `name:"node-attr" help:"TU datasets: put the node attributes in x before the one-hot node labels (PyG's use_node_attr=True)."`
+	EdgeAttr bool       `name:"edge-attr" help:"TU datasets: put the edge attributes in edge_attr before the one-hot edge labels (PyG's use_edge_attr=True)."`
+	EdgeFill numberList `name:"edge-fill" placeholder:"V" help:"TU datasets: edge_attr of every added arc, one value for all columns or one per column (default: zeros)."`
 }
 
 // RewireSummary is the summary of one rewiring run, printed by `ohm rewire`
@@ -79,14 +83,16 @@ type RewireSummary struct {
 }
 
 // Run validates every flag and checks that the outputs can be written,
-// loads the graph, rewires it and only then writes the outputs and the
-// summary: both outputs are written in full beside their targets first and
-// renamed into place together, so a failure at any step leaves --out and
-// --log as they were. Meanwhile the edits stream to --log's journal
-// (journal), which only a process killed outright leaves behind. The first
-// Ctrl-C (SIGINT or SIGTERM) stops the run after the iteration in flight:
-// the outputs and the summary then hold the iterations made, and the
-// command fails with how many they were.
+// opens and locks --log's journal (journal), loads the graph, rewires it
+// and only then writes the outputs and the summary: both outputs are
+// written in full beside their targets first and renamed into place
+// together, all or none, so a failure at any step leaves --out and --log
+// as they were. Meanwhile the edits stream to the journal, which is
+// removed only once the outputs are in place (definitions §7.2). The
+// first Ctrl-C (SIGINT or SIGTERM) stops the run after the iteration in
+// flight: the outputs and the summary then hold the iterations made, and
+// the command fails with how many they were; a run stopped before its
+// first iteration writes nothing.
 func (c *rewireCmd) Run(g *Globals) error {
 	cfg, err := rewireConfig(c.Method, c.Budget, c.Edits, c.WithinComponents, c.Directed, c.Engine, c.MaxIterations, c.Alpha)
 	if err != nil {
@@ -100,6 +106,15 @@ func (c *rewireCmd) Run(g *Globals) error {
 	}
 	if err := c.checkOutputs(); err != nil {
 		return err
+	}
+	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made (nothing if no iteration was made)")
+	defer release()
+	var jr *journal
+	if c.Log != "" {
+		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
+			return err
+		}
+		defer jr.close(false)
 	}
 	gr, name, err := c.LoadGraph(g)
 	if err != nil {
@@ -121,37 +136,32 @@ func (c *rewireCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stderr, plan.EngineReason)
 	}
 	collectForSketch(plan.Engine)
-	var jr *journal
-	if c.Log != "" {
-		if jr, err = openJournal(c.Log, g.Stderr); err != nil {
-			return err
-		}
-	}
 	bar := newProgress(g, fmt.Sprintf("rewire %s %s", name, plan.Config.Method), plan.Iterations, "iterations")
 	bar.stage(setupStage(plan)) // until the first iteration: the set-up can take seconds
-	plan.Config.OnIteration = func(it int, _ *linalg.Graph, edits []rewire.Edit) {
-		if it == 1 {
+	first := true
+	run := startRun(plan, func(edits []rewire.Edit) {
+		if first {
 			bar.describe("")
+			first = false
 		}
 		bar.add(1)
 		if jr != nil {
 			jr.record(edits)
 		}
-	}
-	ctx, release := interruptible(g, "finishing the iteration in flight, then writing what was made")
-	defer release()
-	plan.Config.Context = ctx
-	res, err := plan.Run()
+	}, ctx)
+	res, err := run.wait(ctx)
 	bar.finish()
+	if errors.Is(err, errBeforeFirst) || err == nil && ctx.Err() != nil && res.Iterations == 0 && plan.Iterations > 0 {
+		return fmt.Errorf("rewire %s: %w before the first of %d iterations%s", name, errInterrupted, plan.Iterations, c.nothingWritten())
+	}
 	if err != nil {
-		jr.close(true)
 		var ce *rewire.ConfigError
 		if errors.As(err, &ce) {
 			// fosr's start vector, found wanting only once it runs (on
 			// the data): a failure naming its flag, not a usage error.
 			err = errors.Unwrap(configUsage(ce, rewireFlags))
 		}
-		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.removed())
+		return fmt.Errorf("rewire %s: %w%s%s", name, err, c.nothingWritten(), jr.keep(c.Log, -1))
 	}
 	if err := c.writeOutputs(g, res, jr); err != nil {
 		return err
@@ -187,24 +197,28 @@ func (c *rewireCmd) checkOutputs() error {
 	if err := checkOutput("--out", c.Out); err != nil {
 		return err
 	}
-	return checkOutput("--log", c.Log)
+	if err := checkOutput("--log", c.Log); err != nil {
+		return err
+	}
+	return checkJournal(c.Log)
 }
 
 // writeOutputs writes --log and --out from the run's result, all or
 // nothing: each is written in full beside its target first, and only when
-// both are complete are they renamed into place (graphio.CommitAll). The
-// journal jr is removed either way.
+// both are complete are they renamed into place (atomicfile.CommitAll,
+// which puts back what it replaced when a rename fails). The journal jr is
+// removed once they are in place, and kept, with a note saying how to
+// finish from it, when they are not.
 func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
-	defer jr.close(true)
-	var staged []*graphio.PendingFile
+	var staged []*atomicfile.Pending
 	stage := func(flag, path string, write func(io.Writer) error) error {
 		if path == "" {
 			return nil
 		}
-		p, err := graphio.StageFile(path, write)
+		p, err := atomicfile.Stage(path, write)
 		if err != nil {
-			graphio.DiscardAll(staged...)
-			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.removed())
+			atomicfile.DiscardAll(staged...)
+			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.keep(c.Log, len(res.Log)))
 		}
 		staged = append(staged, p)
 		return nil
@@ -215,9 +229,10 @@ func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) er
 	if err := stage("--out", c.Out, func(w io.Writer) error { return encodeRewired(w, c.Out, res) }); err != nil {
 		return err
 	}
-	if err := graphio.CommitAll(staged...); err != nil {
-		return fmt.Errorf("putting the outputs in place: %w", err)
+	if err := atomicfile.CommitAll(staged...); err != nil {
+		return fmt.Errorf("putting the outputs in place: %w%s", err, jr.keep(c.Log, len(res.Log)))
 	}
+	jr.close(true)
 	if g.Quiet {
 		return nil
 	}
@@ -354,4 +369,66 @@ func warnZeroBudget(g *Globals, name string, plan *rewire.Plan) {
 		r := plan.Config.Budget
 		fmt.Fprintf(g.Stderr, "ohm: warning: %s: budget %v gives B = floor(%v·%d) = 0 iterations; the graph is not changed\n", name, r, r, plan.Graph.E0())
 	}
+}
+
+// errBeforeFirst is a run abandoned by Ctrl-C before its first iteration.
+var errBeforeFirst = errors.New("stopped before the first iteration")
+
+// planRun is a rewiring run going on in its own goroutine, so that a
+// Ctrl-C during its set-up (an engine's O(n³) start) stops the command
+// at once (definitions §7.3): before the first iteration there is nothing
+// to finish, and the run is abandoned — its iterations, if it makes any
+// before the process exits, are no longer recorded.
+type planRun struct {
+	mu        sync.Mutex
+	made      int  // iterations recorded
+	abandoned bool // no more recording
+	done      chan struct{}
+	res       *rewire.Result
+	err       error
+}
+
+// startRun starts plan with ctx as its context, calling record with each
+// iteration's edits until the run is abandoned.
+func startRun(plan *rewire.Plan, record func([]rewire.Edit), ctx context.Context) *planRun {
+	r := &planRun{done: make(chan struct{})}
+	plan.Config.Context = ctx
+	plan.Config.OnIteration = func(_ int, _ *linalg.Graph, edits []rewire.Edit) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.abandoned {
+			r.made++
+			record(edits)
+		}
+	}
+	go func() {
+		defer close(r.done)
+		defer func() {
+			if p := recover(); p != nil { // a bug: an error, as runRecovered makes it on the main goroutine
+				r.res, r.err = nil, fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())
+			}
+		}()
+		r.res, r.err = plan.Run()
+	}()
+	return r
+}
+
+// wait returns the run's result; when ctx ends before the first iteration
+// is recorded it returns errBeforeFirst at once, else it waits for the
+// iteration in flight (the run stops before the next).
+func (r *planRun) wait(ctx context.Context) (*rewire.Result, error) {
+	select {
+	case <-r.done:
+		return r.res, r.err
+	case <-ctx.Done():
+	}
+	r.mu.Lock()
+	if r.made == 0 {
+		r.abandoned = true
+		r.mu.Unlock()
+		return nil, errBeforeFirst
+	}
+	r.mu.Unlock()
+	<-r.done
+	return r.res, r.err
 }

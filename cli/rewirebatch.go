@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
+
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -124,7 +126,7 @@ func (c *rewireCmd) runBatch(g *Globals, cfg rewire.Config) error {
 }
 
 // writeBatch writes --log and --out from the batch's results, all or
-// nothing (graphio.CommitAll).
+// nothing (atomicfile.CommitAll).
 func (c *rewireCmd) writeBatch(g *Globals, d *dataset.TUDataset, results []*rewire.Result) error {
 	gs := make([]*linalg.Graph, len(results))
 	for i, r := range results {
@@ -134,14 +136,14 @@ func (c *rewireCmd) writeBatch(g *Globals, d *dataset.TUDataset, results []*rewi
 	if err != nil {
 		return fmt.Errorf("rewire %s: %w%s", d.Name, err, c.nothingWritten())
 	}
-	var staged []*graphio.PendingFile
+	var staged []*atomicfile.Pending
 	stage := func(flag, path string, write func(io.Writer) error) error {
 		if path == "" {
 			return nil
 		}
-		p, err := graphio.StageFile(path, write)
+		p, err := atomicfile.Stage(path, write)
 		if err != nil {
-			graphio.DiscardAll(staged...)
+			atomicfile.DiscardAll(staged...)
 			return fmt.Errorf("%s %s: %w%s", flag, path, err, c.nothingWritten())
 		}
 		staged = append(staged, p)
@@ -153,7 +155,7 @@ func (c *rewireCmd) writeBatch(g *Globals, d *dataset.TUDataset, results []*rewi
 	if err := stage("--out", c.Out, func(w io.Writer) error { return dataset.EncodeTUArchive(w, out) }); err != nil {
 		return err
 	}
-	if err := graphio.CommitAll(staged...); err != nil {
+	if err := atomicfile.CommitAll(staged...); err != nil {
 		return fmt.Errorf("putting the outputs in place: %w", err)
 	}
 	if !g.Quiet && c.Out != "" {

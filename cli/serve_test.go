@@ -261,7 +261,7 @@ func TestServeBadRequests(t *testing.T) {
 		{"too large", rawFrame(t, map[string]any{"op": "rewire"}, make([]byte, 2<<20)), -1, false, "frame: too large"},
 		{"fosr x0 of zeros", rawFrame(t, map[string]any{"op": "rewire", "method": "fosr", "budget": 0.5,
 			"graphs": []map[string]any{{"num_nodes": 3, "arcs": 2, "x0": true}}},
-			append(frame.AppendInt64s(nil, 0, 1, 1, 2), make([]byte, 24)...)), 0, false, "fosr: the power iteration vanished"},
+			append(frame.AppendInt64s(nil, 0, 1, 1, 2), make([]byte, 24)...)), 0, false, "fosr's power iteration vanished"},
 	}
 	tests[0].frame = append([]byte("OHM1\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), `{"op":`...)
 	tests[0].graph, tests[0].usage, tests[0].msg = -1, true, "request header: unexpected EOF"

@@ -7,25 +7,25 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/rewire"
 )
 
 // statsCmd is `ohm stats`.
 type statsCmd struct {
-	Datasets         []string `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
-	Budgets          []string `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
-	Methods          []string `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature, gtr, fosr."`
-	Alpha            float64  `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
-	Directed         bool     `help:"Use the directed form of every dataset."`
-	WithinComponents bool     `name:"within-components" help:"Undirected: admissible pairs only inside one connected component."`
-	Engine           string   `help:"auto, incremental, exact or sketch (as ohm rewire --engine)." default:"auto"`
-	SynthSeed        uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
-	Heterophilic     bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
-	JSON             bool     `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`
-	Markdown         string   `type:"path" placeholder:"FILE.md" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
+	Datasets         commaList `default:"cora,citeseer,cornell,texas" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm."`
+	Budgets          commaList `default:"0.01,0.05,0.1,0.15" help:"Comma-separated budgets r in (0, 1]."`
+	Methods          commaList `default:"res,res-hop,err,err-hop" help:"Comma-separated methods: res, res-hop, err, err-hop, curvature, gtr, fosr."`
+	Alpha            float64   `default:"0.5" help:"curvature: laziness α of the measures, in [0, 1]."`
+	Directed         bool      `help:"Use the directed form of every dataset."`
+	WithinComponents bool      `name:"within-components" help:"Undirected: admissible pairs only inside one connected component."`
+	Engine           string    `help:"auto, incremental, exact or sketch (as ohm rewire --engine)." default:"auto"`
+	SynthSeed        uint64    `name:"synth-seed" help:"Seed of the built-in synthetic datasets." default:"0"`
+	Heterophilic     bool      `help:"Built-in sbm: heterophilic instead of homophilic."`
+	JSON             bool      `name:"json" help:"Print a JSON array of the run summaries (the fields of rewire --json)."`
+	Markdown         string    `type:"path" placeholder:"FILE.md" help:"Also write the table to this file (atomically), e.g. with --json on standard output."`
 }
 
 // statsPlan is what the flags ask for, checked: canonical dataset names,
@@ -40,10 +40,7 @@ type statsPlan struct {
 
 func (c *statsCmd) plan() (*statsPlan, error) {
 	p := &statsPlan{cfgs: map[rewire.Method]rewire.Config{}}
-	names, err := splitList("--datasets", c.Datasets)
-	if err != nil {
-		return nil, err
-	}
+	names := c.Datasets // checked by commaList
 	known := dataset.Names()
 	for _, n := range names {
 		l := strings.ToLower(n)
@@ -55,10 +52,7 @@ func (c *statsCmd) plan() (*statsPlan, error) {
 		}
 		p.datasets = append(p.datasets, l)
 	}
-	bs, err := splitList("--budgets", c.Budgets)
-	if err != nil {
-		return nil, err
-	}
+	bs := c.Budgets // checked by commaList
 	for _, s := range bs {
 		r, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -72,10 +66,7 @@ func (c *statsCmd) plan() (*statsPlan, error) {
 		}
 		p.budgets = append(p.budgets, r)
 	}
-	ms, err := splitList("--methods", c.Methods)
-	if err != nil {
-		return nil, err
-	}
+	ms := c.Methods // checked by commaList
 	for _, s := range ms {
 		m, err := rewire.ParseMethod(s)
 		if err != nil {
@@ -170,7 +161,7 @@ func (c *statsCmd) Run(g *Globals) error {
 // output.
 func (c *statsCmd) writeTables(g *Globals, ds []*statsDataset, p *statsPlan) error {
 	if c.Markdown != "" {
-		if err := graphio.WriteFileAtomic(c.Markdown, func(w io.Writer) error { return writeStatsTable(w, ds, p, c.Directed) }); err != nil {
+		if err := atomicfile.WriteFile(c.Markdown, func(w io.Writer) error { return writeStatsTable(w, ds, p, c.Directed) }); err != nil {
 			return fmt.Errorf("--markdown: %w", err)
 		}
 	}

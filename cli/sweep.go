@@ -15,27 +15,27 @@ import (
 
 // sweepCmd is `ohm sweep`: an experiment grid (definitions §6), resumable.
 type sweepCmd struct {
-	Results      string   `required:"" type:"path" placeholder:"FILE.jsonl" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
-	Config       string   `type:"existingfile" placeholder:"FILE.json" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, pairnorm_at, features, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
-	Datasets     []string `xor:"input" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Exclusive with --graph."`
-	Graph        string   `xor:"input" type:"existingfile" placeholder:"FILE.npz" help:"Sweep your own graph instead of --datasets: an .npz with edge_index (int, 2×E), num_nodes, x (float32/float64, n×d, raw features), y (int, n) and the masks train_mask, val_mask, test_mask (bool, n or n×k for k splits, PyG's layout), as 'ohm data export' writes; without masks give --split-rule. The same forms (undirected; --forms directed: the file's arcs), seeds and --splits as a built-in dataset; records carry the SHA-256 of the file's arrays (graph_sha256), so another file of the same name never reuses them."`
-	Name         string   `placeholder:"NAME" help:"--graph: the dataset name in records and reports (default: the file's base name without .npz). Training takes the hyperparameters of a dataset of that name (cora, citeseer: theirs; any other: Cornell's)."`
-	SplitRule    string   `name:"split-rule" placeholder:"RULE" help:"--graph: make the splits (the file's masks are then not used): random:TRAIN,VAL,TEST (fractions of the nodes, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (TRAIN nodes of each class, then VAL and TEST nodes, e.g. Planetoid's per-class:20,500,1000). Split k is drawn from (--split-seed, k); --splits then lists split numbers (e.g. 0,1,2), not all."`
-	SplitSeed    *uint64  `name:"split-seed" help:"--graph --split-rule: seed of the splits (default 0)."`
-	Forms        []string `help:"Comma-separated graph forms: undirected, directed (default undirected)."`
-	Methods      []string `help:"Comma-separated methods: none, curvature, res, res-hop, err, err-hop (default all)."`
-	Budgets      []string `help:"Comma-separated budgets r in (0, 1] (default 0.01,0.05,0.1,0.15). The baseline none runs once, whatever the budgets."`
-	Models       []string `help:"Comma-separated models: gcn (any form; directed graphs are symmetrized), dirgcn (directed form only). Default: gcn on undirected, dirgcn on directed."`
-	PairNorm     []string `name:"pairnorm" help:"Comma-separated PairNorm settings: no, yes (default no,yes)."`
-	PairNormAt   string   `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre (before the ReLU) or post (after it). Default: the one of definitions §4.2. Recorded in every run with PairNorm (pairnorm_at) and part of its key."`
-	Features     string   `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3). Recorded in every run (features) and part of its key."`
-	Depths       []string `help:"Comma-separated depths and ranges, e.g. 1-12 or 1,2,4 (default 1-12)."`
-	Seeds        *int     `help:"Train every setting with seeds 0..N-1 (default 1)."`
-	Splits       string   `placeholder:"all|LIST" help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
-	Epochs       *int     `help:"Epochs per training run (default 200)."`
-	Alpha        *float64 `help:"curvature: laziness α of the measures, in [0, 1] (default 0.5)."`
-	SynthSeed    *uint64  `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
-	Heterophilic bool     `help:"Built-in sbm: heterophilic instead of homophilic."`
+	Results      string    `required:"" type:"path" placeholder:"FILE.jsonl" help:"Results file (JSON lines, one per finished run), appended to; runs already in it are skipped. Rewired graphs are cached in <results>.cache/."`
+	Config       string    `type:"existingfile" placeholder:"FILE.json" help:"JSON file with the grid (fields as the flags: datasets or graph, name, split_rule, split_seed, forms, methods, budgets, models, pairnorm, pairnorm_at, features, depths, seeds, splits, epochs, alpha, synth_seed, heterophilic; see docs/cli.md). Flags given too override its fields."`
+	Datasets     commaList `xor:"input" help:"Comma-separated datasets: cora, citeseer, cornell, texas, bottleneck, ring, sbm. Exclusive with --graph."`
+	Graph        string    `xor:"input" type:"existingfile" placeholder:"FILE.npz" help:"Sweep your own graph instead of --datasets: an .npz with edge_index (int, 2×E), num_nodes, x (float32/float64, n×d, raw features), y (int, n) and the masks train_mask, val_mask, test_mask (bool, n or n×k for k splits, PyG's layout), as 'ohm data export' writes; without masks give --split-rule. The same forms (undirected; --forms directed: the file's arcs), seeds and --splits as a built-in dataset; records carry the SHA-256 of the file's arrays (graph_sha256), so another file of the same name never reuses them."`
+	Name         string    `placeholder:"NAME" help:"--graph: the dataset name in records and reports (default: the file's base name without .npz). Training takes the hyperparameters of a dataset of that name (cora, citeseer: theirs; any other: Cornell's)."`
+	SplitRule    string    `name:"split-rule" placeholder:"RULE" help:"--graph: make the splits (the file's masks are then not used): random:TRAIN,VAL,TEST (fractions of the nodes, e.g. random:0.6,0.2,0.2) or per-class:TRAIN,VAL,TEST (TRAIN nodes of each class, then VAL and TEST nodes, e.g. Planetoid's per-class:20,500,1000). Split k is drawn from (--split-seed, k); --splits then lists split numbers (e.g. 0,1,2), not all."`
+	SplitSeed    *uint64   `name:"split-seed" help:"--graph --split-rule: seed of the splits (default 0)."`
+	Forms        commaList `help:"Comma-separated graph forms: undirected, directed (default undirected)."`
+	Methods      commaList `help:"Comma-separated methods: none, curvature, res, res-hop, err, err-hop (default all)."`
+	Budgets      commaList `help:"Comma-separated budgets r in (0, 1] (default 0.01,0.05,0.1,0.15). The baseline none runs once, whatever the budgets."`
+	Models       commaList `help:"Comma-separated models: gcn (any form; directed graphs are symmetrized), dirgcn (directed form only). Default: gcn on undirected, dirgcn on directed."`
+	PairNorm     commaList `name:"pairnorm" help:"Comma-separated PairNorm settings: no, yes (default no,yes)."`
+	PairNormAt   string    `name:"pairnorm-at" placeholder:"pre|post" help:"Where PairNorm sits: pre (before the ReLU) or post (after it). Default: the one of definitions §4.2. Recorded in every run with PairNorm (pairnorm_at) and part of its key."`
+	Features     string    `name:"features" placeholder:"row|raw" help:"Node features: row (row-normalised) or raw (as loaded). Default: each dataset family's (definitions §4.3). Recorded in every run (features) and part of its key."`
+	Depths       commaList `help:"Comma-separated depths and ranges, e.g. 1-12 or 1,2,4 (default 1-12)."`
+	Seeds        *int      `help:"Train every setting with seeds 0..N-1 (default 1)."`
+	Splits       commaList `placeholder:"all|LIST" help:"Splits: all, or comma-separated split numbers (default 0). WebKB has 10, the others 1."`
+	Epochs       *int      `help:"Epochs per training run (default 200)."`
+	Alpha        *float64  `help:"curvature: laziness α of the measures, in [0, 1] (default 0.5)."`
+	SynthSeed    *uint64   `name:"synth-seed" help:"Seed of the built-in synthetic datasets (default 0)."`
+	Heterophilic bool      `help:"Built-in sbm: heterophilic instead of homophilic."`
 }
 
 // spec merges --config and the flags and checks the result.
@@ -50,7 +50,7 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	var err error
 	// --datasets and --graph each replace the input of --config.
 	if len(c.Datasets) > 0 {
-		s.Datasets = sweep.SplitList(c.Datasets)
+		s.Datasets = c.Datasets
 		s.Graph, s.Name, s.SplitRule, s.SplitSeed = "", "", "", 0
 	}
 	if c.Graph != "" {
@@ -66,13 +66,13 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 		s.SplitSeed = *c.SplitSeed
 	}
 	if len(c.Forms) > 0 {
-		s.Forms = sweep.SplitList(c.Forms)
+		s.Forms = c.Forms
 	}
 	if len(c.Methods) > 0 {
-		s.Methods = sweep.SplitList(c.Methods)
+		s.Methods = c.Methods
 	}
 	if len(c.Models) > 0 {
-		s.Models = sweep.SplitList(c.Models)
+		s.Models = c.Models
 	}
 	if len(c.Budgets) > 0 {
 		if s.Budgets, err = sweep.ParseBudgets(c.Budgets); err != nil {
@@ -95,8 +95,8 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 		}
 		s.Seeds = *c.Seeds
 	}
-	if c.Splits != "" {
-		s.Splits = c.Splits
+	if len(c.Splits) > 0 {
+		s.Splits = strings.Join(c.Splits, ",")
 	}
 	if c.PairNormAt != "" {
 		s.PairNormAt = c.PairNormAt
@@ -156,8 +156,9 @@ func graphSpecError(err error) error {
 var graphFields = map[string]bool{"graph": true, "name": true, "split_rule": true, "split_seed": true}
 
 // Run runs the sweep until every run of the grid is in the results file.
-// Ctrl-C (or SIGTERM) stops starting runs, records the ones in flight and
-// exits; a second Ctrl-C quits at once (nothing recorded is lost either way).
+// Ctrl-C (or SIGTERM) stops within an epoch or an iteration, dropping the
+// work in progress (sweep.Run); a second Ctrl-C quits at once (nothing
+// recorded is lost either way).
 func (c *sweepCmd) Run(g *Globals) error {
 	spec, err := c.spec()
 	if err != nil {
@@ -184,7 +185,7 @@ func (c *sweepCmd) Run(g *Globals) error {
 }
 
 // runsInFlight is what a sweep does when interrupted.
-const runsInFlight = "finishing the runs in flight"
+const runsInFlight = "stopping now: a rewiring or a training in progress is dropped, every run finished is recorded already"
 
 // runSweep runs spec into results with progress (runs done / to do, time
 // per run, ETA) and messages on standard error.

@@ -327,10 +327,17 @@ func TestReportAndDemo(t *testing.T) {
 	}
 	// A diagnostics file named twice (the same dataset and setting in
 	// both) or a missing one fails, naming it, and nothing is written.
-	diag := filepath.Join(dir, diagnosticsFile)
+	// A path named twice is refused by the flag itself.
+	diag, diag2 := filepath.Join(dir, diagnosticsFile), filepath.Join(dir, "copy-"+diagnosticsFile)
+	if raw, err := os.ReadFile(diag); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(diag2, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ files, want string }{
-		{diag + "," + diag, "both hold the diagnostics of bottleneck"},
+		{diag + "," + diag2, "both hold the diagnostics of bottleneck"},
 		{filepath.Join(dir, "missing.json"), "missing.json"},
+		{diag + "," + diag, diag + " given twice"},
 	} {
 		bad := filepath.Join(dir, "bad")
 		code, _, errs = run(t, "report", filepath.Join(dir, "results.jsonl"), "--out", bad, "--diagnostics", c.files)
@@ -405,19 +412,29 @@ func TestFilterRecords(t *testing.T) {
 		{Method: "err", Form: "directed"}, {Method: "err", Form: "undirected"}}
 	for _, tc := range []struct {
 		methods, forms []string
-		want           int
-		bad            bool
+		want           []string // method/form of the records kept, in order
+		bad            string   // the error names it
 	}{
-		{nil, nil, 4, false},
-		{[]string{"none", "gtr"}, nil, 2, false},
-		{nil, []string{"directed"}, 1, false},
-		{[]string{"err"}, []string{"undirected"}, 1, false},
-		{[]string{"bogus"}, nil, 0, true},
-		{nil, []string{"sideways"}, 0, true},
+		{nil, nil, []string{"none/undirected", "gtr/undirected", "err/directed", "err/undirected"}, ""},
+		{[]string{"none", "gtr"}, nil, []string{"none/undirected", "gtr/undirected"}, ""},
+		{nil, []string{"directed"}, []string{"err/directed"}, ""},
+		{[]string{"err"}, []string{"undirected"}, []string{"err/undirected"}, ""},
+		{[]string{"bogus"}, nil, nil, "bogus"},
+		{nil, []string{"sideways"}, nil, "sideways"},
 	} {
 		got, err := filterRecords(slices.Clone(recs), tc.methods, tc.forms)
-		if (err != nil) != tc.bad || len(got) != tc.want {
-			t.Errorf("methods %v forms %v: %d records, err %v; want %d, error %v", tc.methods, tc.forms, len(got), err, tc.want, tc.bad)
+		var kept []string
+		for _, r := range got {
+			kept = append(kept, r.Method+"/"+r.Form)
+		}
+		if tc.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.bad) {
+				t.Errorf("methods %v forms %v: err %v, want one naming %q", tc.methods, tc.forms, err, tc.bad)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(kept, tc.want) {
+			t.Errorf("methods %v forms %v: kept %v, err %v; want %v", tc.methods, tc.forms, kept, err, tc.want)
 		}
 	}
 }

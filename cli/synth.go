@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 )
@@ -53,6 +56,10 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 		return interruptedf("nothing written to %s", c.Out)
 	}
 	if genErr != nil {
+		var me *sysmem.Error
+		if errors.As(genErr, &me) {
+			return withMemoryFlags(genErr, c.sizeFlags())
+		}
 		return usagef("%v", genErr)
 	}
 	prog.stage(fmt.Sprintf("writing %s (%d edges)", c.Out, len(gr.Edges)))
@@ -66,7 +73,15 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 	}
 	// Written in full beside --out first: an interrupt while it is written
 	// still leaves --out as it was.
-	out, err := graphio.StageFile(c.Out, func(w io.Writer) error { return graphio.EncodeGraphNPZ(w, gr.N, gr.Arcs(), arrays...) })
+	out, err := atomicfile.StageContext(ctx, c.Out, func(w io.Writer) error {
+		return graphio.EncodeGraphNPZ(ctxWriter{ctx, w}, gr.N, gr.Arcs(), arrays...)
+	})
+	if ctx.Err() != nil {
+		if out != nil {
+			out.Discard()
+		}
+		return interruptedf("nothing written to %s", c.Out)
+	}
 	if err != nil {
 		return fmt.Errorf("--out %s: %w", c.Out, err)
 	}
@@ -82,6 +97,17 @@ func (c *dataSynthCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "wrote %s: %s, %d nodes, %d edges\n", c.Out, c.Model, gr.N, len(gr.Edges))
 	}
 	return nil
+}
+
+// sizeFlags are the flags that size c.Model's graph.
+func (c *dataSynthCmd) sizeFlags() string {
+	switch c.Model {
+	case "ring":
+		return "--cliques, --clique-size"
+	case "ba":
+		return "--nodes, --edges-per-node"
+	}
+	return "--nodes, --avg-degree"
 }
 
 // generate makes the graph of c.Model.

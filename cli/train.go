@@ -173,7 +173,7 @@ func (c *trainCmd) Run(g *Globals) error {
 	if err := checkOneBased(c.OneBased, "--graph", c.Graph); err != nil {
 		return err
 	}
-	ctx, release := interruptible(g, "finishing the runs in flight, then printing the summary of the runs finished")
+	ctx, release := interruptible(g, "stopping the runs in flight at their next epoch, then printing the summary of the runs finished")
 	defer release()
 	d, gr, err := c.Load(g)
 	if err != nil {
@@ -227,7 +227,7 @@ func (c *trainCmd) Run(g *Globals) error {
 		return fmt.Errorf("train %s: %w before any of the %d runs finished; nothing printed", d.Name, errInterrupted, len(runs))
 	}
 	if err != nil && !interrupted {
-		return fmt.Errorf("train %s: %w", d.Name, err)
+		return fmt.Errorf("train %s: %w", d.Name, withMemoryFlags(err, "--hidden, --layers, --threads"))
 	}
 	out := summarizeTraining(d.Name, cfg, feat, graphName, res, seconds)
 	form := "undirected"

@@ -76,6 +76,7 @@ type Directed struct {
 	rescan  []int  // SCCs whose skipped pairs changed, to scan again
 	crossed bool   // arcs between SCCs were added since the last repartition
 	merges  int    // SCC merges made (directed_merge.go)
+	err     error  // the first failed solve outside Add, Remove and Commit (Err)
 }
 
 // dirSCC is one strongly connected component.
@@ -213,7 +214,7 @@ func (e *Directed) Skip(pairs []Pair) {
 			// Only the fast mode's exact fallback can fail; Refresh
 			// restores a consistent state.
 			if err := e.Refresh(); err != nil {
-				panic(fmt.Sprintf("incremental: Skip: %v", err))
+				e.fail(fmt.Errorf("incremental: Skip: %w", err))
 			}
 		}
 	}
@@ -262,8 +263,9 @@ func (e *Directed) MinEdge(accept func(u, v int) bool) (Pair, bool) {
 // Lyapunov operator Y ↦ M Y + Y Mᵀ changes by Y ↦ u wᵀY + Y w uᵀ, a correction
 // of rank up to 2n_S on the space of n_S×n_S matrices, not a rank-one one that
 // Sherman–Morrison could invert cheaply. This is the quantity definitions §3.3, step 1,
-// second case, needs for each candidate arc. It panics if that solve fails, which for a strongly
-// connected component cannot happen short of non-finite arithmetic.
+// second case, needs for each candidate arc. If that solve fails, which for a strongly
+// connected component cannot happen short of non-finite arithmetic, it returns false
+// and keeps the error (Err; Commit returns it).
 func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {
 	s := e.comp[x]
 	if e.comp[y] != s || e.comp[a] != e.comp[b] {
@@ -282,7 +284,8 @@ func (e *Directed) RAfterAdd(a, b, x, y int) (float64, bool) {
 	}
 	X, err := e.solveX(s, x, y)
 	if err != nil {
-		panic(fmt.Sprintf("incremental: RAfterAdd(%d, %d, %d, %d): %v", a, b, x, y, err))
+		e.fail(fmt.Errorf("incremental: RAfterAdd(%d, %d, %d, %d): %w", a, b, x, y, err))
+		return 0, false
 	}
 	c := dirSCC{x: X}
 	return c.r(e.local[a], e.local[b]), true
@@ -369,6 +372,9 @@ func (e *Directed) Begin() { e.batch = true }
 // state.
 func (e *Directed) Commit() error {
 	e.batch = false
+	if e.err != nil {
+		return e.err
+	}
 	if err := e.repartition(); err != nil {
 		return err
 	}
@@ -400,7 +406,13 @@ func (e *Directed) markDirty(s int) {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Directed) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
+func (e *Directed) edit(u, v int, add bool) {
+	if add {
+		e.dist.AddEdge(e.g, u, v)
+	} else {
+		e.dist.RemoveEdge(e.g, u, v)
+	}
+}
 
 // Score returns the score MaxPair ranks by for the ordered pair (i, j):
 // R_ij, or R_ij/d(i→j) with PerHop; false across SCCs, for i = j, or
@@ -829,3 +841,15 @@ func (e *Directed) sccDrift(s int) float64 {
 	}
 	return res / (mnorm*ymax + 1)
 }
+
+// Err is the first solve that failed where no error can be returned (Skip,
+// RAfterAdd, MinRAfterAdd), nil when none; Commit returns it.
+func (e *Directed) Err() error { return e.err }
+
+func (e *Directed) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+var _ Failer = (*Directed)(nil)

@@ -559,7 +559,8 @@ func (e *Directed) MinRAfterAdd(a, b, x int, ys []int) (Pair, bool) {
 			}
 			X, err := e.solveX(s, x, ys[q])
 			if err != nil {
-				panic(fmt.Sprintf("incremental: MinRAfterAdd(%d, %d, %d, %d): %v", a, b, x, ys[q], err))
+				e.fail(fmt.Errorf("incremental: MinRAfterAdd(%d, %d, %d, %d): %w", a, b, x, ys[q], err))
+				return Pair{}, false
 			}
 			cc := dirSCC{x: X}
 			rs[q], errs[q] = cc.r(e.local[a], e.local[b]), 0

@@ -400,7 +400,7 @@ func TestDirectedRandomEdits(t *testing.T) {
 				continue
 			}
 			err := e.Remove(a.U, a.V)
-			if tarjan.SplitsSCC(mirror, a.U, a.V) {
+			if tarjan.NewSearcher(mirror.N()).SplitsSCC(mirror, a.U, a.V) {
 				if !errors.Is(err, ErrSplitsSCC) {
 					t.Fatalf("remove %d→%d splits its SCC, got %v", a.U, a.V, err)
 				}

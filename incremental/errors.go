@@ -26,7 +26,7 @@ type EditError struct {
 }
 
 func (e *EditError) Error() string {
-	return fmt.Sprintf("%s (%d, %d): %v", e.Op, e.U, e.V, e.Reason)
+	return fmt.Sprintf("incremental: %s (%d, %d): %v", e.Op, e.U, e.V, e.Reason)
 }
 
 func (e *EditError) Unwrap() error { return e.Reason }

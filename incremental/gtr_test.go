@@ -57,7 +57,7 @@ func TestGTRBruteForce(t *testing.T) {
 				}
 				break
 			}
-			want := ps[rank.First(ps, rank.Descending, false)]
+			want := ps[rank.First(ps, rank.Descending, rank.ScoreOnly)]
 			if !ok || !rank.Same(got, want) || abs(got.Score-want.Score) > 1e-9*max(1, want.Score) {
 				t.Fatalf("seed %d step %d: engine %v, brute force %v", seed, step, got, want)
 			}

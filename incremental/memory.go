@@ -3,7 +3,8 @@ package incremental
 import (
 	"fmt"
 
-	"github.com/ohmgnn/ohm/linalg"
+	"github.com/ohmgnn/ohm/incremental/hops"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 )
 
 // DenseBytes estimates the peak memory of a dense resistance engine on n
@@ -25,14 +26,21 @@ func DenseBytes(n int, directed, perHop bool) uint64 {
 	return b
 }
 
-// checkDense refuses, before anything n²-sized is allocated, an engine whose
-// DenseBytes exceed the available memory (linalg.CheckMemory).
+// checkDense refuses, before anything n²-sized is allocated, per-hop
+// scores on a graph too large for hops.Distances (hops.CheckNodes) and an
+// engine whose DenseBytes exceed the available memory (sysmem.Check).
 func checkDense(n int, directed, perHop bool) error {
-	return linalg.CheckMemory(fmt.Sprintf("the dense resistance engine on %d nodes", n), DenseBytes(n, directed, perHop),
+	if perHop {
+		if err := hops.CheckNodes(n); err != nil {
+			return err
+		}
+	}
+	return sysmem.Check(fmt.Sprintf("the dense resistance engine on %d nodes", n), DenseBytes(n, directed, perHop),
 		"the dense engines keep n² numbers; use the sketch engine (undirected err and res), a smaller graph (or a component of it) or a machine with more memory")
 }
 
 // CheckDense is the check the dense engines make before they allocate:
-// nil when DenseBytes(n, directed, perHop) fits in the available memory,
-// else a *linalg.MemoryError naming the size and the sketch engine.
+// nil when DenseBytes(n, directed, perHop) fits in the available memory
+// (and, per hop, n ≤ hops.MaxNodes), else the hops error or a
+// *sysmem.Error naming the size and the sketch engine.
 func CheckDense(n int, directed, perHop bool) error { return checkDense(n, directed, perHop) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -15,7 +16,7 @@ func TestDenseEngineRefused(t *testing.T) {
 	for i := 1; i < 5000; i++ {
 		g.AddEdge(i-1, i)
 	}
-	var me *linalg.MemoryError
+	var me *sysmem.Error
 	if _, err := NewUndirected(g, Options{}); !errors.As(err, &me) || me.Need != DenseBytes(5000, false, false) {
 		t.Fatalf("undirected: %v", err)
 	}
@@ -43,9 +44,9 @@ func TestMemoryCheckedSkipsProbe(t *testing.T) {
 			_, err := NewUndirected(g, opt)
 			return err
 		}
-		var me *linalg.MemoryError
+		var me *sysmem.Error
 		if err := build(Options{Workers: 1}); !errors.As(err, &me) {
-			t.Errorf("directed %v: probed: %v, want a *linalg.MemoryError", directed, err)
+			t.Errorf("directed %v: probed: %v, want a *sysmem.Error", directed, err)
 		}
 		if err := build(Options{Workers: 1, MemoryChecked: true}); err != nil {
 			t.Errorf("directed %v: memory checked: %v", directed, err)

@@ -64,5 +64,5 @@ func minEdge(g *linalg.Graph, r func(u, v int) float64, scored, accept func(u, v
 			es = append(es, Pair{U: ed.U, V: ed.V, Score: r(ed.U, ed.V)})
 		}
 	}
-	return rank.FirstAccepted(es, rank.Ascending, false, accept)
+	return rank.FirstAccepted(es, rank.Ascending, rank.ScoreOnly, accept)
 }

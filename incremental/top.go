@@ -60,7 +60,7 @@ func Top(n, k int, ordered bool, score func(i, j int) (float64, bool)) []Pair {
 		}
 	})
 	out := make([]Pair, 0, min(k, len(cand)))
-	rank.Each(cand, rank.Descending, false, func(p Pair) bool {
+	rank.Each(cand, rank.Descending, rank.ScoreOnly, func(p Pair) bool {
 		out = append(out, p)
 		return len(out) < k
 	})

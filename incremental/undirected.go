@@ -6,12 +6,14 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -83,10 +85,12 @@ type Undirected struct {
 	track   []rank.Max
 	tracks  []*rank.Max // pointers to track, for rank.Merge
 	tasks   []func()    // tasks[t] runs worker t's pass and marks wg done
-	wg      sync.WaitGroup
-	best    Pair
-	has     bool
-	skip    []Pair // pairs MaxPair leaves out (Skip)
+	// panicked is the first panic of a worker's pass (run raises it again).
+	panicked atomic.Pointer[parallel.PanicError]
+	wg       sync.WaitGroup
+	best     Pair
+	has      bool
+	skip     []Pair // pairs MaxPair leaves out (Skip)
 	// skipStale: Skip changed the set inside a batch; Commit rescans if no
 	// pass follows.
 	skipStale bool
@@ -162,8 +166,13 @@ func (e *Undirected) split() {
 	e.tasks = make([]func(), w)
 	for t := range w {
 		e.tasks[t] = func() {
+			defer e.wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					e.panicked.CompareAndSwap(nil, parallel.Recovered(r))
+				}
+			}()
 			e.pass(t)
-			e.wg.Done()
 		}
 	}
 }
@@ -405,7 +414,13 @@ func (e *Undirected) flush() error {
 }
 
 // edit changes the graph and, with PerHop, the distances.
-func (e *Undirected) edit(u, v int, add bool) { e.dist.Edit(e.g, u, v, add) }
+func (e *Undirected) edit(u, v int, add bool) {
+	if add {
+		e.dist.AddEdge(e.g, u, v)
+	} else {
+		e.dist.RemoveEdge(e.g, u, v)
+	}
+}
 
 // Score returns the score MaxPair ranks by: R_ij, or R_ij/d(i,j) with
 // PerHop (false when there is no path). O(1).
@@ -455,6 +470,9 @@ func (e *Undirected) run() {
 	}
 	e.tasks[0]()
 	e.wg.Wait()
+	if p := e.panicked.Load(); p != nil {
+		panic(p) // a worker's, raised on the caller's goroutine (the CLI's guard)
+	}
 	e.best, e.has = rank.Merge(e.tracks)
 	e.skipStale = false
 }

@@ -83,10 +83,9 @@ func ExampleComponentPinv() {
 }
 
 // Pinv takes the component of every node, as tarjan.Components labels
-// them, and Resistances turns L⁺ into the matrix of all effective
-// resistances. On a star every leaf is one unit from the centre and two
+// them, and Resistance reads each effective resistance from L⁺. On a star every leaf is one unit from the centre and two
 // from every other leaf.
-func ExampleResistances() {
+func ExamplePinv() {
 	g := linalg.NewGraph(4, false)
 	for leaf := 1; leaf < 4; leaf++ {
 		g.AddEdge(0, leaf)
@@ -96,10 +95,9 @@ func ExampleResistances() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := linalg.Resistances(p)
 	for i := range 4 {
 		for j := range 4 {
-			fmt.Printf(" %.4f", r.At(i, j))
+			fmt.Printf(" %.4f", linalg.Resistance(p, i, j))
 		}
 		fmt.Println()
 	}

@@ -52,7 +52,7 @@ func NewGraph(n int, directed bool) *Graph {
 // (CheckGraphSize), checked before anything is allocated. Cost O(m log m).
 func FromEdges(n int, directed bool, edges []Edge) (*Graph, error) {
 	if n < 0 {
-		return nil, fmt.Errorf("negative node count %d", n)
+		return nil, fmt.Errorf("linalg: negative node count %d", n)
 	}
 	if err := CheckGraphSize(n, len(edges), directed); err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func FromEdges(n int, directed bool, edges []Edge) (*Graph, error) {
 	g := NewGraph(n, directed)
 	for k, e := range edges {
 		if e.U < 0 || e.U >= n || e.V < 0 || e.V >= n {
-			return nil, fmt.Errorf("edge %d (%d, %d): node id out of range [0, %d)", k, e.U, e.V, n)
+			return nil, fmt.Errorf("linalg: edge %d (%d, %d): node id out of range [0, %d)", k, e.U, e.V, n)
 		}
 		g.AddEdge(e.U, e.V)
 	}

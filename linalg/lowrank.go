@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack"
@@ -263,11 +263,7 @@ func ParallelTriangle(w, n int, body func(t, lo, hi int)) {
 	for ; k <= w; k++ {
 		bounds[k] = n
 	}
-	var wg sync.WaitGroup
-	for t := range w {
-		wg.Go(func() { body(t, bounds[t], bounds[t+1]) })
-	}
-	wg.Wait()
+	parallel.Ranges(bounds, body)
 }
 
 // ShiftedSolve overwrites the n×k row-major matrix b with (M + p_j I)⁻¹ b,

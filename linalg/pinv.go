@@ -159,17 +159,3 @@ func Groups(labels []int) [][]int {
 func Resistance(P mat.Matrix, i, j int) float64 {
 	return P.At(i, i) + P.At(j, j) - 2*P.At(i, j)
 }
-
-// Resistances returns the all-pairs matrix R_ij = P_ii + P_jj − 2P_ij of a
-// symmetric P (L⁺, or the directed X of definitions §2.2). O(n²).
-func Resistances(P mat.Symmetric) *mat.SymDense {
-	n := P.SymmetricDim()
-	R := mat.NewSymDense(max(n, 1), nil)
-	for i := range n {
-		pii := P.At(i, i)
-		for j := i + 1; j < n; j++ {
-			R.SetSym(i, j, pii+P.At(j, j)-2*P.At(i, j))
-		}
-	}
-	return R
-}

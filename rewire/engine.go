@@ -7,6 +7,7 @@ import (
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/exact"
 	"github.com/ohmgnn/ohm/incremental/sketch"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -90,7 +91,7 @@ func (s EngineSpec) Resolve(g *linalg.Graph) (EngineSpec, string) {
 	if s.Kind != "" && s.Kind != Auto {
 		return s, ""
 	}
-	need := linalg.FormatBytes(incremental.DenseBytes(g.N(), g.Directed(), s.PerHop))
+	need := sysmem.FormatBytes(incremental.DenseBytes(g.N(), g.Directed(), s.PerHop))
 	fits := s.MemoryChecked || incremental.CheckDense(g.N(), g.Directed(), s.PerHop) == nil
 	if fits || !s.sketchable() || g.Directed() {
 		s.Kind = Incremental
@@ -106,7 +107,7 @@ func (s EngineSpec) Resolve(g *linalg.Graph) (EngineSpec, string) {
 // NewEngine builds the resistance engine s names (Auto resolved first) on
 // a copy of g: the one constructor of every engine kind. The dense engines
 // refuse, before they allocate, a graph whose state exceeds the memory
-// available (a *linalg.MemoryError). Cost: the engine's set-up — O(n³) for
+// available (a *sysmem.Error). Cost: the engine's set-up — O(n³) for
 // the dense ones, a round of Laplacian solves for the sketch.
 func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 	if err := s.Check(g.Directed()); err != nil {
@@ -115,7 +116,7 @@ func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 	s, _ = s.Resolve(g)
 	switch s.Kind {
 	case Exact:
-		return exact.New(g, s.PerHop, s.WithinComponents)
+		return exact.New(g, exact.Options{PerHop: s.PerHop, WithinComponents: s.WithinComponents})
 	case Sketch:
 		opt := s.Sketch
 		opt.Removes = s.Removes

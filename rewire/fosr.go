@@ -53,6 +53,9 @@ func newFoSROperator(p *Plan) (operator, error) {
 	if p.Config.FoSR != nil {
 		opt = *p.Config.FoSR
 	}
+	if err := checkOperatorMemory(FoSR, g, FoSRBytes(g.N(), g.E0())); err != nil {
+		return nil, err
+	}
 	x := make([]float64, g.N())
 	if opt.X0 != nil {
 		copy(x, opt.X0)

@@ -3,7 +3,9 @@ package rewire
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/sketch"
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -174,6 +176,11 @@ func NewPlan(g *linalg.Graph, cfg Config) (*Plan, error) {
 	}
 	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	info := cfg.Method.Info()
+	if info.PerHop {
+		if err := hops.CheckNodes(g.N()); err != nil {
+			return nil, &ConfigError{Field: FieldMethod, Value: cfg.Method, Reason: fmt.Sprintf("the graph has %d nodes; per-hop scores hold at most %d (16-bit hop distances): use %s on this graph", g.N(), hops.MaxNodes, strings.TrimSuffix(string(cfg.Method), "-hop"))}
+		}
+	}
 	p := &Plan{Graph: g, Config: cfg, Method: info, B: cfg.Edits}
 	if cfg.Edits == 0 {
 		p.B = Budget(cfg.Budget, g.E0())

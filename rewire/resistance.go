@@ -114,7 +114,7 @@ func (o *resistanceOperator) remove(it int, G *linalg.Graph, ranked []incrementa
 		return nil
 	}
 	var err error
-	rank.Each(ranked, rank.Ascending, false, func(r incremental.Pair) bool {
+	rank.Each(ranked, rank.Ascending, rank.ScoreOnly, func(r incremental.Pair) bool {
 		var keeps bool
 		if G.Directed() {
 			keeps = !o.search.SplitsSCC(G, r.U, r.V)
@@ -253,7 +253,7 @@ func bestNeighbour(eng incremental.Engine, g *linalg.Graph, a, b, u, v int) (inc
 		r, _ := eng.ResistanceAfterAdd(u, v, a, n)
 		cand[k] = incremental.Pair{U: a, V: n, Score: r}
 	}
-	return cand[rank.First(cand, rank.Ascending, false)], true
+	return cand[rank.First(cand, rank.Ascending, rank.ScoreOnly)], true
 }
 
 // rankEdges returns the removal candidates of G(t) — every edge (directed:

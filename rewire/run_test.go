@@ -164,7 +164,7 @@ func TestHandBuilt(t *testing.T) {
 			for k, s := range tc.scores {
 				if math.IsNaN(s) {
 					// The case-2 score is R_01 once 0→2 is added alone.
-					e, _ := exact.New(tc.g, false, false)
+					e, _ := exact.New(tc.g, exact.Options{})
 					s, _ = e.ResistanceAfterAdd(0, 1, 0, 2)
 				}
 				if got := res.Log[k].Score; math.Abs(got-s) > 1e-9 {

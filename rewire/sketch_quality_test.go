@@ -231,10 +231,13 @@ func (q sketchQuality) check(t testing.TB, label string, worst, mean float64) {
 // ≥ 0.995, Kirchhoff drop ≥ 95 % of the exact run's, no bridge removed
 // (measured, sketch-14: worst 0.9804 and 0.9803, mean 0.99922 and 0.99634
 // on Cora and CiteSeer, the 0.98 the engine certifies). It takes minutes (a
-// dense mirror follows every iteration): OHM_LONG=1.
+// dense mirror follows every iteration): OHM_LONG=1. Without it (make
+// test, CI) the same bar is checked on the first 1 % of each (52 and 45
+// iterations: about 15 s of CPU for both).
 func TestSketchQualityPlanetoid(t *testing.T) {
+	budget := 0.1
 	if os.Getenv("OHM_LONG") == "" {
-		t.Skip("minutes per dataset; set OHM_LONG=1")
+		budget = 0.01
 	}
 	names := []string{"cora", "citeseer"}
 	if s := os.Getenv("OHM_SKETCH_DATASETS"); s != "" {
@@ -242,7 +245,7 @@ func TestSketchQualityPlanetoid(t *testing.T) {
 	}
 	for _, name := range names {
 		g := testgraph.Dataset(t, name, false)
-		measureSketch(t, g, 0.1, sketch.Options{Seed: 1}).check(t, name, 0.98, 0.995)
+		measureSketch(t, g, budget, sketch.Options{Seed: 1}).check(t, name, 0.98, 0.995)
 	}
 }
 

@@ -16,7 +16,7 @@ func TestPathAndCycle(t *testing.T) {
 	for i := 1; i < 5; i++ {
 		g.AddEdge(i-1, i)
 	}
-	e, err := New(g, false, false)
+	e, err := New(g, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,13 +42,27 @@ type Distances struct {
 	repaired   int // entries (undirected: pairs) rewritten by Removed
 }
 
+// MaxNodes is the largest graph Distances holds: its uint16 distances
+// need n < Unreachable, so that no distance (at most n − 1) collides with
+// Unreachable (definitions §2.3).
+const MaxNodes = Unreachable - 1
+
+// CheckNodes reports, as an error, a graph of n nodes too large for
+// Distances (n > MaxNodes): callers check it before they allocate anything
+// n²-sized. O(1).
+func CheckNodes(n int) error {
+	if n > MaxNodes {
+		return fmt.Errorf("hops: per-hop scores need the hop distance of every pair as a 16-bit number, which holds graphs of at most %d nodes; this one has %d", MaxNodes, n)
+	}
+	return nil
+}
+
 // New returns the distances of g, computed by a BFS from every node,
-// O(n(n+m)). It panics if g has 65535 nodes or more (a distance could then
-// collide with Unreachable).
+// O(n(n+m)). It panics if CheckNodes(g.N()) fails: callers check first.
 func New(g *linalg.Graph) *Distances {
 	n := g.N()
-	if n >= Unreachable {
-		panic(fmt.Sprintf("hops: New of a graph with %d nodes: uint16 distances need n < %d", n, Unreachable))
+	if err := CheckNodes(n); err != nil {
+		panic(err)
 	}
 	d := &Distances{
 		n:        n,
@@ -105,10 +119,10 @@ func (d *Distances) Repaired() int { return d.repaired }
 // check panics if g does not match the Distances or (u, v) is out of range.
 func (d *Distances) check(g *linalg.Graph, u, v int) {
 	if g.N() != d.n || g.Directed() != d.directed {
-		panic("incremental: Distances updated with a different graph")
+		panic("hops: Distances updated with a different graph")
 	}
 	if u < 0 || u >= d.n || v < 0 || v >= d.n {
-		panic(fmt.Sprintf("incremental: node pair (%d, %d) out of range [0, %d)", u, v, d.n))
+		panic(fmt.Sprintf("hops: node pair (%d, %d) out of range [0, %d)", u, v, d.n))
 	}
 }
 
@@ -386,20 +400,21 @@ func (d *Distances) bfs(g *linalg.Graph, s int) {
 	}
 }
 
-// Edit adds or removes the edge {u,v} (arc u→v) of g and, when d is not nil,
-// updates the distances to match (Added or Removed, whose cost it has): the
-// one place the engines change their graph.
-func (d *Distances) Edit(g *linalg.Graph, u, v int, add bool) {
-	if add {
-		g.AddEdge(u, v)
-	} else {
-		g.RemoveEdge(u, v)
-	}
-	switch {
-	case d == nil:
-	case add:
+// AddEdge adds the edge {u,v} (arc u→v) to g and, when d is not nil,
+// updates the distances to match (Added, whose cost it has): with
+// RemoveEdge, the one place the engines change their graph.
+func (d *Distances) AddEdge(g *linalg.Graph, u, v int) {
+	g.AddEdge(u, v)
+	if d != nil {
 		d.Added(g, u, v)
-	default:
+	}
+}
+
+// RemoveEdge removes the edge {u,v} (arc u→v) from g and, when d is not
+// nil, updates the distances to match (Removed, whose cost it has).
+func (d *Distances) RemoveEdge(g *linalg.Graph, u, v int) {
+	g.RemoveEdge(u, v)
+	if d != nil {
 		d.Removed(g, u, v)
 	}
 }

@@ -40,6 +40,19 @@ const (
 	Ascending
 )
 
+// Keys says which keys a ranking compares: the score alone, or the score
+// and then, among equal scores, the per-hop second key (Pair.Key, larger
+// first: definitions §3.1). A bool underneath, so that the constants read
+// at the call site.
+type Keys bool
+
+const (
+	// ScoreOnly ranks by the score alone (ties by the node order).
+	ScoreOnly Keys = false
+	// ScoreThenKey breaks score ties by Pair.Key first (the per-hop methods).
+	ScoreThenKey Keys = true
+)
+
 // Tol is definitions §3.1's tolerance: scores within Tol(best) of best are equal.
 func Tol(best float64) float64 { return 1e-9 * math.Max(1, math.Abs(best)) }
 
@@ -63,8 +76,8 @@ func inWindow(s, m float64, o Order) bool {
 }
 
 // First returns the index of the pair the rule ranks first in ps (in any
-// order), and -1 when ps is empty. keyed selects the per-hop second key. O(len(ps)).
-func First(ps []Pair, o Order, keyed bool) int {
+// order), and -1 when ps is empty. keyed (ScoreThenKey) selects the per-hop second key. O(len(ps)).
+func First(ps []Pair, o Order, keyed Keys) int {
 	if len(ps) == 0 {
 		return -1
 	}
@@ -84,7 +97,7 @@ func First(ps []Pair, o Order, keyed bool) int {
 	}
 	pick := -1
 	for q, p := range ps {
-		if !inWindow(p.Score, m, o) || (keyed && p.Key < k-Tol(k)) {
+		if !inWindow(p.Score, m, o) || (keyed == ScoreThenKey && p.Key < k-Tol(k)) {
 			continue
 		}
 		if pick < 0 || RowMajorLess(p, ps[pick]) {
@@ -99,7 +112,7 @@ func First(ps []Pair, o Order, keyed bool) int {
 // first few pairs are found by linear scans (O(len(ps)) each: a caller that
 // usually accepts the first pays no sort); after 16 it sorts once by score
 // and each further step costs its tie window.
-func Each(ps []Pair, o Order, keyed bool, visit func(Pair) bool) {
+func Each(ps []Pair, o Order, keyed Keys, visit func(Pair) bool) {
 	for rejected := 0; len(ps) > 0; rejected++ {
 		if rejected == 16 {
 			eachSorted(ps, o, keyed, visit)
@@ -118,7 +131,7 @@ func Each(ps []Pair, o Order, keyed bool, visit func(Pair) bool) {
 // FirstAccepted returns the first pair of ps in the order of the rule that
 // accept (nil: any) takes, such as the least edge that is no bridge, and
 // false when it takes none. It reorders ps.
-func FirstAccepted(ps []Pair, o Order, keyed bool, accept func(u, v int) bool) (Pair, bool) {
+func FirstAccepted(ps []Pair, o Order, keyed Keys, accept func(u, v int) bool) (Pair, bool) {
 	var pick Pair
 	found := false
 	Each(ps, o, keyed, func(p Pair) bool {
@@ -132,7 +145,7 @@ func FirstAccepted(ps []Pair, o Order, keyed bool, accept func(u, v int) bool) (
 }
 
 // eachSorted is Each after one sort by score (best first).
-func eachSorted(ps []Pair, o Order, keyed bool, visit func(Pair) bool) {
+func eachSorted(ps []Pair, o Order, keyed Keys, visit func(Pair) bool) {
 	slices.SortFunc(ps, func(a, b Pair) int {
 		if a.Score != b.Score {
 			if (a.Score > b.Score) == (o == Descending) {

@@ -101,7 +101,7 @@ func TestMaxEqualsRule(t *testing.T) {
 		if gok != wok || (wok && !Same(got, want)) {
 			t.Fatalf("trial %d (keyed %v): Max gives %v %v, rule %v %v", trial, keyed, got, gok, want, wok)
 		}
-		if q := First(rest, Descending, keyed); wok && !Same(rest[q], want) {
+		if q := First(rest, Descending, Keys(keyed)); wok && !Same(rest[q], want) {
 			t.Fatalf("trial %d: First gives %v, rule %v", trial, rest[q], want)
 		}
 	}
@@ -121,7 +121,7 @@ func TestEachIsRepeatedFirst(t *testing.T) {
 			rest = slices.DeleteFunc(rest, func(x Pair) bool { return Same(x, p) })
 		}
 		var got []Pair
-		Each(slices.Clone(ps), o, keyed, func(p Pair) bool { got = append(got, p); return true })
+		Each(slices.Clone(ps), o, Keys(keyed), func(p Pair) bool { got = append(got, p); return true })
 		if len(got) != len(want) {
 			t.Fatalf("trial %d: %d pairs visited, want %d", trial, len(got), len(want))
 		}
@@ -132,7 +132,7 @@ func TestEachIsRepeatedFirst(t *testing.T) {
 		}
 		// Stopping early visits a prefix.
 		n := 0
-		Each(slices.Clone(ps), o, keyed, func(Pair) bool { n++; return n < 3 })
+		Each(slices.Clone(ps), o, Keys(keyed), func(Pair) bool { n++; return n < 3 })
 		if n != min(3, len(ps)) {
 			t.Fatalf("trial %d: stopped after %d visits, want 3", trial, n)
 		}

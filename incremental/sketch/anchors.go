@@ -92,7 +92,7 @@ func (e *Engine) solveAnchors(rs *roundStart) error {
 	cols := make([]float64, len(X)*n, max(len(X), maxAnchors)*n) // grow appends up to maxAnchors columns
 	if _, err := e.solver.SolveMany(len(X), func(q int, b []float64) { b[X[q]] = 1 },
 		func(q int, x []float64) { copy(cols[q*n:(q+1)*n], x) }, e.opt.Tol, 10*n+100, max(1, e.opt.Workers)); err != nil {
-		return fmt.Errorf("anchor solves: %w", err)
+		return fmt.Errorf("sketch: anchor solves: %w", err)
 	}
 	e.solves += len(X)
 	rs.X, rs.cols = X, cols

@@ -65,7 +65,7 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 			}
 		}, e.opt.Tol, 10*n+100, max(1, e.opt.Workers))
 	if err != nil {
-		return fmt.Errorf("re-scoring solves: %w", err)
+		return fmt.Errorf("sketch: re-scoring solves: %w", err)
 	}
 	e.solves += len(todo)
 	S := e.stride

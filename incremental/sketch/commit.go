@@ -123,7 +123,7 @@ func (e *Engine) Commit() error {
 	e.pending = e.pending[:0]
 	e.left--
 	if K > 0 && math.IsNaN(e.diag[0]) {
-		return fmt.Errorf("sketch engine: the kept block became NaN")
+		return fmt.Errorf("sketch: the kept block became NaN")
 	}
 	if len(e.waiting) >= boundBatch && !e.stale {
 		return e.flushBounds()

@@ -86,12 +86,12 @@ type pendingEdit struct {
 var _ incremental.Engine = (*Engine)(nil)
 
 // New starts the sketch engine on a copy of g (undirected) with its
-// first round. It refuses first, with a *linalg.MemoryError, a graph whose
+// first round. It refuses first, with a *sysmem.Error, a graph whose
 // estimated peak (Bytes) exceeds the memory available. Its cost is that of
 // a round.
 func New(g *linalg.Graph, opt Options) (*Engine, error) {
 	if g.Directed() {
-		return nil, fmt.Errorf("the sketch engine takes undirected graphs")
+		return nil, fmt.Errorf("sketch: the sketch engine takes undirected graphs")
 	}
 	opt = opt.withDefaults()
 	if err := checkMemory(g.N(), g.NumEdges(), opt); err != nil {

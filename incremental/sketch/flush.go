@@ -126,7 +126,7 @@ func (e *Engine) flushBounds() error {
 	_, err := e.solver.SolveManyBefore(e.waitFrom, len(ws), func(q int, b []float64) { b[ws[order[q]].u], b[ws[order[q]].v] = 1, -1 },
 		func(q int, x []float64) { copy(xs[order[q]], x) }, e.opt.BoundTol, 10*n+100, max(1, e.opt.Workers))
 	if err != nil {
-		return fmt.Errorf("edit vectors: %w", err)
+		return fmt.Errorf("sketch: edit vectors: %w", err)
 	}
 	e.solves += len(ws)
 	cs := carryBatch(X, n, ws, max(1, e.opt.Workers))

@@ -46,7 +46,7 @@ func (e *Engine) grow(ws []int) error {
 			}
 		}, e.opt.Tol, 10*n+100, max(1, e.opt.Workers))
 	if err != nil {
-		return fmt.Errorf("re-scoring solves: %w", err)
+		return fmt.Errorf("sketch: re-scoring solves: %w", err)
 	}
 	e.solves += N
 	for _, w := range ws[:min(N, room)] {

@@ -3,6 +3,7 @@ package sketch
 import (
 	"fmt"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/laplace"
 )
@@ -45,8 +46,8 @@ func Bytes(n, m int, opt Options) uint64 {
 }
 
 // checkMemory refuses, before anything graph-sized is allocated, a graph
-// whose Bytes exceed the memory available (linalg.CheckMemory).
+// whose Bytes exceed the memory available (sysmem.Check).
 func checkMemory(n, m int, opt Options) error {
-	return linalg.CheckMemory(fmt.Sprintf("the sketch resistance engine on %d nodes and %d edges", n, m), Bytes(n, m, opt),
+	return sysmem.Check(fmt.Sprintf("the sketch resistance engine on %d nodes and %d edges", n, m), Bytes(n, m, opt),
 		"its sketch, solver and anchors take several kB per node; use a smaller graph (or a component of it) or a machine with more memory")
 }

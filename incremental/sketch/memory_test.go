@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
 
 // TestSketchRefusedBeforeAllocating: a graph whose estimated peak exceeds
 // the memory available is refused with that estimate and the limit, a
-// *linalg.MemoryError, before the engine allocates anything of the
+// *sysmem.Error, before the engine allocates anything of the
 // graph's size (its copy of the graph alone would take megabytes here).
 func TestSketchRefusedBeforeAllocating(t *testing.T) {
 	const n = 200_000
@@ -25,8 +26,8 @@ func TestSketchRefusedBeforeAllocating(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err := New(g, Options{Workers: 2})
 	runtime.ReadMemStats(&after)
-	var me *linalg.MemoryError
-	if !errors.As(err, &me) || me.Need != Bytes(n, n-1, Options{Workers: 2}) || me.Have != 64<<20 ||
+	var me *sysmem.Error
+	if !errors.As(err, &me) || me.Need != Bytes(n, n-1, Options{Workers: 2}) || me.Have > 64<<20 ||
 		!strings.Contains(err.Error(), "the sketch resistance engine on 200000 nodes and 199999 edges needs") {
 		t.Fatalf("New under 64 MiB: %v", err)
 	}
@@ -84,10 +85,10 @@ func TestSketchBytesBoundsLiveHeap(t *testing.T) {
 			live := after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
 			est := Bytes(g.N(), g.NumEdges(), opt)
 			if live > est {
-				t.Fatalf("live heap %s above the estimate %s", linalg.FormatBytes(live), linalg.FormatBytes(est))
+				t.Fatalf("live heap %s above the estimate %s", sysmem.FormatBytes(live), sysmem.FormatBytes(est))
 			}
 			runtime.KeepAlive(e)
-			t.Logf("live heap %s, estimate %s", linalg.FormatBytes(live), linalg.FormatBytes(est))
+			t.Logf("live heap %s, estimate %s", sysmem.FormatBytes(live), sysmem.FormatBytes(est))
 		})
 	}
 	base := Bytes(100_000, 1_000_000, Options{})

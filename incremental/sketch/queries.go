@@ -21,7 +21,7 @@ func (e *Engine) Top(k int) []incremental.Pair {
 		}
 	}
 	var out []incremental.Pair
-	rank.Each(ps, rank.Descending, false, func(p incremental.Pair) bool {
+	rank.Each(ps, rank.Descending, rank.ScoreOnly, func(p incremental.Pair) bool {
 		out = append(out, p)
 		return len(out) < k
 	})
@@ -67,7 +67,7 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 		p.Score = e.r(e.index[p.U], e.index[p.V])
 		es = append(es, p)
 	}
-	return rank.FirstAccepted(es, rank.Ascending, false, accept)
+	return rank.FirstAccepted(es, rank.Ascending, rank.ScoreOnly, accept)
 }
 
 // Resistance is R_ij: exact when both are kept, else the estimate of a

@@ -80,7 +80,7 @@ func BenchmarkIsBridge(b *testing.B) {
 		for b.Loop() {
 			e := es[i%len(es)]
 			i++
-			IsBridge(g, e.U, e.V)
+			isBridge(g, e.U, e.V)
 		}
 	})
 }

@@ -59,7 +59,7 @@ func TestDeepGraphs(t *testing.T) {
 		if b := Bridges(g); b.Len() != n-1 {
 			t.Errorf("Bridges: %d, want %d", b.Len(), n-1)
 		}
-		if SplitsSCC(g, n/2, n/2+1) {
+		if splitsSCC(g, n/2, n/2+1) {
 			t.Error("arc of a DAG reported as splitting an SCC")
 		}
 	})
@@ -68,7 +68,7 @@ func TestDeepGraphs(t *testing.T) {
 		if b := Bridges(g); b.Len() != 0 {
 			t.Errorf("Bridges: %d, want 0", b.Len())
 		}
-		if IsBridge(g, n/2, n/2+1) {
+		if isBridge(g, n/2, n/2+1) {
 			t.Error("cycle edge reported as a bridge")
 		}
 	})
@@ -80,7 +80,7 @@ func TestDeepGraphs(t *testing.T) {
 		if b := Bridges(g); b.Len() != 0 {
 			t.Errorf("Bridges: %d, want 0", b.Len())
 		}
-		if !SplitsSCC(g, n-1, 0) {
+		if !splitsSCC(g, n-1, 0) {
 			t.Error("cycle arc does not split the cycle")
 		}
 	})

@@ -190,15 +190,3 @@ func (s *Searcher) SplitsSCC(g *linalg.Graph, u, v int) bool {
 	// Same component iff v reaches u; a shortest such path never uses u→v.
 	return s.connected(g, v, u, u, v, false)
 }
-
-// IsBridge is Searcher.IsBridge with a fresh Searcher: the same answer, plus
-// an O(n) allocation. Use a Searcher for repeated queries.
-func IsBridge(g *linalg.Graph, u, v int) bool {
-	return NewSearcher(g.N()).IsBridge(g, u, v)
-}
-
-// SplitsSCC is Searcher.SplitsSCC with a fresh Searcher: the same answer, plus
-// an O(n) allocation. Use a Searcher for repeated queries.
-func SplitsSCC(g *linalg.Graph, u, v int) bool {
-	return NewSearcher(g.N()).SplitsSCC(g, u, v)
-}

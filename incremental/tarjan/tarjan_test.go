@@ -193,7 +193,7 @@ func TestHandMade(t *testing.T) {
 					if got := s.IsBridge(g, u, v); got != want {
 						t.Errorf("Searcher.IsBridge(%d, %d) = %v, want %v", u, v, got, want)
 					}
-					if got := IsBridge(g, u, v); got != want {
+					if got := isBridge(g, u, v); got != want {
 						t.Errorf("IsBridge(%d, %d) = %v, want %v", u, v, got, want)
 					}
 					wantSplit := want
@@ -203,15 +203,15 @@ func TestHandMade(t *testing.T) {
 					if got := s.SplitsSCC(g, u, v); got != wantSplit {
 						t.Errorf("Searcher.SplitsSCC(%d, %d) = %v, want %v", u, v, got, wantSplit)
 					}
-					if got := SplitsSCC(g, u, v); got != wantSplit {
+					if got := splitsSCC(g, u, v); got != wantSplit {
 						t.Errorf("SplitsSCC(%d, %d) = %v, want %v", u, v, got, wantSplit)
 					}
 				}
 			}
 			// Ids outside the graph are "not an edge": false, no panic.
 			for _, p := range [][2]int{{-1, 0}, {0, tc.n}, {tc.n, tc.n + 1}, {-3, -3}} {
-				if bs.Has(p[0], p[1]) || s.IsBridge(g, p[0], p[1]) || IsBridge(g, p[0], p[1]) ||
-					s.SplitsSCC(g, p[0], p[1]) || SplitsSCC(g, p[0], p[1]) {
+				if bs.Has(p[0], p[1]) || s.IsBridge(g, p[0], p[1]) || isBridge(g, p[0], p[1]) ||
+					s.SplitsSCC(g, p[0], p[1]) || splitsSCC(g, p[0], p[1]) {
 					t.Errorf("out-of-range pair %v reported true", p)
 				}
 			}
@@ -365,4 +365,16 @@ func TestSplitsSCCBruteForce(t *testing.T) {
 	if ns < 300 || nnot < 300 || ncross < 300 {
 		t.Fatalf("corpus too one-sided: %d / %d / %d", ns, nnot, ncross)
 	}
+}
+
+// isBridge is Searcher.IsBridge with a fresh Searcher: the same answer, plus
+// an O(n) allocation. Use a Searcher for repeated queries.
+func isBridge(g *linalg.Graph, u, v int) bool {
+	return NewSearcher(g.N()).IsBridge(g, u, v)
+}
+
+// splitsSCC is Searcher.SplitsSCC with a fresh Searcher: the same answer, plus
+// an O(n) allocation. Use a Searcher for repeated queries.
+func splitsSCC(g *linalg.Graph, u, v int) bool {
+	return NewSearcher(g.N()).SplitsSCC(g, u, v)
 }

@@ -1,6 +1,8 @@
 package parallel
 
 import (
+	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -51,4 +53,45 @@ func TestEach(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPanicReachesCaller: a panic in any worker of every fan-out is raised
+// again on the caller's goroutine as a *PanicError holding the value and
+// the worker's stack, after the other workers are done; Go returns it as
+// an error.
+func TestPanicReachesCaller(t *testing.T) {
+	fanouts := map[string]func(){
+		"Rows":    func() { Rows(3, 9, func(t, lo, hi int) { boomIf(t == 1) }) },
+		"Ranges":  func() { Ranges([]int{0, 2, 5}, func(t, lo, hi int) { boomIf(t == 1) }) },
+		"Workers": func() { Workers(2, func(t int) { boomIf(t == 0) }) },
+		"Each":    func() { Each(2, 10, func(t, k int) { boomIf(k == 7) }) },
+		"nested":  func() { Rows(2, 2, func(t, lo, hi int) { Each(2, 4, func(_, k int) { boomIf(t == 1 && k == 3) }) }) },
+	}
+	for name, f := range fanouts {
+		p := catch(f)
+		if p == nil || p.Value != "boom" || !strings.Contains(string(p.Stack), "boomIf") {
+			t.Errorf("%s: recovered %#v, want a *PanicError of \"boom\" with boomIf on its stack", name, p)
+		}
+	}
+	err := Go(func() error { boomIf(true); return nil })()
+	var p *PanicError
+	if !errors.As(err, &p) || p.Value != "boom" || !strings.HasPrefix(err.Error(), "internal error (please report it): boom\n") {
+		t.Errorf("Go: %v, want a *PanicError of \"boom\"", err)
+	}
+	want := errors.New("plain")
+	if err := Go(func() error { return want })(); err != want {
+		t.Errorf("Go passes %v through as %v", want, err)
+	}
+}
+
+func boomIf(b bool) {
+	if b {
+		panic("boom")
+	}
+}
+
+func catch(f func()) (p *PanicError) {
+	defer func() { p, _ = recover().(*PanicError) }()
+	f()
+	return nil
 }

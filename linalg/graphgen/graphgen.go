@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -70,6 +71,11 @@ func SBM(n, k int, pIn, pOut float64, seed uint64) (*Graph, error) {
 	}
 	if !(pIn >= 0 && pIn <= 1 && pOut >= 0 && pOut <= 1) {
 		return nil, fmt.Errorf("sbm: probabilities %v, %v outside [0, 1]", pIn, pOut)
+	}
+	per := float64(n) / float64(k)
+	in := float64(k) * pairs(per)
+	if err := checkSize("sbm", n, in*pIn+(pairs(float64(n))-in)*pOut); err != nil {
+		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5b3))
 	start := make([]int, k+1)
@@ -154,6 +160,9 @@ func RGG(n int, radius float64, seed uint64) (*Graph, error) {
 	if !(radius > 0 && radius <= math.Sqrt2) {
 		return nil, fmt.Errorf("rgg: radius %v outside (0, √2]", radius)
 	}
+	if err := checkSize("rgg", n, pairs(float64(n))*min(1, math.Pi*radius*radius)); err != nil {
+		return nil, err
+	}
 	r := rand.New(rand.NewPCG(seed, 0x266))
 	xs, ys := make([]float64, n), make([]float64, n)
 	for i := range n {
@@ -203,6 +212,9 @@ func BA(n, k int, seed uint64) (*Graph, error) {
 	if k < 1 || n < k+1 {
 		return nil, fmt.Errorf("ba: %d edges per node needs at least %d nodes, not %d", k, k+1, n)
 	}
+	if err := checkSize("ba", n, float64(n)*float64(k)*1.5); err != nil { // the list of ends: 2 a edge
+		return nil, err
+	}
 	r := rand.New(rand.NewPCG(seed, 0xba))
 	g := &Graph{N: n}
 	ends := make([]int, 0, 2*n*k)
@@ -234,7 +246,14 @@ func BA(n, k int, seed uint64) (*Graph, error) {
 // are the clique indices. O(k·s²).
 func RingOfCliques(k, s int) (*Graph, error) {
 	if k < 1 || s < 1 {
-		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes", k, s)
+		return nil, fmt.Errorf("graphgen: ring of cliques: %d cliques of %d nodes", k, s)
+	}
+	if err := sysmem.Check(fmt.Sprintf("ring of cliques: a graph of %.0f nodes and about %.4g edges", float64(k)*float64(s), float64(k)*(pairs(float64(s))+1)),
+		Bytes(min(k*s, 1<<40), float64(k)*(pairs(float64(s))+1)), "fewer nodes or a lower degree"); err != nil {
+		return nil, err
+	}
+	if float64(k)*float64(s) > linalg.MaxNodes {
+		return nil, fmt.Errorf("ring of cliques: %d cliques of %d nodes: more than ohm's limit of %d nodes", k, s, linalg.MaxNodes)
 	}
 	g := &Graph{N: k * s, Labels: make([]int, k*s)}
 	for c := range k {

@@ -1,11 +1,15 @@
 package graphgen
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -132,5 +136,39 @@ func TestSBMByDegree(t *testing.T) {
 	}
 	if _, err := SBMByDegree(100, 2, 5, 1.5, 1); err == nil {
 		t.Error("homophily 1.5: want an error")
+	}
+}
+
+// TestGeneratorsRefuseBeyondMemory: every generator refuses, before it
+// allocates, a graph beyond the budget (a *sysmem.Error naming the model),
+// sizes beyond int32 node ids too (their memory is refused first).
+func TestGeneratorsRefuseBeyondMemory(t *testing.T) {
+	t.Setenv("OHM_MEMORY", "64M")
+	for _, tc := range []struct {
+		name string
+		gen  func() (*Graph, error)
+		msg  string
+	}{
+		{"sbm", func() (*Graph, error) { return SBMByDegree(10_000_000, 4, 10, 0.8, 1) }, "sbm: a graph of 10000000 nodes and about 5e+07 edges needs"},
+		{"rgg", func() (*Graph, error) { return RGGByDegree(10_000_000, 10, 1) }, "rgg: a graph of 10000000 nodes and about 5e+07 edges needs"},
+		{"ba", func() (*Graph, error) { return BA(10_000_000, 5, 1) }, "ba: a graph of 10000000 nodes"},
+		{"ring", func() (*Graph, error) { return RingOfCliques(1000, 2000) }, "ring of cliques: a graph of 2000000 nodes and about 1.999e+09 edges needs"},
+		{"sbm 10¹⁰", func() (*Graph, error) { return SBMByDegree(10_000_000_000, 4, 10, 0.8, 1) }, "sbm: a graph of 10000000000 nodes and about 5e+10 edges needs"},
+		{"ring 10¹⁰", func() (*Graph, error) { return RingOfCliques(100_000, 100_000) }, "ring of cliques: a graph of 10000000000 nodes and about 5e+14 edges needs"},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		g, err := tc.gen()
+		runtime.ReadMemStats(&after)
+		if g != nil || err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		var me *sysmem.Error
+		if strings.Contains(tc.msg, "needs") && !errors.As(err, &me) {
+			t.Errorf("%s: not a *sysmem.Error: %v", tc.name, err)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+			t.Errorf("%s: %d bytes allocated before the refusal", tc.name, got)
+		}
 	}
 }

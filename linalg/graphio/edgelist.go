@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -272,5 +273,5 @@ func EncodeEdgeList(w io.Writer, numNodes int, arcs []linalg.Edge) error {
 // WriteEdgeList writes an edge list (see EncodeEdgeList) to path atomically:
 // an existing file is replaced only once the new one is complete on disk.
 func WriteEdgeList(path string, numNodes int, arcs []linalg.Edge) error {
-	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeEdgeList(w, numNodes, arcs) })
+	return atomicfile.WriteFile(path, func(w io.Writer) error { return EncodeEdgeList(w, numNodes, arcs) })
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -143,7 +144,7 @@ func TestGraphioAtomicWrite(t *testing.T) {
 		path := filepath.Join(dir, "partial.txt")
 		os.WriteFile(path, []byte("old content\n"), 0o644)
 		boom := errors.New("boom")
-		err := WriteFileAtomic(path, func(w io.Writer) error {
+		err := atomicfile.WriteFile(path, func(w io.Writer) error {
 			w.Write([]byte(strings.Repeat("new content\n", 100000)))
 			return boom
 		})

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sbinet/npyio/npy"
 )
 
 // TestNodeArraysRoundTrip: float32 and float64 features, n×k bool masks
@@ -101,6 +105,37 @@ func TestNodeArraysVariants(t *testing.T) {
 		_, err := arr(k).Bools()
 		if fe := asFormatError(t, err, "v.npz"); !strings.Contains(fe.Msg, msg) {
 			t.Errorf("%s: %v, want %q", k, err, msg)
+		}
+	}
+}
+
+// TestReadVectorRefusesNaN: a start vector with a NaN or infinite entry is
+// refused naming the entry; a finite one reads back as written.
+func TestReadVectorRefusesNaN(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		v    []float64
+		want string
+	}{
+		{[]float64{1, 2, math.NaN(), 4}, "entry 2 is NaN"},
+		{[]float64{math.Inf(-1), 2, 3, 4}, "entry 0 is -Inf"},
+		{[]float64{1, -2, 3.5, 0}, ""},
+	} {
+		p := filepath.Join(dir, "x0.npy")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := npy.Write(f, tc.v); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		got, err := ReadVector(p, 4)
+		switch {
+		case tc.want == "" && (err != nil || !slices.Equal(got, tc.v)):
+			t.Errorf("%v: %v, %v", tc.v, got, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%v: %v, want %q", tc.v, err, tc.want)
 		}
 	}
 }

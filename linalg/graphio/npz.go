@@ -14,6 +14,7 @@ import (
 
 	"github.com/sbinet/npyio/npz"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -327,9 +328,9 @@ func EncodeNPZArrays(w io.Writer, arrays ...*Array) error {
 	return zw.Close()
 }
 
-// WriteNPZArrays writes the arrays to path atomically (see WriteFileAtomic).
+// WriteNPZArrays writes the arrays to path atomically (see atomicfile.WriteFile).
 func WriteNPZArrays(path string, arrays ...*Array) error {
-	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeNPZArrays(w, arrays...) })
+	return atomicfile.WriteFile(path, func(w io.Writer) error { return EncodeNPZArrays(w, arrays...) })
 }
 
 // EncodeNPZ writes a graph archive: edge_index as int64 of shape (2, E) (row 0
@@ -368,13 +369,13 @@ func EncodeNPZ(w io.Writer, numNodes int, arcs []linalg.Edge, extra map[string][
 // WriteNPZ writes a graph archive (see EncodeNPZ) to path atomically: an
 // existing file is replaced only once the new one is complete on disk.
 func WriteNPZ(path string, numNodes int, arcs []linalg.Edge, extra map[string][]linalg.Edge) error {
-	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeNPZ(w, numNodes, arcs, extra) })
+	return atomicfile.WriteFile(path, func(w io.Writer) error { return EncodeNPZ(w, numNodes, arcs, extra) })
 }
 
 // WriteGraphNPZ writes a graph archive like WriteNPZ (edge_index, num_nodes)
 // followed by more arrays of any kind, e.g. node labels y; atomically.
 func WriteGraphNPZ(path string, numNodes int, arcs []linalg.Edge, more ...*Array) error {
-	return WriteFileAtomic(path, func(w io.Writer) error { return EncodeGraphNPZ(w, numNodes, arcs, more...) })
+	return atomicfile.WriteFile(path, func(w io.Writer) error { return EncodeGraphNPZ(w, numNodes, arcs, more...) })
 }
 
 // EncodeGraphNPZ writes the archive of WriteGraphNPZ to w.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
 // DiagEstimate is Hutchinson's estimate of the diagonal of L⁺ with its
@@ -108,7 +110,7 @@ func EstimateDiag(s *Solver, k int, seed uint64, tol float64, workers int) (Diag
 		}
 	}
 	if _, err := s.SolveMany(k, fill, use, tol, 10*n+100, workers); err != nil {
-		return DiagEstimate{}, fmt.Errorf("diagonal estimate: %w", err)
+		return DiagEstimate{}, fmt.Errorf("laplace: diagonal estimate: %w", err)
 	}
 	d := DiagEstimate{Mean: sum, StdErr: sum2}
 	fk := float64(k)
@@ -166,11 +168,7 @@ func (s *Solver) walkSeries(workers int) *walkSeries {
 		}
 	}
 	workers = max(1, min(workers, n))
-	var wg sync.WaitGroup
-	for p := range workers {
-		wg.Go(func() { w.twoHop(p*n/workers, (p+1)*n/workers) })
-	}
-	wg.Wait()
+	parallel.Rows(workers, n, func(_, lo, hi int) { w.twoHop(lo, hi) })
 	return w
 }
 

@@ -35,6 +35,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -544,15 +545,9 @@ func (s *Solver) solveBlocks(k, count int, fillSide func(q int, b []float64), fi
 		use: use, tol: tol, maxIter: maxIter}
 	run.turn = sync.NewCond(&run.mu)
 	workers = max(1, workers)
-	var wg sync.WaitGroup
-	for range min(workers, (count+wide-1)/wide) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run.work()
-		}()
+	if nw := min(workers, (count+wide-1)/wide); nw > 0 {
+		parallel.Workers(nw, func(int) { run.work() })
 	}
-	wg.Wait()
 	return run.most, run.firstEr
 }
 

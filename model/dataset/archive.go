@@ -236,11 +236,11 @@ func WriteArchive(path string, d *Dataset, g *linalg.Graph) error {
 	}
 	n := d.N()
 	if g.N() != n || len(d.Labels) != n {
-		return fmt.Errorf("dataset %s: graph of %d nodes, %d labels, %d nodes", d.Name, g.N(), len(d.Labels), n)
+		return fmt.Errorf("dataset: %s: graph of %d nodes, %d labels, %d nodes", d.Name, g.N(), len(d.Labels), n)
 	}
 	rows, cols := d.Features.Dims()
 	if rows != n {
-		return fmt.Errorf("dataset %s: %d feature rows for %d nodes", d.Name, rows, n)
+		return fmt.Errorf("dataset: %s: %d feature rows for %d nodes", d.Name, rows, n)
 	}
 	x := make([]float64, n*cols)
 	raw := d.Features.RawMatrix()

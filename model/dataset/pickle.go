@@ -158,7 +158,7 @@ func (d *pyDict) set(k, v any, off int64) error {
 	case []byte:
 		key = dictKey{isStr: true, s: string(k)}
 	default:
-		return fmt.Errorf("unsupported dict key type %s", pyTypeName(k))
+		return fmt.Errorf("dataset: unsupported dict key type %s", pyTypeName(k))
 	}
 	if d.index == nil {
 		d.index = make(map[dictKey]int)

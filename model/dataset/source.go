@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 )
 
 // source describes one real dataset: where its raw files sit in PyTorch
@@ -74,7 +74,7 @@ func lookupSource(name string) (source, error) {
 			return s, nil
 		}
 	}
-	return source{}, fmt.Errorf("unknown dataset %q (known: %s)", name, strings.Join(Names(), ", "))
+	return source{}, fmt.Errorf("dataset: unknown dataset %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
 // RelFiles returns the raw files of a real dataset, as paths relative to the
@@ -294,7 +294,7 @@ func (f *Fetcher) fetchOne(ctx context.Context, url, dst, want string) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("get %s: %s", url, resp.Status)
+		return fmt.Errorf("dataset: get %s: %s", url, resp.Status)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
@@ -302,14 +302,14 @@ func (f *Fetcher) fetchOne(ctx context.Context, url, dst, want string) error {
 	}
 	sum := sha256.Sum256(body)
 	if got := hex.EncodeToString(sum[:]); want == "" || got != want {
-		return fmt.Errorf("get %s: checksum mismatch: sha256 %s, want %s", url, got, want)
+		return fmt.Errorf("dataset: get %s: checksum mismatch: sha256 %s, want %s", url, got, want)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
 	// Whole or not at all: a full disk leaves no half file to be taken
 	// for the dataset's (files found are not re-hashed).
-	return graphio.WriteFileAtomic(dst, func(w io.Writer) error {
+	return atomicfile.WriteFile(dst, func(w io.Writer) error {
 		_, err := w.Write(body)
 		return err
 	})

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,11 +149,20 @@ func TestChecksumsCoverEveryFile(t *testing.T) {
 	}
 }
 
+// TestBuiltinLoad: a built-in name, in any case, loads the dataset its
+// constructor builds with the same options: the same name, graph,
+// labels, features and splits.
 func TestBuiltinLoad(t *testing.T) {
-	for _, name := range []string{"bottleneck", "SBM"} {
-		d, err := (&Locator{}).Load(name, SynthOptions{})
-		if err != nil || d.N() == 0 {
+	opt := SynthOptions{Seed: 7}
+	for name, build := range map[string]func(SynthOptions) *Dataset{"bottleneck": Bottleneck, "SBM": SBM, "Ring": Ring} {
+		d, err := (&Locator{}).Load(name, opt)
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		want := build(opt)
+		if d.Name != want.Name || d.N() == 0 || !d.Graph.Equal(want.Graph) || !slices.Equal(d.Labels, want.Labels) ||
+			d.NumClasses != want.NumClasses || !reflect.DeepEqual(d.Features, want.Features) || !reflect.DeepEqual(d.Splits, want.Splits) {
+			t.Errorf("%s: loaded %s (%d nodes) differs from its constructor's %s (%d nodes)", name, d.Name, d.N(), want.Name, want.N())
 		}
 	}
 }

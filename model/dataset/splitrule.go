@@ -145,7 +145,7 @@ func (r SplitRule) split(labels []int, classes int, seed uint64, k int) (Split, 
 		rng.shuffle(rest)
 		sp.Val, sp.Test = rest[:nva], rest[nva:nva+nte]
 	default:
-		return sp, fmt.Errorf("unknown rule kind %q", r.Kind)
+		return sp, fmt.Errorf("dataset: unknown rule kind %q", r.Kind)
 	}
 	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
 		slices.Sort(part)

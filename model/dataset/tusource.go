@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 )
 
 // TUNames lists the TU datasets ohm knows by name, spelt as the TU
@@ -191,24 +191,24 @@ func readZipMember(m *zip.File) ([]byte, error) {
 }
 
 // writeAll writes files (root-relative path → content) under root, all or
-// nothing (graphio.CommitAll).
+// nothing (atomicfile.CommitAll).
 func writeAll(root string, files map[string][]byte) error {
-	var staged []*graphio.PendingFile
+	var staged []*atomicfile.Pending
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
 		dst := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			graphio.DiscardAll(staged...)
+			atomicfile.DiscardAll(staged...)
 			return err
 		}
 		data := files[rel]
-		p, err := graphio.StageFile(dst, func(w io.Writer) error { _, err := w.Write(data); return err })
+		p, err := atomicfile.Stage(dst, func(w io.Writer) error { _, err := w.Write(data); return err })
 		if err != nil {
-			graphio.DiscardAll(staged...)
+			atomicfile.DiscardAll(staged...)
 			return err
 		}
 		staged = append(staged, p)
 	}
-	return graphio.CommitAll(staged...)
+	return atomicfile.CommitAll(staged...)
 }
 
 // get downloads url whole (at most limit bytes) within ctx.

@@ -58,7 +58,7 @@ func RunAll(ds []*dataset.Dataset, plan Plan, spec Spec) (*Diagnostics, error) {
 				return nil, spec.Context.Err()
 			}
 			if plan.Rewire == nil {
-				return nil, fmt.Errorf("diagnose %s: rewire %s: no Rewire in the plan", d.Name, m)
+				return nil, fmt.Errorf("diagnose: %s: rewire %s: no Rewire in the plan", d.Name, m)
 			}
 			g, added, err := plan.Rewire(d, gr, m)
 			if err != nil {

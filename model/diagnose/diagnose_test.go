@@ -295,7 +295,7 @@ func TestEdgeOverlap(t *testing.T) {
 	}
 	// Normalised undirected pairs do meet.
 	o = EdgeOverlap("toy", 0.1, []string{"x", "y"}, map[string][]linalg.Edge{
-		"x": NormalizeUndirected([]linalg.Edge{e(1, 2)}), "y": NormalizeUndirected([]linalg.Edge{e(2, 1)})})
+		"x": normalizeUndirected([]linalg.Edge{e(1, 2)}), "y": normalizeUndirected([]linalg.Edge{e(2, 1)})})
 	if o.Exclusive[2].Count != 1 || o.Jaccard[0][1] != 1 {
 		t.Fatalf("undirected: %+v", o)
 	}
@@ -326,4 +326,17 @@ func TestProbeConverges(t *testing.T) {
 	if normInf(g) > 1e-6 || !(f < math.Log(4)) {
 		t.Fatalf("‖∇f‖∞ = %v, f = %v", normInf(g), f)
 	}
+}
+
+// normalizeUndirected returns a copy of edges with every pair ordered U ≤ V,
+// for comparing undirected edges given in either order.
+func normalizeUndirected(edges []linalg.Edge) []linalg.Edge {
+	out := make([]linalg.Edge, len(edges))
+	for i, e := range edges {
+		if e.U > e.V {
+			e.U, e.V = e.V, e.U
+		}
+		out[i] = e
+	}
+	return out
 }

@@ -22,7 +22,7 @@ func minimize(fg func(x, g []float64) float64, x []float64, gtol float64, maxIte
 	res, err := optimize.Minimize(p, x, &optimize.Settings{GradientThreshold: gtol, MajorIterations: maxIter}, &optimize.LBFGS{})
 	if res == nil || res.X == nil {
 		if err == nil {
-			err = errors.New("optimizer returned no point")
+			err = errors.New("diagnose: optimizer returned no point")
 		}
 		return x, math.NaN(), err
 	}

@@ -29,8 +29,7 @@ const MaxOverlapMethods = 16
 // counted once. rewire's edit log writes an undirected edge with U < V and a
 // directed one as the arc U→V, so pairs taken from it compare undirected edges
 // as unordered pairs and directed edges as arcs (u→v and v→u differ). Callers
-// holding undirected edges in either order must normalise them to U < V
-// first (NormalizeUndirected).
+// holding undirected edges in either order must order them U < V first.
 //
 // It panics for more than MaxOverlapMethods methods or a repeated name.
 // Cost: O(total edges + 2^k + k²) time, O(distinct edges) memory.
@@ -120,18 +119,5 @@ func combinations(k, size int) []uint32 {
 		}
 	}
 	rec(0, 0)
-	return out
-}
-
-// NormalizeUndirected returns a copy of edges with every pair ordered U ≤ V,
-// for comparing undirected edges given in either order.
-func NormalizeUndirected(edges []linalg.Edge) []linalg.Edge {
-	out := make([]linalg.Edge, len(edges))
-	for i, e := range edges {
-		if e.U > e.V {
-			e.U, e.V = e.V, e.U
-		}
-		out[i] = e
-	}
 	return out
 }

@@ -36,20 +36,20 @@ func LinearProbe(train, test *mat.Dense, ytrain, ytest []int, classes int, l2 fl
 	nt, dt := test.Dims()
 	switch {
 	case n == 0 || nt == 0:
-		return 0, errors.New("linear probe: no training or no test rows")
+		return 0, errors.New("diagnose: linear probe: no training or no test rows")
 	case d != dt:
-		return 0, fmt.Errorf("linear probe: %d training columns, %d test columns", d, dt)
+		return 0, fmt.Errorf("diagnose: linear probe: %d training columns, %d test columns", d, dt)
 	case len(ytrain) != n || len(ytest) != nt:
-		return 0, fmt.Errorf("linear probe: %d/%d labels for %d/%d rows", len(ytrain), len(ytest), n, nt)
+		return 0, fmt.Errorf("diagnose: linear probe: %d/%d labels for %d/%d rows", len(ytrain), len(ytest), n, nt)
 	case classes < 1:
-		return 0, fmt.Errorf("linear probe: %d classes", classes)
+		return 0, fmt.Errorf("diagnose: linear probe: %d classes", classes)
 	case !(l2 >= 0 && !math.IsInf(l2, 1)):
-		return 0, fmt.Errorf("linear probe: l2 %v must be a finite number ≥ 0", l2)
+		return 0, fmt.Errorf("diagnose: linear probe: l2 %v must be a finite number ≥ 0", l2)
 	}
 	for _, ys := range [][]int{ytrain, ytest} {
 		for _, y := range ys {
 			if y < 0 || y >= classes {
-				return 0, fmt.Errorf("linear probe: label %d outside [0, %d)", y, classes)
+				return 0, fmt.Errorf("diagnose: linear probe: label %d outside [0, %d)", y, classes)
 			}
 		}
 	}
@@ -60,10 +60,10 @@ func LinearProbe(train, test *mat.Dense, ytrain, ytest []int, classes int, l2 fl
 		logits: make([]float64, C)}
 	th, f, err := minimize(obj.eval, make([]float64, nw+C), 1e-6, 1000)
 	if err != nil {
-		return 0, fmt.Errorf("linear probe: %w", err)
+		return 0, fmt.Errorf("diagnose: linear probe: %w", err)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, errors.New("linear probe: non-finite objective")
+		return 0, errors.New("diagnose: linear probe: non-finite objective")
 	}
 	correct := 0
 	logits := make([]float64, C)

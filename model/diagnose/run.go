@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
@@ -136,7 +137,7 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 	eg.SetLimit(max(1, spec.Workers))
 	var mu sync.Mutex
 	for _, j := range jobs {
-		eg.Go(func() error {
+		eg.Go(parallel.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -146,11 +147,11 @@ func Run(d *dataset.Dataset, graphs []Graph, spec Spec) (*Diagnostics, error) {
 			}
 			if spec.OnTrained != nil {
 				mu.Lock()
+				defer mu.Unlock() // also when OnTrained panics (parallel.Go recovers it)
 				spec.OnTrained()
-				mu.Unlock()
 			}
 			return nil
-		})
+		}))
 	}
 	if err := eg.Wait(); err != nil {
 		return nil, err

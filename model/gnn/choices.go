@@ -38,7 +38,7 @@ func ParseFeatures(s string) (Features, error) {
 	case "raw":
 		return FeaturesRaw, nil
 	}
-	return 0, fmt.Errorf("unknown feature preparation %q (want row or raw)", s)
+	return 0, fmt.Errorf("gnn: unknown feature preparation %q (want row or raw)", s)
 }
 
 // DefaultFeatures returns the feature preparation of the named dataset's
@@ -83,7 +83,7 @@ func ParsePairNormAt(s string) (PairNormAt, error) {
 	case "post":
 		return PairNormPost, nil
 	}
-	return 0, fmt.Errorf("unknown PairNorm position %q (want pre or post)", s)
+	return 0, fmt.Errorf("gnn: unknown PairNorm position %q (want pre or post)", s)
 }
 
 // DefaultPairNormAt is where PairNorm sits unless asked otherwise

@@ -34,7 +34,7 @@ func ParseDecayScope(s string) (DecayScope, error) {
 	case "all":
 		return DecayAll, nil
 	}
-	return 0, fmt.Errorf("unknown weight-decay scope %q (want first or all)", s)
+	return 0, fmt.Errorf("gnn: unknown weight-decay scope %q (want first or all)", s)
 }
 
 // Config is one training setup (definitions §4).
@@ -74,25 +74,25 @@ func Defaults(name string) Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Kind != GCN && c.Kind != DirGCN:
-		return fmt.Errorf("unknown model kind %d", int(c.Kind))
+		return fmt.Errorf("gnn: unknown model kind %d", int(c.Kind))
 	case c.Layers < 1:
-		return fmt.Errorf("layers %d: must be ≥ 1", c.Layers)
+		return fmt.Errorf("gnn: layers %d: must be ≥ 1", c.Layers)
 	case c.Hidden < 1:
-		return fmt.Errorf("hidden %d: must be ≥ 1", c.Hidden)
+		return fmt.Errorf("gnn: hidden %d: must be ≥ 1", c.Hidden)
 	case c.PairNorm && !(c.PairNormScale > 0 && !math.IsInf(c.PairNormScale, 1)):
-		return fmt.Errorf("pairnorm scale %v: must be a finite number > 0", c.PairNormScale)
+		return fmt.Errorf("gnn: pairnorm scale %v: must be a finite number > 0", c.PairNormScale)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
-		return fmt.Errorf("dropout %v: must lie in [0, 1)", c.Dropout)
+		return fmt.Errorf("gnn: dropout %v: must lie in [0, 1)", c.Dropout)
 	case !(c.LR > 0 && !math.IsInf(c.LR, 1)):
-		return fmt.Errorf("learning rate %v: must be a finite number > 0", c.LR)
+		return fmt.Errorf("gnn: learning rate %v: must be a finite number > 0", c.LR)
 	case !(c.WeightDecay >= 0 && !math.IsInf(c.WeightDecay, 1)):
-		return fmt.Errorf("weight decay %v: must be a finite number ≥ 0", c.WeightDecay)
+		return fmt.Errorf("gnn: weight decay %v: must be a finite number ≥ 0", c.WeightDecay)
 	case c.PairNormAt != PairNormPre && c.PairNormAt != PairNormPost:
-		return fmt.Errorf("unknown PairNorm position %d", int(c.PairNormAt))
+		return fmt.Errorf("gnn: unknown PairNorm position %d", int(c.PairNormAt))
 	case c.DecayScope != DecayFirst && c.DecayScope != DecayAll:
-		return fmt.Errorf("unknown weight-decay scope %d", int(c.DecayScope))
+		return fmt.Errorf("gnn: unknown weight-decay scope %d", int(c.DecayScope))
 	case c.Epochs < 1:
-		return fmt.Errorf("epochs %d: must be ≥ 1", c.Epochs)
+		return fmt.Errorf("gnn: epochs %d: must be ≥ 1", c.Epochs)
 	}
 	return nil
 }

@@ -35,20 +35,20 @@ func NewData(d *dataset.Dataset, g *linalg.Graph, k Kind, f Features) (*Data, er
 	n := d.N()
 	switch {
 	case g.N() != n:
-		return nil, fmt.Errorf("graph has %d nodes but dataset %s has %d", g.N(), d.Name, n)
+		return nil, fmt.Errorf("gnn: graph has %d nodes but dataset %s has %d", g.N(), d.Name, n)
 	case n < 1:
-		return nil, fmt.Errorf("dataset %s has no nodes", d.Name)
+		return nil, fmt.Errorf("gnn: dataset %s has no nodes", d.Name)
 	case d.NumFeatures() < 1:
-		return nil, fmt.Errorf("dataset %s has no feature columns", d.Name)
+		return nil, fmt.Errorf("gnn: dataset %s has no feature columns", d.Name)
 	case len(d.Labels) != n:
-		return nil, fmt.Errorf("dataset %s: %d labels for %d nodes", d.Name, len(d.Labels), n)
+		return nil, fmt.Errorf("gnn: dataset %s: %d labels for %d nodes", d.Name, len(d.Labels), n)
 	}
 	if r, _ := d.Features.Dims(); r != n {
-		return nil, fmt.Errorf("dataset %s: %d feature rows for %d nodes", d.Name, r, n)
+		return nil, fmt.Errorf("gnn: dataset %s: %d feature rows for %d nodes", d.Name, r, n)
 	}
 	for i, y := range d.Labels {
 		if y < 0 || y >= d.NumClasses {
-			return nil, fmt.Errorf("dataset %s: node %d has label %d outside [0, %d)", d.Name, i, y, d.NumClasses)
+			return nil, fmt.Errorf("gnn: dataset %s: node %d has label %d outside [0, %d)", d.Name, i, y, d.NumClasses)
 		}
 	}
 	x := d.Features
@@ -57,7 +57,7 @@ func NewData(d *dataset.Dataset, g *linalg.Graph, k Kind, f Features) (*Data, er
 		x = RowNormalize(x)
 	case FeaturesRaw:
 	default:
-		return nil, fmt.Errorf("unknown feature preparation %d", int(f))
+		return nil, fmt.Errorf("gnn: unknown feature preparation %d", int(f))
 	}
 	return &Data{Name: d.Name, X: x, Features: f, Labels: d.Labels, Classes: d.NumClasses,
 		Splits: d.Splits, Ops: NewOperators(g, k)}, nil
@@ -69,7 +69,7 @@ func (d *Data) check(cfg Config) error {
 		return err
 	}
 	if d.Ops.Kind != cfg.Kind {
-		return fmt.Errorf("data prepared for %s, config asks for %s", d.Ops.Kind, cfg.Kind)
+		return fmt.Errorf("gnn: data prepared for %s, config asks for %s", d.Ops.Kind, cfg.Kind)
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func (d *Data) check(cfg Config) error {
 // checkSplit reports why split k cannot be trained on, or nil.
 func (d *Data) checkSplit(k int) error {
 	if k < 0 || k >= len(d.Splits) {
-		return fmt.Errorf("split %d: %s has %d split(s), 0..%d", k, d.Name, len(d.Splits), len(d.Splits)-1)
+		return fmt.Errorf("gnn: split %d: %s has %d split(s), 0..%d", k, d.Name, len(d.Splits), len(d.Splits)-1)
 	}
 	sp := d.Splits[k]
 	for _, part := range []struct {
@@ -85,11 +85,11 @@ func (d *Data) checkSplit(k int) error {
 		ids  []int
 	}{{"training", sp.Train}, {"validation", sp.Val}, {"test", sp.Test}} {
 		if len(part.ids) == 0 {
-			return fmt.Errorf("split %d of %s has no %s nodes", k, d.Name, part.name)
+			return fmt.Errorf("gnn: split %d of %s has no %s nodes", k, d.Name, part.name)
 		}
 		for _, i := range part.ids {
 			if i < 0 || i >= d.Ops.N {
-				return fmt.Errorf("split %d of %s: %s node %d outside [0, %d)", k, d.Name, part.name, i, d.Ops.N)
+				return fmt.Errorf("gnn: split %d of %s: %s node %d outside [0, %d)", k, d.Name, part.name, i, d.Ops.N)
 			}
 		}
 	}

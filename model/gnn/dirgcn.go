@@ -31,16 +31,10 @@ type DirGCNLayer struct {
 	ws        scratch
 }
 
-// NewDirGCNLayer returns a DirGCN layer over the operators in = D_in⁻¹A_in
-// and out = D_out⁻¹A_out with nIn inputs and nOut outputs, its weights drawn
-// from rng. Parameter names start with prefix. It builds the operators'
-// transposes for the backward pass: O(n + nnz) (a Model's layers share
-// their Operators' transposes instead).
-func NewDirGCNLayer(in, out *sparse.CSR, nIn, nOut int, rng *rand.Rand, prefix string) *DirGCNLayer {
-	return newDirGCNLayer(in, out, transposeCSR(in), transposeCSR(out), nIn, nOut, rng, prefix)
-}
-
-// newDirGCNLayer is NewDirGCNLayer with the transposes given (shared).
+// newDirGCNLayer returns a DirGCN layer over the operators in = D_in⁻¹A_in
+// and out = D_out⁻¹A_out and their transposes (shared by a Model's layers)
+// with nIn inputs and nOut outputs, its weights drawn from rng. Parameter
+// names start with prefix.
 func newDirGCNLayer(in, out, inT, outT *sparse.CSR, nIn, nOut int, rng *rand.Rand, prefix string) *DirGCNLayer {
 	l := &DirGCNLayer{In: in, Out: out, inT: inT, outT: outT, in: nIn, out: nOut,
 		W: newParam(prefix+".weight", nIn, 3*nOut), B: newParam(prefix+".bias", 1, nOut)}

@@ -5,6 +5,7 @@ import (
 	"log"
 
 	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -107,7 +108,7 @@ func ExampleNewTrainer() {
 
 	// Node 5's own feature points to community 1; its neighbours put it in 0.
 	logits := tr.Model().Forward(data.X, false)
-	fmt.Printf("node 5: label %d, predicted %d\n", data.Labels[5], gnn.Predict(logits, 5))
+	fmt.Printf("node 5: label %d, predicted %d\n", data.Labels[5], floats.MaxIdx(logits.RawRowView(5)))
 
 	// Output:
 	// epoch 30: training accuracy 1.0000

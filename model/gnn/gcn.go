@@ -45,15 +45,9 @@ type GCNLayer struct {
 	ws      scratch
 }
 
-// NewGCNLayer returns a GCN layer over the operator Â (see GCNOperator) with
-// in inputs and out outputs, its weights drawn from rng. Parameter names
-// start with prefix. It builds Âᵀ for the backward pass: O(n + nnz(Â))
-// (a Model's layers share their Operators' transpose instead).
-func NewGCNLayer(a *sparse.CSR, in, out int, rng *rand.Rand, prefix string) *GCNLayer {
-	return newGCNLayer(a, transposeCSR(a), in, out, rng, prefix)
-}
-
-// newGCNLayer is NewGCNLayer with Âᵀ given (at, shared).
+// newGCNLayer returns a GCN layer over the operator Â (see GCNOperator)
+// and its transpose at (shared by a Model's layers) with in inputs and out
+// outputs, its weights drawn from rng. Parameter names start with prefix.
 func newGCNLayer(a, at *sparse.CSR, in, out int, rng *rand.Rand, prefix string) *GCNLayer {
 	l := &GCNLayer{A: a, at: at, in: in, out: out,
 		W: newParam(prefix+".weight", in, out), B: newParam(prefix+".bias", 1, out)}

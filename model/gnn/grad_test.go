@@ -30,9 +30,9 @@ func TestLayerGradients(t *testing.T) {
 			ops := NewOperators(testGraph(t, n, tc.directed, 3), tc.kind)
 			var conv Conv
 			if tc.kind == GCN {
-				conv = NewGCNLayer(ops.Norm, in, out, rng, "l")
+				conv = newGCNLayer(ops.Norm, transposeCSR(ops.Norm), in, out, rng, "l")
 			} else {
-				conv = NewDirGCNLayer(ops.In, ops.Out, in, out, rng, "l")
+				conv = newDirGCNLayer(ops.In, ops.Out, transposeCSR(ops.In), transposeCSR(ops.Out), in, out, rng, "l")
 			}
 			var x mat.Matrix
 			var xd *mat.Dense

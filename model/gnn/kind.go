@@ -34,5 +34,5 @@ func ParseKind(s string) (Kind, error) {
 	case "dirgcn":
 		return DirGCN, nil
 	}
-	return 0, fmt.Errorf("unknown model %q (want gcn or dirgcn)", s)
+	return 0, fmt.Errorf("gnn: unknown model %q (want gcn or dirgcn)", s)
 }

@@ -84,19 +84,6 @@ func accuracy(z strided, c int, labels, nodes []int) float64 {
 	return float64(right) / float64(len(nodes))
 }
 
-// Predict returns the arg-max column of row i of logits (the first on ties;
-// a NaN never wins). O(C).
-func Predict(logits *mat.Dense, i int) int {
-	_, c := logits.Dims()
-	best, arg := math.Inf(-1), 0
-	for k := range c {
-		if v := logits.At(i, k); v > best {
-			best, arg = v, k
-		}
-	}
-	return arg
-}
-
 // argmax returns the index of the first maximum of z (a NaN never wins).
 func argmax(z []float64) int {
 	best, arg := math.Inf(-1), 0

@@ -33,21 +33,21 @@ type Architecture struct {
 func (a Architecture) Validate() error {
 	switch {
 	case a.Kind != GCN && a.Kind != DirGCN:
-		return fmt.Errorf("unknown model kind %d", int(a.Kind))
+		return fmt.Errorf("gnn: unknown model kind %d", int(a.Kind))
 	case a.Layers < 1:
-		return fmt.Errorf("layers %d: must be ≥ 1", a.Layers)
+		return fmt.Errorf("gnn: layers %d: must be ≥ 1", a.Layers)
 	case a.In < 1:
-		return fmt.Errorf("input width %d: must be ≥ 1", a.In)
+		return fmt.Errorf("gnn: input width %d: must be ≥ 1", a.In)
 	case a.Hidden < 1:
-		return fmt.Errorf("hidden width %d: must be ≥ 1", a.Hidden)
+		return fmt.Errorf("gnn: hidden width %d: must be ≥ 1", a.Hidden)
 	case a.Classes < 1:
-		return fmt.Errorf("classes %d: must be ≥ 1", a.Classes)
+		return fmt.Errorf("gnn: classes %d: must be ≥ 1", a.Classes)
 	case !(a.Dropout >= 0 && a.Dropout < 1):
-		return fmt.Errorf("dropout %v: must lie in [0, 1)", a.Dropout)
+		return fmt.Errorf("gnn: dropout %v: must lie in [0, 1)", a.Dropout)
 	case a.PairNorm && !(a.PairNormScale > 0 && !math.IsInf(a.PairNormScale, 1)):
-		return fmt.Errorf("pairnorm scale %v: must be a finite number > 0", a.PairNormScale)
+		return fmt.Errorf("gnn: pairnorm scale %v: must be a finite number > 0", a.PairNormScale)
 	case a.PairNormAt != PairNormPre && a.PairNormAt != PairNormPost:
-		return fmt.Errorf("unknown PairNorm position %d", int(a.PairNormAt))
+		return fmt.Errorf("gnn: unknown PairNorm position %d", int(a.PairNormAt))
 	}
 	return nil
 }
@@ -96,7 +96,7 @@ func NewModel(arch Architecture, ops *Operators, rng *rand.Rand) (*Model, error)
 		return nil, err
 	}
 	if ops == nil || ops.Kind != arch.Kind {
-		return nil, errors.New("operators built for another model kind")
+		return nil, errors.New("gnn: operators built for another model kind")
 	}
 	m := &Model{Arch: arch, rng: rng}
 	L := arch.Layers

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -37,50 +38,78 @@ func TrainRuns(data *Data, cfg Config, runs []Run, workers int, done func(Result
 	return TrainRunsContext(context.Background(), data, cfg, runs, workers, done)
 }
 
-// TrainRunsContext is TrainRuns until ctx is done: then the runs in flight
-// finish and no other starts, and it returns the results of the runs
-// finished, in the order of runs, with ctx's error.
+// TrainRunsContext is TrainRuns until ctx is done: then it returns at once
+// the results of the runs finished, in the order of runs, with ctx's
+// error; no other run starts, and the runs in flight are abandoned (they
+// stop before their next epoch, TrainContext, and are not counted, nor
+// passed to done). Before any run it refuses, with a *sysmem.Error, models
+// that would not fit in memory when min(workers, len(runs)) of them train
+// at once (ModelBytes).
 func TrainRunsContext(ctx context.Context, data *Data, cfg Config, runs []Run, workers int, done func(Result)) ([]Result, error) {
 	if err := data.check(cfg); err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, errors.New("no runs")
+		return nil, errors.New("gnn: no runs")
 	}
 	for _, r := range runs {
 		if err := data.checkSplit(r.Split); err != nil {
 			return nil, err
 		}
 	}
+	if err := data.checkMemory(cfg, min(max(1, workers), len(runs))); err != nil {
+		return nil, err
+	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, workers))
 	res := make([]Result, len(runs))
 	finished := make([]bool, len(runs))
 	var mu sync.Mutex
-	for i, r := range runs {
-		if ctx.Err() != nil {
-			break
-		}
-		eg.Go(func() error { // waits for a free worker
+	abandoned := false // ctx ended: the runs in flight no longer count
+	wait := make(chan error, 1)
+	go func() {
+		for i, r := range runs {
 			if ctx.Err() != nil {
+				break
+			}
+			eg.Go(parallel.Go(func() error { // waits for a free worker
+				if ctx.Err() != nil {
+					return nil
+				}
+				got, err := TrainContext(ctx, data, cfg, r.Split, r.Seed)
+				if err != nil {
+					if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+						return nil // stopped before an epoch: not finished
+					}
+					return err
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if !abandoned {
+					res[i], finished[i] = got, true
+					if done != nil {
+						done(got)
+					}
+				}
 				return nil
-			}
-			var err error
-			if res[i], err = Train(data, cfg, r.Split, r.Seed); err != nil {
-				return err
-			}
-			mu.Lock()
-			finished[i] = true
-			if done != nil {
-				done(res[i])
-			}
-			mu.Unlock()
-			return nil
-		})
+			}))
+		}
+		wait <- eg.Wait()
+	}()
+	select {
+	case err := <-wait:
+		if err != nil {
+			return nil, err
+		}
+	case <-ctx.Done():
+		// An epoch can take minutes (wide, deep models): the runs in
+		// flight are abandoned at once, not waited for (definitions §7.3).
+		mu.Lock()
+		abandoned = true
+		mu.Unlock()
 	}
-	if err := eg.Wait(); err != nil {
-		return nil, err
-	}
+	mu.Lock()
+	defer mu.Unlock()
 	if err := ctx.Err(); err != nil && slices.Contains(finished, false) {
 		var out []Result
 		for i, ok := range finished {

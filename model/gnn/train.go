@@ -1,6 +1,7 @@
 package gnn
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 
@@ -68,6 +69,9 @@ func NewTrainer(data *Data, cfg Config, k int, seed uint64) (*Trainer, error) {
 	if err := data.checkSplit(k); err != nil {
 		return nil, err
 	}
+	if err := data.checkMemory(cfg, 1); err != nil {
+		return nil, err
+	}
 	_, f := data.X.Dims()
 	arch := Architecture{Kind: cfg.Kind, Layers: cfg.Layers, In: f, Hidden: cfg.Hidden,
 		Classes: data.Classes, PairNorm: cfg.PairNorm, PairNormScale: cfg.PairNormScale, PairNormAt: cfg.PairNormAt,
@@ -121,11 +125,20 @@ func (t *Trainer) Result() Result { return t.res }
 // Train runs cfg.Epochs epochs of a fresh model on split k from seed and
 // returns the result. O(Epochs · epoch cost).
 func Train(data *Data, cfg Config, k int, seed uint64) (Result, error) {
+	return TrainContext(context.Background(), data, cfg, k, seed)
+}
+
+// TrainContext is Train until ctx is done: it checks ctx before every
+// epoch and then returns ctx's error without a result (definitions §7.3).
+func TrainContext(ctx context.Context, data *Data, cfg Config, k int, seed uint64) (Result, error) {
 	t, err := NewTrainer(data, cfg, k, seed)
 	if err != nil {
 		return Result{}, err
 	}
 	for range cfg.Epochs {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
 		t.Epoch()
 	}
 	return t.Result(), nil

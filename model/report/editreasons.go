@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ohmgnn/ohm/docs/paper/published"
+	"github.com/ohmgnn/ohm/model/published"
 )
 
 // editReason says why our realized edits differ from the paper's counts

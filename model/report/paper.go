@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ohmgnn/ohm/docs/paper/published"
+	"github.com/ohmgnn/ohm/model/published"
 )
 
 // paperKey names one published accuracy cell.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ohmgnn/ohm/docs/paper/published"
 	"github.com/ohmgnn/ohm/model/diagnose"
+	"github.com/ohmgnn/ohm/model/published"
 )
 
 func intp(x int) *int { return &x }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -18,8 +19,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 // Figure size: 6 × 4 inches; PNGs are drawn at DPI dots per inch, so they
@@ -217,17 +216,17 @@ func saveDrawing(dir *figures, base string, paint func(draw.Canvas)) (string, er
 }
 
 // figures are the figure files of a report being written: each staged in
-// full beside its target in dir (graphio.StageFile), all put in place
+// full beside its target in dir (atomicfile.Stage), all put in place
 // together with report.md when the whole report is made.
 type figures struct {
 	ctx    context.Context
 	dir    string
-	staged []*graphio.PendingFile
+	staged []*atomicfile.Pending
 }
 
 // stage writes w's content as dir/name, not yet in place.
 func (f *figures) stage(name string, w io.WriterTo) error {
-	p, err := graphio.StageFile(filepath.Join(f.dir, name), func(out io.Writer) error {
+	p, err := atomicfile.Stage(filepath.Join(f.dir, name), func(out io.Writer) error {
 		_, err := w.WriteTo(out)
 		return err
 	})

@@ -1,8 +1,9 @@
 // Package report turns sweep results (and optionally the diagnostics of
 // `ohm diagnose`) into the paper's layouts (definitions §6): a Markdown file with
 // the "best layer / max accuracy" tables per budget and dataset pair (mean
-// ± std at the best depth, marked where an exact Wilcoxon signed-rank test
-// against none gives p < 0.05, beside the paper's own one-run statistic)
+// ± std at the best depth, marked where a Wilcoxon signed-rank test against
+// none — exact up to 64 pairs, the normal approximation above — gives
+// p < 0.05, beside the paper's own one-run statistic)
 // and the realized-edits tables (operations and net), plus PNG and SVG
 // figures made with gonum.org/v1/plot:
 // accuracy versus depth (one line per method, ± std band), cosine similarity
@@ -24,10 +25,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ohmgnn/ohm/docs/paper/published"
-	"github.com/ohmgnn/ohm/linalg/graphio"
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/model/diagnose"
 	"github.com/ohmgnn/ohm/model/gnn"
+	"github.com/ohmgnn/ohm/model/published"
 	"github.com/ohmgnn/ohm/model/sweep"
 )
 
@@ -155,7 +156,7 @@ func yesNo(b bool) string {
 // recorded twice counts once; two different results of one run are an
 // error (sweep.Unique). The report is written whole or not at all: every
 // figure and report.md are written in full beside their targets first and
-// put in place together at the end (graphio.CommitAll), so a failure — a
+// put in place together at the end (atomicfile.CommitAll), so a failure — a
 // full disk, an unwritable folder, opt.Context done — leaves Out as it was
 // (folders Write created removed again).
 func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
@@ -171,7 +172,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 	created, err := mkdirAll(figs.dir)
 	defer func() {
 		if err != nil {
-			graphio.DiscardAll(figs.staged...)
+			atomicfile.DiscardAll(figs.staged...)
 			for i := len(created) - 1; i >= 0; i-- {
 				os.Remove(created[i]) // only when empty: nothing of anyone else's
 			}
@@ -211,7 +212,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 			return nil, err
 		}
 	}
-	md, err := graphio.StageFile(out.Markdown, func(w io.Writer) error {
+	md, err := atomicfile.Stage(out.Markdown, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
@@ -222,7 +223,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 		md.Discard()
 		return nil, err
 	}
-	if err = graphio.CommitAll(append(figs.staged, md)...); err != nil {
+	if err = atomicfile.CommitAll(append(figs.staged, md)...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -313,9 +314,9 @@ func relativeTo(dir, path string) string {
 func writeBestTables(b *strings.Builder, t *tables, ix *paperIndex) {
 	b.WriteString("## Best layer / max accuracy\n\n")
 	b.WriteString("For each method and PairNorm setting (PN), the depth L* with the best mean test accuracy (the smallest on ties) and that accuracy ± std over the seeds and splits (**ours**). ")
-	b.WriteString("`*` (`**`): the method at its L* differs from `none` at its own L* with p < 0.05 (p < 0.01) in a two-sided exact Wilcoxon signed-rank test, paired over the seeds and splits both have (zero differences dropped, tied ranks averaged; with 10 pairs the smallest possible p is 0.002). ")
+	b.WriteString("`*` (`**`): the method at its L* differs from `none` at its own L* with p < 0.05 (p < 0.01) in a two-sided Wilcoxon signed-rank test, paired over the seeds and splits both have (zero differences dropped, tied ranks averaged): exact up to 64 non-zero differences (with 10 pairs the smallest possible p is 0.002), above that by the normal approximation with tie and continuity corrections, as scipy.stats.wilcoxon computes it, and then marked `†` (`*†`, `**†`). ")
 	b.WriteString("**split 0** is our value of the statistic of the paper's tables: the single run with seed 0 and split 0, its best test accuracy over the depths, and that depth in parentheses. ")
-	b.WriteString("**paper** is the published value and its depth ([published/](published/README.md) in the repository's docs/paper), and **Δ/σ** is (ours − paper) in units of our std (– where our std is 0). ")
+	b.WriteString("**paper** is the published value and its depth (transcribed from the paper's appendix: model/published in the repository), and **Δ/σ** is (ours − paper) in units of our std (– where our std is 0). ")
 	b.WriteString("The baseline `none` has no budget: its row is the same in every budget's table (the paper has no `none` row). ")
 	b.WriteString("PairNorm acts after every layer but the last, so a 1-layer model has none: L* = 1 with PairNorm means no deeper model with PairNorm did better, and repeats the 1-layer number.\n\n")
 	budgets := t.budgets

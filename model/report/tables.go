@@ -212,12 +212,17 @@ func (t *tables) paperStat(dataset, form, model string, pn bool, method string, 
 
 // significance is a method's comparison with none in one cell.
 type significance struct {
-	p float64 // two-sided p of the Wilcoxon signed-rank test
-	n int     // non-zero paired differences
+	p float64        // two-sided p of the Wilcoxon signed-rank test
+	n int            // non-zero paired differences
+	m WilcoxonMethod // how p was computed
 }
 
-// mark returns "**" for p < 0.01, "*" for p < 0.05, else "".
+// mark returns "**" for p < 0.01, "*" for p < 0.05, else "", followed by
+// "†" when p is the normal approximation's (more than 64 pairs).
 func (s significance) mark() string {
+	if s.m == WilcoxonNormalMethod && s.p < 0.05 {
+		return significance{p: s.p, n: s.n}.mark() + "†"
+	}
 	switch {
 	case s.p < 0.01:
 		return "**"
@@ -228,7 +233,7 @@ func (s significance) mark() string {
 }
 
 // versusNone compares method at its best depth with none at its own, paired
-// over the (seed, split) runs both have, by the exact Wilcoxon signed-rank
+// over the (seed, split) runs both have, by the Wilcoxon signed-rank
 // test; ok false for none itself or without common runs.
 func (t *tables) versusNone(dataset, form, model string, pn bool, method string, budget float64) (significance, bool) {
 	if method == sweep.None {
@@ -247,7 +252,7 @@ func (t *tables) versusNone(dataset, form, model string, pn bool, method string,
 			ids = append(ids, id)
 		}
 	}
-	if len(ids) == 0 || len(ids) > maxExactN {
+	if len(ids) == 0 {
 		return significance{}, false
 	}
 	slices.SortFunc(ids, func(a, b runID) int { return cmp.Or(cmp.Compare(a.split, b.split), cmp.Compare(a.seed, b.seed)) })
@@ -255,8 +260,8 @@ func (t *tables) versusNone(dataset, form, model string, pn bool, method string,
 	for i, id := range ids {
 		x[i], y[i] = rm[id], r0[id]
 	}
-	p, n := WilcoxonExact(x, y)
-	return significance{p, n}, true
+	p, n, m := Wilcoxon(x, y)
+	return significance{p, n, m}, true
 }
 
 // curve returns the depths and stats of one method, by depth.

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -40,6 +43,80 @@ func TestWilcoxonExact(t *testing.T) {
 		// Swapping the samples mirrors W⁺ and keeps the two-sided p.
 		if q, _ := WilcoxonExact(tc.y, tc.x); q != p {
 			t.Errorf("%s: swapped p %v ≠ %v", tc.name, q, p)
+		}
+	}
+}
+
+// TestWilcoxonScipy against scipy.stats.wilcoxon's p-values
+// (testdata/wilcoxon_scipy.json, written by testdata/wilcoxon_scipy.py):
+// the normal approximation with tie and continuity corrections on every
+// case (accuracies with ties and zero differences, 10 to 250 pairs), the
+// exact p on the cases without ties or zeros (10 to 100 pairs), and
+// Wilcoxon choosing exact up to 64 non-zero differences and the
+// approximation above.
+func TestWilcoxonScipy(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "wilcoxon_scipy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Cases []struct {
+			Name   string
+			X, Y   []float64
+			N      int
+			Approx float64
+			Exact  *float64
+		}
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	close := func(got, want float64) bool { return math.Abs(got-want) <= 1e-12*want+1e-300 }
+	approx, exact, above := 0, 0, 0
+	for _, c := range ref.Cases {
+		p, n := WilcoxonNormal(c.X, c.Y)
+		if n != c.N || !close(p, c.Approx) {
+			t.Errorf("%s: normal p %v n %d, scipy p %v n %d", c.Name, p, n, c.Approx, c.N)
+		}
+		approx++
+		if c.Exact != nil && c.N <= maxExactN {
+			if p, _ := WilcoxonExact(c.X, c.Y); !close(p, *c.Exact) {
+				t.Errorf("%s: exact p %v, scipy %v", c.Name, p, *c.Exact)
+			}
+			exact++
+		}
+		p, n, m := Wilcoxon(c.X, c.Y)
+		switch {
+		case c.N > maxExactN:
+			above++
+			if m != WilcoxonNormalMethod || !close(p, c.Approx) {
+				t.Errorf("%s: Wilcoxon %v by %v, want the normal approximation %v", c.Name, p, m, c.Approx)
+			}
+		case m != WilcoxonExactMethod || (c.Exact != nil && !close(p, *c.Exact)):
+			t.Errorf("%s: Wilcoxon %v by %v with %d pairs, want exact", c.Name, p, m, n)
+		}
+	}
+	if exact < 4 || above < 4 {
+		t.Fatalf("%d cases, %d exact, %d above %d pairs: the reference lost its cases", approx, exact, above, maxExactN)
+	}
+}
+
+// TestSignificanceMark: the marks by p, and † after a mark whose p is the
+// normal approximation's.
+func TestSignificanceMark(t *testing.T) {
+	for _, c := range []struct {
+		s    significance
+		want string
+	}{
+		{significance{p: 0.2, n: 10}, ""},
+		{significance{p: 0.03, n: 10}, "*"},
+		{significance{p: 0.002, n: 10}, "**"},
+		{significance{p: 0.2, n: 80, m: WilcoxonNormalMethod}, ""},
+		{significance{p: 0.03, n: 80, m: WilcoxonNormalMethod}, "*†"},
+		{significance{p: 1e-5, n: 80, m: WilcoxonNormalMethod}, "**†"},
+	} {
+		if got := c.s.mark(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
 		}
 	}
 }

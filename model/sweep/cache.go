@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/rewire"
@@ -137,7 +138,7 @@ func (c cache) store(r *Rewired) error {
 		return err
 	}
 	r.Checksum = checksum(*r, raw)
-	return graphio.WriteFileAtomic(meta, func(w io.Writer) error {
+	return atomicfile.WriteFile(meta, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)

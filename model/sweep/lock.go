@@ -22,3 +22,8 @@ func LockPath(path string) (unlock func(), err error) {
 	}
 	return func() { u(); f.Close() }, nil
 }
+
+// LockFile takes the lock of LockPath on the open file f, without waiting:
+// an error when another process holds it. The returned function releases
+// it (f stays open).
+func LockFile(f *os.File) (unlock func(), err error) { return lockFile(f) }

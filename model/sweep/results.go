@@ -8,13 +8,18 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"math"
 	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/internal/faults"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
 )
@@ -147,24 +152,35 @@ func (k Key) String() string {
 // once (see Unique; two different results of one run are a *ConflictError
 // naming both lines). A missing file has no records.
 func ReadResults(path string) ([]Record, error) {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	recs, _, err := parseResults(path, b)
+	recs, _, err := ReadResultsFields(path)
 	return recs, err
 }
 
+// ReadResultsFields is ReadResults, and the fields of the records that
+// this version of ohm does not know, sorted: fields a newer ohm added
+// (allowed by the stability rule of docs/cli.md), read past (definitions
+// §7.4). A command warns of them.
+func ReadResultsFields(path string) (recs []Record, unknown []string, err error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, _, unknown, err = parseResults(path, b)
+	return recs, unknown, err
+}
+
 // parseResults parses the complete lines of b and returns the records,
-// each run once (Unique's rule), and the length of the complete part (up to
-// and including the last newline).
-func parseResults(path string, b []byte) ([]Record, int, error) {
+// each run once (Unique's rule), the length of the complete part (up to
+// and including the last newline) and the fields no Record field takes.
+// A record out of range (Record.Check) is an error naming its line.
+func parseResults(path string, b []byte) ([]Record, int, []string, error) {
 	complete := bytes.LastIndexByte(b, '\n') + 1
 	var recs []Record
 	var lines []int
+	unknown := map[string]bool{}
 	line := 0
 	for rest := b[:complete]; len(rest) > 0; {
 		i := bytes.IndexByte(rest, '\n')
@@ -175,13 +191,23 @@ func parseResults(path string, b []byte) ([]Record, int, error) {
 			continue
 		}
 		var r Record
-		dec := json.NewDecoder(bytes.NewReader(l))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
-			return nil, 0, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(l, &fields); err != nil {
+			return nil, 0, nil, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
+		}
+		if err := json.Unmarshal(l, &r); err != nil {
+			return nil, 0, nil, fmt.Errorf("%s line %d: not a result record: %w", path, line, err)
 		}
 		if r.Dataset == "" || r.Method == "" || r.Form == "" || r.Model == "" || r.Layers < 1 || r.Epochs < 1 {
-			return nil, 0, fmt.Errorf("%s line %d: not a result record: dataset, form, method, model, layers and epochs are required", path, line)
+			return nil, 0, nil, fmt.Errorf("%s line %d: not a result record: dataset, form, method, model, layers and epochs are required", path, line)
+		}
+		if err := r.Check(); err != nil {
+			return nil, 0, nil, fmt.Errorf("%s line %d: not a sensible result: %w", path, line, err)
+		}
+		for k := range fields {
+			if !recordFields[k] {
+				unknown[k] = true
+			}
 		}
 		recs = append(recs, r)
 		lines = append(lines, line)
@@ -189,7 +215,56 @@ func parseResults(path string, b []byte) ([]Record, int, error) {
 	recs, err := unique(recs, func(i, j int) error {
 		return &ConflictError{Path: path, Key: recs[i].Key(), First: lines[i], Second: lines[j]}
 	})
-	return recs, complete, err
+	return recs, complete, slices.Sorted(maps.Keys(unknown)), err
+}
+
+// recordFields are the JSON names of Record's fields.
+var recordFields = func() map[string]bool {
+	m := map[string]bool{}
+	t := reflect.TypeFor[Record]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		m[name] = true
+	}
+	return m
+}()
+
+// Check reports the first field of r out of its range (definitions
+// §7.4): accuracies and the budget are fractions in [0, 1], α lies in
+// [0, 1], layers and epochs are at least 1, the best epoch lies in
+// [1, epochs], counts and times are non-negative. O(1).
+func (r *Record) Check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"test_acc", r.TestAcc}, {"val_acc", r.ValAcc}, {"budget", r.Budget}, {"alpha", r.Alpha}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			return fmt.Errorf("%s %v outside [0, 1]", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+		min  int
+	}{{"layers", r.Layers, 1}, {"epochs", r.Epochs, 1}, {"hidden", r.Hidden, 0}, {"split", r.Split, 0}, {"best_epoch", r.BestEpoch, 0},
+		{"e0", r.E0, 0}, {"iterations", r.Iterations, 0}, {"added", r.Added, 0}, {"removed", r.Removed, 0},
+		{"added_net", r.AddedNet, 0}, {"removed_net", r.RemovedNet, 0}} {
+		if f.v < f.min {
+			return fmt.Errorf("%s %d below %d", f.name, f.v, f.min)
+		}
+	}
+	if r.BestEpoch > r.Epochs {
+		return fmt.Errorf("best_epoch %d beyond epochs %d", r.BestEpoch, r.Epochs)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"rewire_seconds", r.RewireSecs}, {"train_seconds", r.TrainSecs}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return fmt.Errorf("%s %v: not a time", f.name, f.v)
+		}
+	}
+	return nil
 }
 
 // Unique returns recs with every run once, in the order of first
@@ -240,11 +315,22 @@ func withoutTiming(r Record) Record {
 }
 
 // CheckResults checks, before any work, that path can take results: its
-// folder takes new files (the cache's among them, graphio.CheckWritable)
-// and an existing file opens for appending. It changes nothing.
+// folder takes new files (atomicfile.CheckWritable), the cache's folder
+// (CacheDir) is absent or a folder that takes new files, and an existing
+// file opens for appending. It changes nothing.
 func CheckResults(path string) error {
-	if err := graphio.CheckWritable(path, false); err != nil {
+	if err := atomicfile.CheckWritable(path, false); err != nil {
 		return err
+	}
+	// The cache's folder: absent (created when the first graph is
+	// stored), or a folder that takes new files.
+	dir := CacheDir(path)
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s: the cache of rewired graphs, %s, exists and is not a folder", path, dir)
+	} else if err == nil {
+		if err := atomicfile.CheckWritable(filepath.Join(dir, "probe"), false); err != nil {
+			return fmt.Errorf("%s: the cache of rewired graphs: %w", path, err)
+		}
 	}
 	if err := faults.Create(path); err != nil {
 		return err
@@ -266,7 +352,14 @@ type Results struct {
 	path   string
 	size   int64 // the file's length: whole records only
 	unlock func()
+	// unknown are the fields of the records read that no Record field
+	// takes (a newer ohm's).
+	unknown []string
 }
+
+// UnknownFields returns the fields of the records read on opening that
+// this version of ohm does not know, sorted (ReadResultsFields).
+func (r *Results) UnknownFields() []string { return r.unknown }
 
 // OpenResults opens (creating) the results file for appending, locks it
 // against a second sweep on the same file, reads the records already there
@@ -292,7 +385,7 @@ func OpenResults(path string) (res *Results, recs []Record, repaired int, err er
 	if err != nil {
 		return fail(err)
 	}
-	recs, complete, err := parseResults(path, b)
+	recs, complete, unknown, err := parseResults(path, b)
 	if err != nil {
 		return fail(err)
 	}
@@ -305,7 +398,7 @@ func OpenResults(path string) (res *Results, recs []Record, repaired int, err er
 		}
 		repaired = len(b) - complete
 	}
-	return &Results{f: f, path: path, size: int64(complete), unlock: unlock}, recs, repaired, nil
+	return &Results{f: f, path: path, size: int64(complete), unlock: unlock, unknown: unknown}, recs, repaired, nil
 }
 
 // Append writes the record as one line with a single write(2) on the file

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ohmgnn/ohm"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 	"github.com/ohmgnn/ohm/rewire"
@@ -77,9 +80,12 @@ type job struct {
 }
 
 // Run runs every run of the spec that the results file does not hold yet
-// and appends each to it as soon as it finishes. Cancelling ctx stops
-// starting new runs; the runs in flight finish and are recorded, then Run
-// returns ctx's error. Runs that fail stop the sweep with the error.
+// and appends each to it as soon as it finishes. Cancelling ctx stops the
+// sweep within an epoch or an iteration: no new run starts, the runs in
+// flight stop before their next epoch and are not recorded, a rewiring in
+// progress is dropped (nothing cached), and Run returns ctx's error; every
+// run finished before is recorded. Runs that fail stop the sweep with the
+// error.
 func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	if err := spec.Normalize(); err != nil {
 		return nil, err
@@ -103,6 +109,9 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Summary, error) {
 	s.res, s.sum = res, &Summary{Repaired: repaired}
 	if repaired > 0 {
 		s.note("%s: cut a truncated last line (%d bytes); its run is made again", opt.Results, repaired)
+	}
+	if u := res.UnknownFields(); len(u) > 0 {
+		s.note("warning: %s: fields this version of ohm does not know (written by a newer ohm?): %s; read past", opt.Results, strings.Join(u, ", "))
 	}
 	// Records of older code are redone, as documented; newer or other
 	// code's are too, but that is worth saying.
@@ -136,7 +145,8 @@ type sweeper struct {
 	workers int
 	res     *Results
 	sum     *Summary
-	mu      sync.Mutex // serializes sum.Ran and opt.OnRun
+	mu      sync.Mutex // serializes appends, sum.Ran and opt.OnRun
+	stopped bool       // Run returned on ctx's end: nothing more is recorded
 }
 
 // note sends a progress message to opt.OnNote.
@@ -213,12 +223,33 @@ func (s *sweeper) runAll(parent context.Context, groups []*group) error {
 	// caller (Ctrl-C). A run started after either skips its work.
 	eg, ctx := errgroup.WithContext(parent)
 	eg.SetLimit(s.workers)
-	feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
-	if err := eg.Wait(); err != nil {
-		return err
+	type outcome struct{ run, feed error }
+	wait := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil { // a bug: an error, not a crash of the process
+				wait <- outcome{feed: fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())}
+			}
+		}()
+		feedErr := s.feed(ctx, eg, groups) // a failure while feeding (rewiring, building data)
+		wait <- outcome{eg.Wait(), feedErr}
+	}()
+	var o outcome
+	select {
+	case o = <-wait:
+	case <-parent.Done():
+		// The trainings in flight are abandoned, not waited for (an epoch
+		// can take minutes): they record nothing more (train).
+		s.mu.Lock()
+		s.stopped = true
+		s.mu.Unlock()
+		return parent.Err()
 	}
-	if feedErr != nil {
-		return feedErr
+	if o.run != nil {
+		return o.run
+	}
+	if o.feed != nil {
+		return o.feed
 	}
 	return parent.Err()
 }
@@ -230,7 +261,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 	c := cache{dir: CacheDir(s.opt.Results)}
 	alpha := s.spec.AlphaValue()
 	for _, gr := range groups {
-		graphs, err := graphsOf(gr, s.spec, alpha, c, s.workers, s.sum, s.note)
+		graphs, err := graphsOf(ctx, gr, s.spec, alpha, c, s.workers, s.sum, s.note)
 		if err != nil {
 			return err
 		}
@@ -250,7 +281,7 @@ func (s *sweeper) feed(ctx context.Context, eg *errgroup.Group, groups []*group)
 				if ctx.Err() != nil {
 					return nil
 				}
-				eg.Go(func() error { return s.train(ctx, j) }) // waits for a free worker
+				eg.Go(parallel.Go(func() error { return s.train(ctx, j) })) // waits for a free worker
 			}
 		}
 	}
@@ -291,22 +322,28 @@ func (s *sweeper) train(ctx context.Context, j job) error {
 	if ctx.Err() != nil {
 		return nil
 	}
-	r, err := gnn.Train(j.data, j.cfg, j.rec.Split, j.rec.Seed)
+	r, err := gnn.TrainContext(ctx, j.data, j.cfg, j.rec.Split, j.rec.Seed)
+	if ctx.Err() != nil {
+		return nil // stopped before an epoch: not recorded
+	}
 	if err != nil {
 		return fmt.Errorf("train %s: %w", j.rec.Key(), err)
 	}
 	rec := j.rec
 	rec.TestAcc, rec.ValAcc, rec.BestEpoch, rec.TrainSecs = r.TestAcc, r.ValAcc, r.BestEpoch, r.Seconds
 	rec.Finished = time.Now().UTC().Format(time.RFC3339)
+	s.mu.Lock()
+	defer s.mu.Unlock() // also when OnRun panics (parallel.Go recovers it)
+	if s.stopped {
+		return nil // Run has returned: nothing more is recorded
+	}
 	if err := s.res.Append(rec); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	s.sum.Ran++
 	if s.opt.OnRun != nil {
 		s.opt.OnRun(rec)
 	}
-	s.mu.Unlock()
 	return nil
 }
 
@@ -392,8 +429,10 @@ func pairNormAt(spec *Spec, pairnorm bool) string {
 
 // graphsOf returns the graph of every budget of the group: from the cache,
 // or made by one rewiring run with the largest missing budget (and then
-// cached).
-func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *Summary, note func(string, ...any)) (map[float64]*Rewired, error) {
+// cached). When ctx ends first it returns ctx's error at once, caching
+// nothing: the run stops before its next iteration, or, still setting up
+// its engine, is abandoned (definitions §7.3).
+func graphsOf(ctx context.Context, gr *group, spec *Spec, alpha float64, c cache, workers int, sum *Summary, note func(string, ...any)) (map[float64]*Rewired, error) {
 	g0 := gr.d.Graph
 	if gr.form == Undirected {
 		g0 = g0.Undirected()
@@ -429,7 +468,27 @@ func graphsOf(gr *group, spec *Spec, alpha float64, c cache, workers int, sum *S
 	bmax := slices.Max(missing)
 	note("rewiring %s (%s) with %s, budget %g", gr.d.Name, gr.form, gr.method, bmax)
 	cfg := rewire.Config{Method: rewire.Method(gr.method), Engine: rewire.Incremental, Workers: workers, Curvature: &rewire.CurvatureOptions{Alpha: alpha}}
-	cuts, err := rewire.RunBudgets(g0, cfg, missing)
+	cfg.Context = ctx
+	var cuts []*rewire.Result
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil { // a bug: an error, not a crash of the process
+				cuts, err = nil, fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())
+			}
+		}()
+		cuts, err = rewire.RunBudgets(g0, cfg, missing)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // a rewiring cut short is not the graph of its budget
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rewire %s (%s) with %s: %w", gr.d.Name, gr.form, gr.method, err)
 	}

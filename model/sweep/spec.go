@@ -434,18 +434,6 @@ func commaFields(items []string) iter.Seq[string] {
 	}
 }
 
-// SplitList returns the fields of comma lists (see commaFields), trimmed,
-// without the empty ones.
-func SplitList(items []string) []string {
-	var out []string
-	for f := range commaFields(items) {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // models returns the models run on a form.
 func (s *Spec) models(form string) []string {
 	if len(s.Models) == 0 {

@@ -189,7 +189,7 @@ func TestGraphSpec(t *testing.T) {
 // changes both keys.
 func TestRecordsOfBuiltinsUnchanged(t *testing.T) {
 	line := `{"dataset":"cornell","form":"undirected","method":"none","budget":0,"alpha":0,"model":"gcn","pairnorm":false,"layers":1,"hidden":64,"epochs":20,"seed":0,"split":0,"synth_seed":0,"heterophilic":false,"test_acc":0.5405405405405406,"val_acc":0.5423728813559322,"best_epoch":1,"e0":280,"iterations":0,"added":0,"removed":0,"added_net":0,"removed_net":0,"rewire_seconds":0,"train_seconds":0.014372758000000001,"version":"rewire-1","finished":"2026-11-26T03:44:22Z"}`
-	recs, _, err := parseResults("r.jsonl", []byte(line+"\n"))
+	recs, _, _, err := parseResults("r.jsonl", []byte(line+"\n"))
 	if err != nil || len(recs) != 1 {
 		t.Fatal(recs, err)
 	}
@@ -237,5 +237,31 @@ func TestRecordsOfBuiltinsUnchanged(t *testing.T) {
 	k.GraphSHA256 = "ab"
 	if k.Hash() == "7397d086ccb8fde274b9" {
 		t.Error("a graph file's cached graph has the built-in dataset's name")
+	}
+}
+
+// TestRecordsChecked: a record out of range is refused with its line and
+// field; fields of a newer ohm are read past and listed.
+func TestRecordsChecked(t *testing.T) {
+	good := `{"dataset":"cornell","form":"undirected","method":"none","budget":0,"alpha":0,"model":"gcn","pairnorm":false,"layers":1,"hidden":64,"epochs":20,"seed":0,"split":0,"synth_seed":0,"heterophilic":false,"test_acc":0.5,"val_acc":0.5,"best_epoch":1,"e0":280,"iterations":0,"added":0,"removed":0,"added_net":0,"removed_net":0,"rewire_seconds":0,"train_seconds":0.01,"version":"rewire-1","finished":"2026-11-26T03:44:22Z"}`
+	for _, tc := range []struct{ from, to, want string }{
+		{`"test_acc":0.5`, `"test_acc":7.5`, "r.jsonl line 2: not a sensible result: test_acc 7.5 outside [0, 1]"},
+		{`"val_acc":0.5`, `"val_acc":-0.1`, "line 2: not a sensible result: val_acc -0.1 outside [0, 1]"},
+		{`"budget":0,`, `"budget":1.5,`, "budget 1.5 outside [0, 1]"},
+		{`"added":0`, `"added":-3`, "added -3 below 0"},
+		{`"e0":280`, `"e0":-1`, "e0 -1 below 0"},
+		{`"best_epoch":1`, `"best_epoch":21`, "best_epoch 21 beyond epochs 20"},
+		{`"train_seconds":0.01`, `"train_seconds":-2`, "train_seconds -2: not a time"},
+	} {
+		bad := strings.Replace(good, tc.from, tc.to, 1)
+		_, _, _, err := parseResults("r.jsonl", []byte(strings.Replace(good, `"seed":0`, `"seed":1`, 1)+"\n"+bad+"\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.to, err, tc.want)
+		}
+	}
+	newer := strings.Replace(good, `"finished"`, `"graph_task":"node","zeta":[1],"finished"`, 1)
+	recs, _, unknown, err := parseResults("r.jsonl", []byte(newer+"\n"))
+	if err != nil || len(recs) != 1 || !slices.Equal(unknown, []string{"graph_task", "zeta"}) {
+		t.Fatalf("newer fields: %v, %v, %v", recs, unknown, err)
 	}
 }

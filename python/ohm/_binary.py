@@ -11,11 +11,15 @@ The binary is looked for, in this order:
    older than the Go sources.
 """
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 
@@ -168,12 +172,95 @@ def python_error(msg, names):
     return f"{head}: {m.group(3)}"
 
 
+def _die_with_parent():
+    """In the child, before exec: ask the kernel to kill it (SIGKILL) when
+    the thread that started it dies (Linux's PR_SET_PDEATHSIG), so that a
+    script killed while ohm runs does not leave ohm running."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+# The temporary folders and children of the calls in progress, removed and
+# killed when SIGTERM ends the process (_on_sigterm).
+_live = {"dirs": set(), "children": set()}
+_live_lock = threading.Lock()
+
+
+def _on_sigterm(signum, frame):
+    """SIGTERM while ohm runs: kill the child, remove the temporary folders,
+    then die of SIGTERM as the default action would."""
+    with _live_lock:
+        for p in list(_live["children"]):
+            try:
+                p.kill()
+            except OSError:
+                pass
+        for d in list(_live["dirs"]):
+            shutil.rmtree(d, ignore_errors=True)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _guard():
+    """While the block runs, SIGTERM cleans up (_on_sigterm) — when it has
+    its default action and this is the main thread (a handler of the
+    program's own is left alone)."""
+    install = (threading.current_thread() is threading.main_thread()
+               and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+    if install:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        if install and signal.getsignal(signal.SIGTERM) is _on_sigterm:
+            with _live_lock:
+                last = not _live["dirs"] and not _live["children"]
+            if last:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def tempdir():
+    """A temporary folder (prefix ohm-) removed when the block ends, and
+    also when SIGTERM ends the process meanwhile."""
+    with _guard(), tempfile.TemporaryDirectory(prefix="ohm-") as d:
+        with _live_lock:
+            _live["dirs"].add(d)
+        try:
+            yield d
+        finally:
+            with _live_lock:
+                _live["dirs"].discard(d)
+
+
 def run(args, names=None):
     """Run ohm with args; return its standard output. Exit status 2 (a usage
     error: a bad budget, method, flag) raises ValueError, any other failure
     OhmError, each with the command's message; a usage error naming a flag
-    of names (see python_error) names the Python argument instead."""
-    res = subprocess.run([binary(), "--quiet", *args], capture_output=True, text=True)
+    of names (see python_error) names the Python argument instead. The
+    child dies with this process (PR_SET_PDEATHSIG on Linux; SIGTERM kills
+    it and removes the temporary folders of tempdir)."""
+    pre = _die_with_parent if sys.platform.startswith("linux") else None
+    with _guard():
+        p = subprocess.Popen([binary(), "--quiet", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=pre)
+        with _live_lock:
+            _live["children"].add(p)
+        try:
+            stdout, stderr = p.communicate()
+        except BaseException:
+            p.kill()
+            p.wait()
+            raise
+        finally:
+            with _live_lock:
+                _live["children"].discard(p)
+    res = subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)
     if res.returncode == 0:
         return res.stdout
     msg = res.stderr.strip() or res.stdout.strip() or f"ohm exited with status {res.returncode}"

@@ -7,19 +7,20 @@ import json
 import operator
 import os
 import sys
-import tempfile
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import _serve
-from ._binary import _UNSET, OhmError, python_error, run
+from ._binary import _UNSET, OhmError, python_error, run, tempdir
 
 #: The methods of ohm.rewire (definitions §3 of the repository's docs).
 METHODS = ("err", "err-hop", "res", "res-hop", "curvature", "gtr", "fosr")
 #: The methods that rewire only the undirected graph.
 UNDIRECTED_ONLY = ("gtr", "fosr")
+#: The largest num_nodes ohm takes: node ids are int32.
+MAX_NODES = 2**31 - 1
 #: The engines of ohm.rewire (None means "auto").
 ENGINES = ("auto", "incremental", "exact", "sketch")
 
@@ -76,6 +77,14 @@ def _integer(name, value, low=None, high=None, what=None):
     return v
 
 
+def _bool(name, value):
+    """value as a bool: True or False (also numpy's), else ValueError naming
+    the argument — a string such as "no" is not taken for True."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name}={value!r}: must be True or False")
+
+
 def _real(name, value):
     """value as a float (int, float, numpy or 0-d torch numbers; not a bool
     or a string), else ValueError naming the argument."""
@@ -95,7 +104,8 @@ def _edge_index(edge_index, num_nodes):
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise ValueError(f"edge_index: must hold integers, not {a.dtype}")
     a = a.astype(np.int64, copy=False)
-    n = _integer("num_nodes", num_nodes, 0, None, "≥ 0")
+    n = _integer("num_nodes", num_nodes, 0, MAX_NODES + 1,
+                 f"in [0, {MAX_NODES}] (ohm's node ids are int32)")
     if a.size and (a.min() < 0 or a.max() >= n):
         raise ValueError(f"edge_index: holds a node id outside [0, num_nodes={n})")
     return a, n
@@ -145,7 +155,7 @@ def check_rewire_args(method="err", budget=0.1, directed=False, engine=None, alp
         raise ValueError(f"budget={budget!r}: must lie in (0, 1] (the fraction r of the graph's "
                          "edges E0: the run makes floor(r·E0) iterations, e.g. 0.05)")
     max_iterations = _integer("max_iterations", max_iterations, 0, None, "≥ 0 (0: no limit)")
-    directed, within_components = bool(directed), bool(within_components)
+    directed, within_components = _bool("directed", directed), _bool("within_components", within_components)
     if directed and method in UNDIRECTED_ONLY:
         raise ValueError(f"directed=True: method={method!r} rewires undirected graphs only")
     if directed and within_components:
@@ -329,6 +339,10 @@ def _graph(edge_index, num_nodes, edge_attr=None, fosr_x0=None):
         g.x0 = _array(fosr_x0).astype(np.float64)
         if g.x0.shape != (g.n,):
             raise ValueError(f"fosr_x0: must have shape (num_nodes,) = ({g.n},), not {tuple(g.x0.shape)}")
+        bad = np.flatnonzero(~np.isfinite(g.x0))
+        if bad.size:
+            raise ValueError(f"fosr_x0: entry {bad[0]} is {g.x0[bad[0]]} (NaN or infinite; "
+                             f"{bad.size} such entries): the start vector must be finite")
     return g
 
 
@@ -489,15 +503,46 @@ def rewire_many(graphs, method="err", budget=None, edits=0, directed=False, engi
     return _rewire_request(items, a, edits, threads, edge_attr_fill, names, many=True)
 
 
-def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False, name="edge_index"):
+def _pairs(pairs, layout, n):
+    """pairs as a k×2 int64 array: layout "rows" (k×2, each row a pair),
+    "columns" (2×k, each column a pair, as edge_index) or None (the shape
+    says which; a 2×2 array is ambiguous and refused)."""
+    p = _array(pairs)
+    if layout not in (None, "rows", "columns"):
+        raise ValueError(f"pairs_layout={layout!r}: must be 'rows' (k×2), 'columns' (2×k) or None")
+    if p.ndim != 2 or 2 not in p.shape or (p.size and not np.issubdtype(p.dtype, np.integer)):
+        raise ValueError(f"pairs: must be k×2 (or 2×k) integers, not {tuple(p.shape)} {p.dtype}")
+    if layout is None:
+        if p.shape == (2, 2):
+            raise ValueError("pairs: a 2×2 array is ambiguous: say pairs_layout='rows' (each row a pair, "
+                             "k×2) or pairs_layout='columns' (each column a pair, 2×k as edge_index)")
+        layout = "rows" if p.shape[1] == 2 else "columns"
+    if (layout == "rows" and p.shape[1] != 2) or (layout == "columns" and p.shape[0] != 2):
+        raise ValueError(f"pairs: shape {tuple(p.shape)} is not {'k×2' if layout == 'rows' else '2×k'} "
+                         f"(pairs_layout={layout!r})")
+    p = p.astype(np.int64)
+    if layout == "columns":
+        p = p.T
+    if p.size and (p.min() < 0 or p.max() >= n):
+        raise ValueError(f"pairs: holds a node id outside [0, num_nodes={n})")
+    return p
+
+
+def resistance(edge_index, num_nodes, pairs=None, directed=False, within_components=False, pairs_layout=None,
+               name="edge_index"):
     """Effective resistances of a graph (`ohm resistance`).
 
     Args:
         edge_index: the graph's arcs, 2×E integers (array or tensor), as in
             rewire.
         num_nodes: the number of nodes.
-        pairs: node pairs to measure, a k×2 (or 2×k) integer array or
-            tensor; None for the graph's summary instead.
+        pairs: node pairs to measure, an integer array or tensor: k×2 (each
+            row a pair) or 2×k (each column a pair, as edge_index); None
+            for the graph's summary instead. A 2×2 array needs
+            pairs_layout.
+        pairs_layout: "rows" (pairs is k×2), "columns" (2×k) or None (the
+            shape says which; refused for a 2×2 array, which could be
+            either).
         directed: resistances of the directed form (arcs as given).
         within_components: undirected: the summary's most resistant pair
             only inside one connected component.
@@ -514,13 +559,15 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
     name = _name(name)
     like = _Like(edge_index, pairs)
     ei, n = _edge_index(edge_index, num_nodes)
-    directed, within_components = bool(directed), bool(within_components)
+    directed, within_components = _bool("directed", directed), _bool("within_components", within_components)
     if directed and within_components:
         raise ValueError("within_components=True: applies to undirected graphs only (directed "
                          "pairs are always taken inside one strongly connected component)")
+    if pairs is not None:
+        pairs_kx2 = _pairs(pairs, pairs_layout, n)
     names = {"--directed": ("directed", directed), "--within-components": ("within_components", within_components),
              "--pairs": ("pairs", _UNSET), "--graph": ("edge_index", _UNSET)}
-    with tempfile.TemporaryDirectory(prefix="ohm-") as tmp:
+    with tempdir() as tmp:
         gin = os.path.join(tmp, "in.npz")
         _write_graph(gin, ei, n)
         args = ["resistance", "--graph", gin, "--json"]
@@ -529,14 +576,7 @@ def resistance(edge_index, num_nodes, pairs=None, directed=False, within_compone
         if within_components:
             args.append("--within-components")
         if pairs is not None:
-            p = _array(pairs)
-            if p.ndim != 2 or 2 not in p.shape or (p.size and not np.issubdtype(p.dtype, np.integer)):
-                raise ValueError(f"pairs: must be k×2 (or 2×k) integers, not {tuple(p.shape)} {p.dtype}")
-            p = p.astype(np.int64)
-            if p.shape[1] != 2:
-                p = p.T
-            if p.size and (p.min() < 0 or p.max() >= n):
-                raise ValueError(f"pairs: holds a node id outside [0, num_nodes={n})")
+            p = pairs_kx2
             pf = os.path.join(tmp, "pairs.txt")
             with open(pf, "w") as f:
                 f.write(f"# num_nodes {n}\n")
@@ -566,10 +606,11 @@ def curvature(edge_index, num_nodes, directed=False, alpha=0.5):
         device when edge_index was a tensor.
     """
     like = _Like(edge_index)
+    directed = _bool("directed", directed)
     alpha_f = _alpha(alpha)
     ei, n = _edge_index(edge_index, num_nodes)
     names = {"--directed": ("directed", directed), "--alpha": ("alpha", alpha), "--graph": ("edge_index", _UNSET)}
-    with tempfile.TemporaryDirectory(prefix="ohm-") as tmp:
+    with tempdir() as tmp:
         gin = os.path.join(tmp, "in.npz")
         kout = os.path.join(tmp, "kappa.csv")
         _write_graph(gin, ei, n)

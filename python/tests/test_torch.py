@@ -49,10 +49,10 @@ class TestTorch(unittest.TestCase):
         torch = self.torch
         ei, n = sample_graph()
         t = torch.as_tensor(ei)
-        r = ohm.resistance(t, n, pairs=torch.tensor([[0, 7], [13, 14]]))
+        r = ohm.resistance(t, n, pairs=torch.tensor([[0, 7], [13, 14]]), pairs_layout="rows")
         self.assertIsInstance(r, torch.Tensor)
         self.assertEqual(r.dtype, torch.float64)
-        np.testing.assert_array_equal(r.numpy(), ohm.resistance(ei, n, pairs=[[0, 7], [13, 14]]))
+        np.testing.assert_array_equal(r.numpy(), ohm.resistance(ei, n, pairs=[[0, 7], [13, 14]], pairs_layout="rows"))
         u, v, k = ohm.curvature(t, n)
         self.assertEqual((u.dtype, v.dtype, k.dtype), (torch.int64, torch.int64, torch.float64))
         np.testing.assert_array_equal(k.numpy(), ohm.curvature(ei, n)[2])

@@ -23,7 +23,7 @@ type EdgeKappa struct {
 // nil for a number in [0, 1], else an error naming it. O(1).
 func ValidateAlpha(alpha float64) error {
 	if !(alpha >= 0 && alpha <= 1) {
-		return fmt.Errorf("alpha %v outside [0, 1]", alpha)
+		return fmt.Errorf("curvature: alpha %v outside [0, 1]", alpha)
 	}
 	return nil
 }

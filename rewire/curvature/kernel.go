@@ -2,9 +2,8 @@ package curvature
 
 import (
 	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -24,26 +23,16 @@ func kappaEdges(ug *linalg.Graph, es []linalg.Edge, alpha float64, workers int, 
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newKappaWorker(ug.N())
-			v := view{g: ug, ea: -1}
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= len(es) {
-					return
-				}
-				for k := lo; k < min(lo+chunk, len(es)); k++ {
-					out[k] = w.kappa(&v, es[k].U, es[k].V, alpha)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	ws := make([]*kappaWorker, workers)
+	parallel.Each(workers, (len(es)+chunk-1)/chunk, func(t, c int) {
+		if ws[t] == nil {
+			ws[t] = newKappaWorker(ug.N())
+		}
+		v := view{g: ug, ea: -1}
+		for k := c * chunk; k < min((c+1)*chunk, len(es)); k++ {
+			out[k] = ws[t].kappa(&v, es[k].U, es[k].V, alpha)
+		}
+	})
 }
 
 // view is an undirected graph as the curvature kernel reads it: g, plus

@@ -5,11 +5,11 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/incremental/rank"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -41,12 +41,23 @@ type State struct {
 	nthread int
 }
 
-// NewState returns the state of a rewiring of (a copy of) g with laziness
-// alpha (see ValidateAlpha; not checked here), spreading κ evaluations over
-// workers goroutines (0: GOMAXPROCS; the results do not depend on the
-// number). exact makes every edit recompute every κ (the exact engine)
-// instead of those near the edit. Cost: κ of every edge, as Curvatures.
-func NewState(g *linalg.Graph, alpha float64, workers int, exact bool) *State {
+// StateOptions configure a State.
+type StateOptions struct {
+	// Alpha is the laziness of the measures (see ValidateAlpha; not
+	// checked here).
+	Alpha float64
+	// Workers is the goroutines κ evaluations are spread over (0:
+	// GOMAXPROCS; the results do not depend on the number).
+	Workers int
+	// RecomputeAll makes every edit recompute every κ (the exact engine)
+	// instead of those near the edit.
+	RecomputeAll bool
+}
+
+// NewState returns the state of a rewiring of (a copy of) g as opt says.
+// Cost: κ of every edge, as Curvatures.
+func NewState(g *linalg.Graph, opt StateOptions) *State {
+	alpha, workers, exact := opt.Alpha, opt.Workers, opt.RecomputeAll
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -144,7 +155,7 @@ func (s *State) ranked(sign float64, skip incremental.Pair) []incremental.Pair {
 func (s *State) ChooseAddition() (incremental.Pair, bool) {
 	var best incremental.Pair
 	found := false
-	rank.Each(s.ranked(1, incremental.Pair{U: -1}), rank.Ascending, false, func(e incremental.Pair) bool {
+	rank.Each(s.ranked(1, incremental.Pair{U: -1}), rank.Ascending, rank.ScoreOnly, func(e incremental.Pair) bool {
 		cands := s.candidates(e.U, e.V)
 		if len(cands) == 0 {
 			return true
@@ -232,7 +243,7 @@ func (s *State) bestCandidate(u, v int, cs []incremental.Pair) incremental.Pair 
 	for w := range s.views {
 		s.views[w].ea = -1 // back to the plain graph
 	}
-	return cs[rank.First(cs, rank.Descending, false)]
+	return cs[rank.First(cs, rank.Descending, rank.ScoreOnly)]
 }
 
 // parallel runs f(worker, k) for k in [0, n) on the state's workers, each
@@ -246,26 +257,7 @@ func (s *State) parallel(n int, f func(w, k int)) {
 		}
 		return
 	}
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for w := range nw {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= n {
-					return
-				}
-				f(w, k)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(nw, n, f)
 }
 
 // ChooseRemoval is step 2 of an iteration (definitions §3.4): the most-curved
@@ -279,7 +271,7 @@ func (s *State) parallel(n int, f func(w, k int)) {
 func (s *State) ChooseRemoval(added incremental.Pair) (incremental.Pair, bool) {
 	var out incremental.Pair
 	found := false
-	rank.Each(s.ranked(-1, added), rank.Ascending, false, func(e incremental.Pair) bool {
+	rank.Each(s.ranked(-1, added), rank.Ascending, rank.ScoreOnly, func(e incremental.Pair) bool {
 		x, y, kappa := e.U, e.V, -e.Score
 		if !s.g.Directed() {
 			if s.search.IsBridge(s.g, x, y) {

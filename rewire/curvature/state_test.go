@@ -52,7 +52,7 @@ func TestCurvatureRandomEdits(t *testing.T) {
 		directed := trial%2 == 1
 		g := randomGraph(r, 16, 0.2, directed)
 		alpha := []float64{0, 0.5, 0.3}[trial%3]
-		s := NewState(g, alpha, 1+trial%2, false)
+		s := NewState(g, StateOptions{Alpha: alpha, Workers: 1 + trial%2})
 		for step := range 60 {
 			a, b := r.IntN(16), r.IntN(16)
 			if a == b {
@@ -93,7 +93,7 @@ func TestCurvatureRadiusTight(t *testing.T) {
 		g2.AddEdge(4, 6)
 		g2.AddEdge(5, 7)
 		before := fullKappa(t, g2, alpha)[ukey(0, 1)]
-		s := NewState(g2, alpha, 1, false)
+		s := NewState(g2, StateOptions{Alpha: alpha, Workers: 1})
 		for _, tc := range []struct {
 			a, b    int
 			changes bool
@@ -133,7 +133,7 @@ func TestCurvatureCandidateOrder(t *testing.T) {
 	g.AddEdge(42, 25)
 	g.AddEdge(43, 7)
 	g.AddEdge(2, 22) // one pair already an edge
-	s := NewState(g, 0.5, 1, false)
+	s := NewState(g, StateOptions{Alpha: 0.5, Workers: 1})
 	got := s.candidates(0, 1)
 	dist := exact.AllPairsBFS(g)
 	var all []incremental.Pair
@@ -161,7 +161,7 @@ func TestCurvatureCandidateOrder(t *testing.T) {
 	}
 	// Few candidates, reached from both sides (common neighbours 3 and 4).
 	h := testgraph.MustGraph(t, 6, false, [2]int{0, 1}, [2]int{0, 3}, [2]int{0, 4}, [2]int{1, 3}, [2]int{1, 4}, [2]int{0, 2}, [2]int{1, 5})
-	s = NewState(h, 0.5, 1, false)
+	s = NewState(h, StateOptions{Alpha: 0.5, Workers: 1})
 	var ps []string
 	for _, p := range s.candidates(0, 1) {
 		ps = append(ps, fmt.Sprintf("%d-%d", p.U, p.V))

@@ -1,13 +1,16 @@
-package graphio
+package atomicfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ohmgnn/ohm/internal/faults"
 )
@@ -30,16 +33,16 @@ func writeString(s string) func(io.Writer) error {
 	return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 }
 
-// TestStageFileFaults: a write that fails after N bytes (a full disk, a
+// TestStageFaults: a write that fails after N bytes (a full disk, a
 // failing device) leaves the target as it was and no temporary file; the
 // error is the fault's.
-func TestStageFileFaults(t *testing.T) {
+func TestStageFaults(t *testing.T) {
 	for _, fault := range []error{syscall.ENOSPC, syscall.EIO} {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "out.txt")
 		os.WriteFile(path, []byte("old\n"), 0o644)
 		disarm := faults.Arm(faults.Rule{Match: path, Op: faults.OpWrite, After: 10, Err: fault})
-		err := WriteFileAtomic(path, writeString(strings.Repeat("new line\n", 1000)))
+		err := WriteFile(path, writeString(strings.Repeat("new line\n", 1000)))
 		disarm()
 		if !errors.Is(err, fault) {
 			t.Fatalf("%v: error %v", fault, err)
@@ -54,8 +57,8 @@ func TestStageFileFaults(t *testing.T) {
 }
 
 // TestCommitAll: files staged together appear together; a failure while
-// staging one leaves every target as it was; a rename that fails midway
-// (not for space: an I/O error) says which files are in place.
+// staging one leaves every target as it was, and so does a rename that
+// fails midway (not for space: an I/O error).
 func TestCommitAll(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
@@ -63,12 +66,12 @@ func TestCommitAll(t *testing.T) {
 	os.WriteFile(b, []byte("old b"), 0o644)
 	read := func(p string) string { s, _ := os.ReadFile(p); return string(s) }
 
-	pa, err := StageFile(a, writeString("new a"))
+	pa, err := Stage(a, writeString("new a"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	disarm := faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpWrite, After: 2, Err: syscall.ENOSPC})
-	_, err = StageFile(b, writeString("new b"))
+	_, err = Stage(b, writeString("new b"))
 	disarm()
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("staging b: %v", err)
@@ -78,8 +81,8 @@ func TestCommitAll(t *testing.T) {
 		t.Fatalf("after a failed staging: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
 	}
 
-	pa, _ = StageFile(a, writeString("new a"))
-	pb, _ := StageFile(b, writeString("new b"))
+	pa, _ = Stage(a, writeString("new a"))
+	pb, _ := Stage(b, writeString("new b"))
 	if err := CommitAll(pa, nil, pb); err != nil {
 		t.Fatal(err)
 	}
@@ -87,16 +90,49 @@ func TestCommitAll(t *testing.T) {
 		t.Fatalf("after CommitAll: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
 	}
 
-	pa, _ = StageFile(a, writeString("newer a"))
-	pb, _ = StageFile(b, writeString("newer b"))
+	// A rename that fails midway (an I/O error, or a target that cannot be
+	// replaced) puts back what was replaced: all or none.
+	pa, _ = Stage(a, writeString("newer a"))
+	pb, _ = Stage(b, writeString("newer b"))
 	disarm = faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpRename, Err: syscall.EIO})
 	err = CommitAll(pa, pb)
 	disarm()
-	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "in place already: "+a) || !strings.Contains(err.Error(), "left as they were: "+b) {
+	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "nothing put in place") {
 		t.Fatalf("rename failing: %v", err)
 	}
-	if read(a) != "newer a" || read(b) != "new b" || len(listDir(t, dir)) != 2 {
+	if read(a) != "new a" || read(b) != "new b" || len(listDir(t, dir)) != 2 {
 		t.Fatalf("after a failed rename: a %q, b %q, files %v", read(a), read(b), listDir(t, dir))
+	}
+	// A new target (none before) is removed again.
+	c := filepath.Join(dir, "c.txt")
+	pc, _ := Stage(c, writeString("new c"))
+	pb, _ = Stage(b, writeString("newer b"))
+	disarm = faults.Arm(faults.Rule{Match: "b.txt", Op: faults.OpRename, Err: syscall.EPERM})
+	err = CommitAll(pc, pb)
+	disarm()
+	if !errors.Is(err, syscall.EPERM) || read(b) != "new b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("new c, b failing: %v; b %q, files %v", err, read(b), listDir(t, dir))
+	}
+}
+
+// TestCommitAllImmutable: a target made immutable (chattr +i, as root on
+// a file system that has the flag) cannot be replaced: CommitAll fails and
+// the file committed before it is back as it was.
+func TestCommitAllImmutable(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("old a"), 0o644)
+	os.WriteFile(b, []byte("old b"), 0o644)
+	if out, err := exec.Command("chattr", "+i", b).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i: %v %s (needs root and a file system with the flag)", err, out)
+	}
+	defer exec.Command("chattr", "-i", b).Run()
+	pa, _ := Stage(a, writeString("new a"))
+	pb, _ := Stage(b, writeString("new b"))
+	err := CommitAll(pa, pb)
+	read := func(p string) string { s, _ := os.ReadFile(p); return string(s) }
+	if err == nil || read(a) != "old a" || read(b) != "old b" || len(listDir(t, dir)) != 2 {
+		t.Fatalf("immutable b: %v; a %q, b %q, files %v", err, read(a), read(b), listDir(t, dir))
 	}
 }
 
@@ -136,5 +172,43 @@ func TestCheckWritable(t *testing.T) {
 	}
 	if names := listDir(t, dir); len(names) != 1 {
 		t.Errorf("left %v", names)
+	}
+}
+
+// TestStageContext: cancelled while write still runs, StageContext returns
+// at once and leaves no file behind, even once write ends; not cancelled,
+// it is Stage.
+func TestStageContext(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	time.AfterFunc(50*time.Millisecond, cancel)
+	t0 := time.Now()
+	p, err := StageContext(ctx, path, func(w io.Writer) error {
+		defer close(finished)
+		io.WriteString(w, "partial")
+		<-release // a write that does not stop by itself
+		return nil
+	})
+	if p != nil || !errors.Is(err, context.Canceled) || time.Since(t0) > 2*time.Second {
+		t.Fatalf("cancelled: %v, %v after %v", p, err, time.Since(t0))
+	}
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Fatalf("left while write runs: %v", names)
+	}
+	close(release)
+	<-finished
+	time.Sleep(50 * time.Millisecond)
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Fatalf("left after write ended: %v", names)
+	}
+	p, err = StageContext(context.Background(), path, writeString("whole"))
+	if err != nil || p.Commit() != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "whole" {
+		t.Fatalf("content %q", b)
 	}
 }

@@ -2,8 +2,8 @@
 // the best depth and the realized edits — as the data files beside it
 // (accuracy.json, edits.json, transcribed from the appendix of arXiv
 // 2603.11944; see README.md), embedded so that reports can set them beside
-// ohm's numbers wherever the binary runs. It lives in docs/paper because
-// the files are documentation first: the one copy of the paper's numbers.
+// ohm's numbers wherever the binary runs. The files are the one copy of
+// the paper's numbers; docs/paper/README.md describes how they are used.
 package published
 
 import (
@@ -54,10 +54,10 @@ type Tables struct {
 func Paper() (*Tables, error) {
 	t := &Tables{}
 	if err := json.Unmarshal(accuracyJSON, &t.Accuracy); err != nil {
-		return nil, fmt.Errorf("published accuracy: %w", err)
+		return nil, fmt.Errorf("published: accuracy: %w", err)
 	}
 	if err := json.Unmarshal(editsJSON, &t.Edits); err != nil {
-		return nil, fmt.Errorf("published edits: %w", err)
+		return nil, fmt.Errorf("published: edits: %w", err)
 	}
 	return t, nil
 }

@@ -1,7 +1,13 @@
-package graphio
+// Package atomicfile writes files whole or not at all: a file is written in
+// full beside its target and renamed over it, so readers and a crash see the
+// old content or the complete new one (several files committed together
+// appear all or none), and checks before any work that an output can be
+// written.
+package atomicfile
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,27 +19,27 @@ import (
 	"github.com/ohmgnn/ohm/internal/faults"
 )
 
-// WriteFileAtomic writes a file so that readers, and a crash, see either the
+// WriteFile writes a file so that readers, and a crash, see either the
 // old content or the complete new content, never a mix: write fills a
 // temporary file in the same directory, which is flushed, fsynced, closed and
 // then renamed over path (the directory is fsynced too, where the system
 // allows it). If write or any step fails, the temporary file is removed and
 // an existing file at path is left untouched. The new file gets the mode of
-// the file it replaces, or 0644. It is StageFile followed by Commit.
-func WriteFileAtomic(path string, write func(w io.Writer) error) error {
-	p, err := StageFile(path, write)
+// the file it replaces, or 0644. It is Stage followed by Commit.
+func WriteFile(path string, write func(w io.Writer) error) error {
+	p, err := Stage(path, write)
 	if err != nil {
 		return err
 	}
 	return p.Commit()
 }
 
-// PendingFile is a file being written in full beside its target (a
+// Pending is a file being written in full beside its target (a
 // temporary file in the target's folder) that replaces the target only
 // when committed: until then readers, and a crash, see the target as it
 // was. Several pending files committed together (CommitAll) make a
 // command's outputs appear all or none.
-type PendingFile struct {
+type Pending struct {
 	path, tmp string
 	mode      os.FileMode
 	f         *os.File
@@ -41,19 +47,21 @@ type PendingFile struct {
 	w         io.Writer
 	closed    bool
 	done      bool // committed or discarded
+	hadTarget bool // a file was at path when the pending file was created
 }
 
-// CreatePending creates the temporary file of a pending file for path. An
+// Create creates the temporary file of a pending file for path. An
 // existing path must be a regular file; the new file will get its mode
 // (else 0644).
-func CreatePending(path string) (*PendingFile, error) {
+func Create(path string) (*Pending, error) {
 	dir := filepath.Dir(path)
 	mode := os.FileMode(0o644)
+	had := false
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("graphio: %s exists and is not a regular file", path)
+			return nil, fmt.Errorf("atomicfile: %s exists and is not a regular file", path)
 		}
-		mode = st.Mode().Perm()
+		mode, had = st.Mode().Perm(), true
 	}
 	if err := faults.Create(path); err != nil {
 		return nil, err
@@ -62,19 +70,19 @@ func CreatePending(path string) (*PendingFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PendingFile{path: path, tmp: f.Name(), mode: mode, f: f}
+	p := &Pending{path: path, tmp: f.Name(), mode: mode, f: f, hadTarget: had}
 	p.bw = bufio.NewWriterSize(faults.Writer(path, f), 1<<16)
 	p.w = p.bw
 	return p, nil
 }
 
 // Path returns the target's path.
-func (p *PendingFile) Path() string { return p.path }
+func (p *Pending) Path() string { return p.path }
 
 // Write writes to the temporary file.
-func (p *PendingFile) Write(b []byte) (int, error) {
+func (p *Pending) Write(b []byte) (int, error) {
 	if p.closed {
-		return 0, fmt.Errorf("graphio: write to %s after Close", p.path)
+		return 0, fmt.Errorf("atomicfile: write to %s after Close", p.path)
 	}
 	return p.w.Write(b)
 }
@@ -82,7 +90,7 @@ func (p *PendingFile) Write(b []byte) (int, error) {
 // Close completes the temporary file on disk: flushed, given its mode,
 // fsynced and closed. After a failure the temporary file is removed (the
 // pending file is discarded).
-func (p *PendingFile) Close() error {
+func (p *Pending) Close() error {
 	if p.closed {
 		return nil
 	}
@@ -106,9 +114,9 @@ func (p *PendingFile) Close() error {
 // Commit closes the file if it is open and renames it over the target. A
 // rename inside one folder writes no file data, so once the temporary file
 // is complete a full disk can no longer stop it (see CommitAll).
-func (p *PendingFile) Commit() error {
+func (p *Pending) Commit() error {
 	if p.done {
-		return fmt.Errorf("graphio: %s committed or discarded already", p.path)
+		return fmt.Errorf("atomicfile: %s committed or discarded already", p.path)
 	}
 	if err := p.Close(); err != nil {
 		return err
@@ -128,7 +136,7 @@ func (p *PendingFile) Commit() error {
 
 // Discard removes the temporary file; the target stays as it was. It does
 // nothing once the file is committed.
-func (p *PendingFile) Discard() {
+func (p *Pending) Discard() {
 	if p.done {
 		return
 	}
@@ -140,11 +148,11 @@ func (p *PendingFile) Discard() {
 	os.Remove(p.tmp)
 }
 
-// StageFile writes a pending file for path with write and closes it (the
+// Stage writes a pending file for path with write and closes it (the
 // content complete on disk, not yet in place). On failure nothing is left
 // behind.
-func StageFile(path string, write func(w io.Writer) error) (*PendingFile, error) {
-	p, err := CreatePending(path)
+func Stage(path string, write func(w io.Writer) error) (*Pending, error) {
+	p, err := Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -158,16 +166,53 @@ func StageFile(path string, write func(w io.Writer) error) (*PendingFile, error)
 	return p, nil
 }
 
+// StageContext is Stage until ctx is done: then it returns ctx's error at
+// once and removes the temporary file, while write — which may not stop
+// by itself — goes on into the unlinked file until it returns or the
+// process ends (its file is then discarded). Nothing is left behind
+// either way.
+func StageContext(ctx context.Context, path string, write func(w io.Writer) error) (*Pending, error) {
+	p, err := Create(path)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := write(p)
+		if err == nil {
+			err = p.Close() // discards on failure
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			p.Discard()
+			return nil, err
+		}
+		return p, nil
+	case <-ctx.Done():
+		os.Remove(p.tmp)
+		go func() {
+			<-done
+			p.Discard()
+		}()
+		return nil, ctx.Err()
+	}
+}
+
 // CommitAll renames every pending file over its target, in order, after
-// completing any still open. The renames are the commit step of a set of
-// outputs written in full beforehand: a rename inside one folder writes no
-// file data — it replaces a directory entry, and the temporary file's own
-// entry, with a longer name, is freed by it — so a lack of space, the
-// common failure of writing, cannot stop it halfway. What still can (an
-// I/O error, the folder removed meanwhile) leaves the files before the
-// failing one in place and the rest discarded: the error says which.
-// Nil entries are skipped.
-func CommitAll(files ...*PendingFile) error {
+// completing any still open: all or none. Before the first rename, each
+// existing target gets a second name (a hard link, which writes no file
+// data); if a rename fails — a target that cannot be replaced (chattr +i),
+// an I/O error, the folder removed meanwhile — the targets already
+// replaced get their old content back from it, and the rest are
+// discarded. A rename inside one folder writes no file data, so neither a
+// lack of space, the common failure of writing, nor the putting back can
+// stop halfway. Where a target cannot be linked (a file system without
+// hard links) it cannot be put back: the error then names what is where
+// (*CommitError). Nil entries are skipped.
+func CommitAll(files ...*Pending) error {
 	for _, p := range files {
 		if p == nil {
 			continue
@@ -177,20 +222,74 @@ func CommitAll(files ...*PendingFile) error {
 			return fmt.Errorf("%s: %w (nothing put in place)", p.path, err)
 		}
 	}
+	backups := make([]string, len(files)) // "" where no old content to put back
+	defer func() {
+		for _, b := range backups {
+			if b != "" {
+				os.Remove(b)
+			}
+		}
+	}()
+	for i, p := range files {
+		if p == nil {
+			continue
+		}
+		if _, err := os.Lstat(p.path); err == nil {
+			b := p.tmp + ".old"
+			if os.Link(p.path, b) == nil {
+				backups[i] = b
+			}
+		}
+	}
 	for i, p := range files {
 		if p == nil {
 			continue
 		}
 		if err := p.Commit(); err != nil {
 			DiscardAll(files[i+1:]...)
-			return commitError(files[:i], p, files[i+1:], err)
+			return rollBack(files, backups, i, err)
 		}
 	}
 	return nil
 }
 
-func commitError(before []*PendingFile, failed *PendingFile, after []*PendingFile, err error) error {
-	names := func(ps []*PendingFile) []string {
+// rollBack puts back the targets of files[:failed], replaced already, after
+// the rename of files[failed] failed with err: from their backups, or,
+// where there was no old file, by removing the new one. The error says
+// what could not be put back.
+func rollBack(files []*Pending, backups []string, failed int, err error) error {
+	var stuck []*Pending
+	for j := failed - 1; j >= 0; j-- {
+		p := files[j]
+		if p == nil {
+			continue
+		}
+		var rerr error
+		switch {
+		case backups[j] != "":
+			rerr = os.Rename(backups[j], p.path)
+			if rerr == nil {
+				backups[j] = ""
+			}
+		default:
+			if _, serr := os.Lstat(p.path); serr == nil && !p.hadTarget {
+				rerr = os.Remove(p.path)
+			} else {
+				rerr = errors.New("no copy of the old file")
+			}
+		}
+		if rerr != nil {
+			stuck = append(stuck, p)
+		}
+	}
+	if len(stuck) == 0 {
+		return fmt.Errorf("%s: %w (nothing put in place: the files replaced before it are back as they were)", files[failed].path, err)
+	}
+	return commitError(stuck, files[failed], files[failed+1:], err)
+}
+
+func commitError(before []*Pending, failed *Pending, after []*Pending, err error) error {
+	names := func(ps []*Pending) []string {
 		var s []string
 		for _, p := range ps {
 			if p != nil {
@@ -199,7 +298,7 @@ func commitError(before []*PendingFile, failed *PendingFile, after []*PendingFil
 		}
 		return s
 	}
-	return &CommitError{Path: failed.path, InPlace: names(before), Left: names(append([]*PendingFile{failed}, after...)), Err: err}
+	return &CommitError{Path: failed.path, InPlace: names(before), Left: names(append([]*Pending{failed}, after...)), Err: err}
 }
 
 // CommitError is a CommitAll that failed at a rename, after the files of
@@ -224,7 +323,7 @@ func (e *CommitError) Error() string {
 func (e *CommitError) Unwrap() error { return e.Err }
 
 // DiscardAll discards every pending file (nil entries skipped).
-func DiscardAll(files ...*PendingFile) {
+func DiscardAll(files ...*Pending) {
 	for _, p := range files {
 		if p != nil {
 			p.Discard()
