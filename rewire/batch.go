@@ -9,6 +9,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/internal/parallel"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -61,7 +62,7 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	defer cancel()
 	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	cfg.Workers, cfg.OnIteration, cfg.Context = 1, nil, ctx
-	cfg = resolveMany(graphs, cfg)
+	cfg = resolveMany(graphs, cfg, max(1, opt.Threads))
 	results := make([]*Result, len(graphs))
 	errs := make([]error, len(graphs))
 	var mu sync.Mutex
@@ -120,7 +121,7 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 // the memory checked, sparing each graph its probes (a few file reads, a
 // sizeable share of a graph of tens of nodes). Otherwise cfg is returned as
 // it is, resolved and probed graph by graph. O(graphs).
-func resolveMany(graphs []*linalg.Graph, cfg Config) Config {
+func resolveMany(graphs []*linalg.Graph, cfg Config, threads int) Config {
 	kind := cfg.Engine
 	if kind != "" && kind != Auto && kind != Incremental || len(graphs) == 0 || !cfg.Method.Info().Resistance {
 		return cfg
@@ -131,9 +132,16 @@ func resolveMany(graphs []*linalg.Graph, cfg Config) Config {
 			big = g
 		}
 	}
-	if incremental.CheckDense(big.N(), big.Directed(), cfg.Method.Info().PerHop) == nil {
-		cfg.Engine, cfg.memoryChecked = Incremental, true
+	perHop := cfg.Method.Info().PerHop
+	if incremental.CheckDense(big.N(), big.Directed(), perHop) != nil {
+		return cfg
 	}
+	// threads engines may be alive at once: all of them must fit.
+	if k := min(threads, len(graphs)); k > 1 &&
+		sysmem.Check("the batch's dense engines", uint64(k)*incremental.DenseBytes(big.N(), big.Directed(), perHop), "") != nil {
+		return cfg
+	}
+	cfg.Engine, cfg.memoryChecked = Incremental, true
 	return cfg
 }
 
