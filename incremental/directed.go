@@ -104,8 +104,10 @@ func NewDirected(g *linalg.Graph, opt Options) (*Directed, error) {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	n := g.N()
-	if err := checkDense(n, true, opt.PerHop); err != nil {
-		return nil, err
+	if !opt.MemoryChecked {
+		if err := checkDense(n, true, opt.PerHop); err != nil {
+			return nil, err
+		}
 	}
 	e := &Directed{
 		g:      g.Clone(),

@@ -25,3 +25,31 @@ func TestDenseEngineRefused(t *testing.T) {
 		t.Fatalf("directed: %v", err)
 	}
 }
+
+// TestMemoryCheckedSkipsProbe: with Options.MemoryChecked the constructors
+// trust the caller's check and build an engine the probe would refuse.
+func TestMemoryCheckedSkipsProbe(t *testing.T) {
+	t.Setenv("OHM_MEMORY", "1K") // below DenseBytes(20) = 11 200 bytes
+	for _, directed := range []bool{false, true} {
+		g := linalg.NewGraph(20, directed)
+		for i := 1; i < 20; i++ {
+			g.AddEdge(i-1, i)
+			g.AddEdge(i, i-1)
+		}
+		build := func(opt Options) error {
+			if directed {
+				_, err := NewDirected(g, opt)
+				return err
+			}
+			_, err := NewUndirected(g, opt)
+			return err
+		}
+		var me *sysmem.Error
+		if err := build(Options{Workers: 1}); !errors.As(err, &me) {
+			t.Errorf("directed %v: probed: %v, want a *sysmem.Error", directed, err)
+		}
+		if err := build(Options{Workers: 1, MemoryChecked: true}); err != nil {
+			t.Errorf("directed %v: memory checked: %v", directed, err)
+		}
+	}
+}

@@ -47,6 +47,12 @@ type Options struct {
 	// directed_fast.go and Directed.FastStats. Ignored by the undirected
 	// engine.
 	FastDirected bool
+	// MemoryChecked says the caller has already found that the engine's
+	// DenseBytes fit in the available memory (CheckDense, e.g. once for the
+	// largest graph of a batch): the constructors then skip the probe (a
+	// few file reads, a sizeable share of the set-up of a graph of tens of
+	// nodes).
+	MemoryChecked bool
 }
 
 // Undirected keeps the Laplacian pseudoinverse L⁺ of an undirected graph exact
@@ -107,8 +113,10 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 		opt.DriftTolerance = 1e-9
 	}
 	n := g.N()
-	if err := checkDense(n, false, opt.PerHop); err != nil {
-		return nil, err
+	if !opt.MemoryChecked {
+		if err := checkDense(n, false, opt.PerHop); err != nil {
+			return nil, err
+		}
 	}
 	e := &Undirected{
 		g:      g.Clone(),
@@ -676,23 +684,42 @@ func (e *Undirected) afterEdit(k int) error {
 }
 
 // Refresh recomputes L⁺ exactly from the current graph (pending batch
-// updates included) (linalg.Pinv,
-// O(Σ n_C³)), relabels the components and scans for the maximum.
+// updates included) (linalg.ComponentPinv of each component, as
+// linalg.Pinv, written straight into the packed triangle), O(Σ n_C³),
+// relabels the components and scans for the maximum. On error L⁺ is left
+// as it was.
 func (e *Undirected) Refresh() error {
 	e.ops = e.ops[:0] // the graph already holds any pending edit
 	comp, count := tarjan.Components(e.g)
-	P, err := linalg.Pinv(e.g, comp)
-	if err != nil {
-		return fmt.Errorf("incremental: refresh: %w", err)
+	groups := linalg.Groups(comp)
+	blocks := make([]*mat.SymDense, len(groups))
+	for c, nodes := range groups {
+		if len(nodes) < 2 {
+			continue
+		}
+		B, err := linalg.ComponentPinv(e.g, nodes)
+		if err != nil {
+			return fmt.Errorf("incremental: refresh: %w", err)
+		}
+		blocks[c] = B
 	}
 	e.comp = comp
 	e.size = make([]int, count)
 	for _, c := range comp {
 		e.size[c]++
 	}
-	raw := P.RawSymmetric()
-	for i := range e.n {
-		copy(e.p.row(i), raw.Data[i*raw.Stride+i:i*raw.Stride+e.n])
+	clear(e.p.data) // entries between components (and of isolated nodes) are 0
+	for c, B := range blocks {
+		if B == nil {
+			continue
+		}
+		nodes, raw := groups[c], B.RawSymmetric()
+		for a, i := range nodes {
+			row, brow := e.p.row(i), raw.Data[a*raw.Stride:a*raw.Stride+len(nodes)]
+			for b := a; b < len(nodes); b++ {
+				row[nodes[b]-i] = brow[b]
+			}
+		}
 	}
 	if e.opt.GTR {
 		e.initGTR()

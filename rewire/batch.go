@@ -9,6 +9,7 @@ import (
 
 	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/internal/parallel"
+	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -61,7 +62,7 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	defer cancel()
 	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	cfg.Workers, cfg.OnIteration, cfg.Context = 1, nil, ctx
-	cfg.Engine = resolveMany(graphs, cfg)
+	cfg = resolveMany(graphs, cfg, max(1, opt.Threads))
 	results := make([]*Result, len(graphs))
 	errs := make([]error, len(graphs))
 	var mu sync.Mutex
@@ -114,15 +115,19 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 	return cfg.Check(directed)
 }
 
-// resolveMany resolves an Auto engine once for the batch (methods that
-// read a resistance engine): when the largest graph's dense state fits in
-// memory every graph's does (it grows with n), and each plan would resolve
-// Auto to Incremental (EngineSpec.Resolve), so the batch asks for
-// Incremental and spares each graph a memory probe. Otherwise Auto stays,
-// resolved graph by graph. O(graphs).
-func resolveMany(graphs []*linalg.Graph, cfg Config) EngineKind {
-	if cfg.Engine != "" && cfg.Engine != Auto || len(graphs) == 0 || !cfg.Method.Info().Resistance {
-		return cfg.Engine
+// resolveMany probes the memory once for the batch (definitions §3.8 rule
+// 8; methods that read a resistance engine, engine Auto or Incremental):
+// when the largest graph's
+// dense state fits in memory every graph's does (it grows with n), so each
+// plan would resolve Auto to Incremental (EngineSpec.Resolve) and each dense
+// engine would pass its own probe. The batch then asks for Incremental with
+// the memory checked, sparing each graph its probes (a few file reads, a
+// sizeable share of a graph of tens of nodes). Otherwise cfg is returned as
+// it is, resolved and probed graph by graph. O(graphs).
+func resolveMany(graphs []*linalg.Graph, cfg Config, threads int) Config {
+	kind := cfg.Engine
+	if kind != "" && kind != Auto && kind != Incremental || len(graphs) == 0 || !cfg.Method.Info().Resistance {
+		return cfg
 	}
 	big := graphs[0]
 	for _, g := range graphs {
@@ -130,10 +135,17 @@ func resolveMany(graphs []*linalg.Graph, cfg Config) EngineKind {
 			big = g
 		}
 	}
-	if incremental.CheckDense(big.N(), big.Directed(), cfg.Method.Info().PerHop) == nil {
-		return Incremental
+	perHop := cfg.Method.Info().PerHop
+	if incremental.CheckDense(big.N(), big.Directed(), perHop) != nil {
+		return cfg
 	}
-	return cfg.Engine
+	// threads engines may be alive at once: all of them must fit.
+	if k := min(threads, len(graphs)); k > 1 &&
+		sysmem.Check("the batch's dense engines", uint64(k)*incremental.DenseBytes(big.N(), big.Directed(), perHop), "") != nil {
+		return cfg
+	}
+	cfg.Engine, cfg.memoryChecked = Incremental, true
+	return cfg
 }
 
 // runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR

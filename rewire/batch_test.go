@@ -256,3 +256,40 @@ func BenchmarkRunMany(b *testing.B) {
 		})
 	}
 }
+
+// TestResolveMany checks the batch's one memory probe: when the largest
+// graph's dense state fits (once per thread), Auto and Incremental become Incremental with
+// the memory checked; when it does not (OHM_MEMORY below it), or for an
+// engine or method the probe does not concern, the Config is left as it is.
+func TestResolveMany(t *testing.T) {
+	small, big := linalg.NewGraph(10, false), linalg.NewGraph(2000, false)
+	// DenseBytes(2000) = 112 MB, DenseBytes(10) = 2.8 KB.
+	for _, c := range []struct {
+		mem     string
+		threads int
+		graphs  []*linalg.Graph
+		method  Method
+		engine  EngineKind
+		want    EngineKind
+		checked bool
+	}{
+		{"1G", 1, []*linalg.Graph{small, big}, ERR, "", Incremental, true},
+		{"1G", 2, []*linalg.Graph{small, big}, ERR, Incremental, Incremental, true},
+		{"1G", 1, []*linalg.Graph{small}, GTR, Auto, Incremental, true},
+		{"50M", 1, []*linalg.Graph{small, big}, ERR, Auto, Auto, false},
+		{"50M", 1, []*linalg.Graph{big, small}, ERR, Incremental, Incremental, false},
+		{"170M", 1, []*linalg.Graph{small, big}, ERR, Auto, Incremental, true},
+		{"170M", 2, []*linalg.Graph{small, big}, ERR, Auto, Auto, false}, // two engines of 112 MB
+		{"170M", 2, []*linalg.Graph{big}, ERR, Auto, Incremental, true},  // one graph: one engine
+		{"1G", 1, []*linalg.Graph{small, big}, ERR, Sketch, Sketch, false},
+		{"1G", 1, []*linalg.Graph{small, big}, ERR, Exact, Exact, false},
+		{"1G", 1, []*linalg.Graph{small, big}, FoSR, "", "", false},
+	} {
+		t.Setenv("OHM_MEMORY", c.mem)
+		got := resolveMany(c.graphs, Config{Method: c.method, Engine: c.engine}, c.threads)
+		if got.Engine != c.want || got.memoryChecked != c.checked {
+			t.Errorf("%s, %d threads, %s, engine %q, %d graphs: engine %q checked %v, want %q %v",
+				c.mem, c.threads, c.method, c.engine, len(c.graphs), got.Engine, got.memoryChecked, c.want, c.checked)
+		}
+	}
+}

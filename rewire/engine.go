@@ -43,6 +43,11 @@ type EngineSpec struct {
 	// Sketch configures the sketch engine; its Removes, WithinComponents
 	// and (when zero) Workers are taken from the fields above.
 	Sketch sketch.Options
+	// MemoryChecked says the caller has found that the dense engine's
+	// state fits in memory (incremental.CheckDense, e.g. once for the
+	// largest graph of a batch): the dense engines then skip their own
+	// probe (incremental.Options.MemoryChecked).
+	MemoryChecked bool
 }
 
 // sketchable reports whether the sketch engine scores pairs as s asks
@@ -87,7 +92,7 @@ func (s EngineSpec) Resolve(g *linalg.Graph) (EngineSpec, string) {
 		return s, ""
 	}
 	need := sysmem.FormatBytes(incremental.DenseBytes(g.N(), g.Directed(), s.PerHop))
-	fits := incremental.CheckDense(g.N(), g.Directed(), s.PerHop) == nil
+	fits := s.MemoryChecked || incremental.CheckDense(g.N(), g.Directed(), s.PerHop) == nil
 	if fits || !s.sketchable() || g.Directed() {
 		s.Kind = Incremental
 		if !fits {
@@ -126,7 +131,8 @@ func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 	}
 	// Directed graphs use the fast (low-rank, residual-certified) mode; the
 	// exact engine is its oracle.
-	opt := incremental.Options{Workers: s.Workers, WithinComponents: s.WithinComponents, PerHop: s.PerHop, FastDirected: true, GTR: s.GTR}
+	opt := incremental.Options{Workers: s.Workers, WithinComponents: s.WithinComponents, PerHop: s.PerHop, FastDirected: true, GTR: s.GTR,
+		MemoryChecked: s.MemoryChecked}
 	if g.Directed() {
 		return incremental.NewDirected(g, opt)
 	}

@@ -2,7 +2,6 @@ package rewire
 
 import (
 	"cmp"
-	"container/heap"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -125,7 +124,8 @@ type fosr struct {
 	g       *linalg.Graph
 	deg     []float64
 	x, y, w []float64
-	mark    []bool // denseMarked's scratch
+	mark    []bool        // denseMarked's scratch
+	search  productSearch // minProductNonEdge's buffers
 }
 
 func newFoSR(g *linalg.Graph, x []float64) *fosr {
@@ -199,7 +199,7 @@ func (f *fosr) choose() (int, int, float64, bool) {
 	if n <= smallFoSR {
 		return f.denseMarked(y)
 	}
-	u, v, p, ok := minProductNonEdge(f.g, y)
+	u, v, p, ok := f.search.min(f.g, y)
 	if ok {
 		return u, v, p, true
 	}
@@ -213,8 +213,9 @@ func (f *fosr) choose() (int, int, float64, bool) {
 const smallFoSR = 128
 
 // denseMarked is denseMinProduct with the neighbours of each row marked in
-// a scratch slice (f.mark) instead of looked up in the graph's hash set: the same
-// pairs in the same order, so the same result. O(n² + m).
+// a scratch slice (f.mark) instead of looked up in the graph's hash set, and
+// only the pairs i < j scanned (y_i·y_j = y_j·y_i exactly, and (i, j) comes
+// before (j, i) in row-major order): the same result. O(n²/2 + m).
 func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
 	n := len(y)
 	if len(f.mark) != n {
@@ -229,10 +230,12 @@ func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
 		}
 		mark[i] = true
 		yi := y[i]
-		for j, m := range mark {
+		// Only j > i: the product is symmetric to the bit, so the first
+		// least ordered pair in row-major order always has i < j.
+		for j, m := range mark[i+1:] {
 			if !m {
-				if p := yi * y[j]; p < best {
-					best, bu, bv, found = p, i, j, true
+				if p := yi * y[i+1+j]; p < best {
+					best, bu, bv, found = p, i, i+1+j, true
 				}
 			}
 		}
@@ -250,34 +253,61 @@ func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
 // the non-edges of exactly that product the first in row-major order wins.
 // false when no such pair is a non-edge.
 func minProductNonEdge(g *linalg.Graph, y []float64) (int, int, float64, bool) {
-	var neg, pos []int
+	return new(productSearch).min(g, y)
+}
+
+// productSearch is minProductNonEdge with its buffers kept from one call to
+// the next (one per FoSR run).
+type productSearch struct {
+	neg, pos []entry
+	h        productHeap
+}
+
+// entry is a node and its y, sorted together (no indirection in the sort).
+type entry struct {
+	v float64
+	i int
+}
+
+// min is minProductNonEdge. Pair (a, b) of neg × pos enters the heap when
+// its one predecessor leaves it — (a, b−1), or (a−1, 0) when b = 0 — whose
+// product is no larger, so the pairs leave in ascending product and each
+// pair enters once (no set of the pairs seen). Every pair of the least
+// product of a non-edge leaves before the first larger one, so the pair
+// chosen does not depend on the order of ties. O(n log n) to sort, then
+// O(log n) per pair passed over.
+func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bool) {
+	neg, pos := s.neg[:0], s.pos[:0]
 	for i, v := range y {
 		switch {
 		case v < 0:
-			neg = append(neg, i)
+			neg = append(neg, entry{v, i})
 		case v > 0:
-			pos = append(pos, i)
+			pos = append(pos, entry{v, i})
 		}
 	}
+	s.neg, s.pos = neg, pos
 	if len(neg) == 0 || len(pos) == 0 {
 		return 0, 0, 0, false
 	}
-	slices.SortFunc(neg, func(a, b int) int { return cmp.Or(cmp.Compare(y[a], y[b]), cmp.Compare(a, b)) })
-	slices.SortFunc(pos, func(a, b int) int { return cmp.Or(cmp.Compare(y[b], y[a]), cmp.Compare(a, b)) })
-	h := &productHeap{y: y, neg: neg, pos: pos}
-	seen := map[[2]int]bool{{0, 0}: true}
-	heap.Push(h, [2]int{0, 0})
+	// y ascending (neg), descending (pos), ties by node: a total order
+	// (no zero, no NaN here), so any sort gives the same sequence.
+	slices.SortFunc(neg, func(a, b entry) int { return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.i, b.i)) })
+	slices.SortFunc(pos, func(a, b entry) int { return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.i, b.i)) })
+	h := &s.h
+	h.neg, h.pos, h.items = neg, pos, h.items[:0]
+	h.push([2]int{0, 0})
 	found := false
 	var best float64
 	var bu, bv int
-	for h.Len() > 0 {
-		top := h.at(0)
+	for len(h.items) > 0 {
+		top := h.items[0]
 		if found && h.product(top) != best {
 			break
 		}
-		heap.Pop(h)
+		h.pop()
 		a, b := top[0], top[1]
-		i, j := neg[a], pos[b]
+		i, j := neg[a].i, pos[b].i
 		if !g.HasEdge(i, j) {
 			u, v := min(i, j), max(i, j)
 			if !found || u < bu || (u == bu && v < bv) {
@@ -285,35 +315,62 @@ func minProductNonEdge(g *linalg.Graph, y []float64) (int, int, float64, bool) {
 			}
 			best, found = h.product(top), true
 		}
-		for _, nx := range [2][2]int{{a + 1, b}, {a, b + 1}} {
-			if nx[0] < len(neg) && nx[1] < len(pos) && !seen[nx] {
-				seen[nx] = true
-				heap.Push(h, nx)
-			}
+		if b+1 < len(pos) {
+			h.push([2]int{a, b + 1})
+		}
+		if b == 0 && a+1 < len(neg) {
+			h.push([2]int{a + 1, 0})
 		}
 	}
 	return bu, bv, best, found
 }
 
-// productHeap orders index pairs (a, b) into neg × pos by y[neg[a]]·y[pos[b]].
+// productHeap is a binary min-heap of index pairs (a, b) into neg × pos by
+// neg[a].v·pos[b].v.
 type productHeap struct {
-	y        []float64
-	neg, pos []int
+	neg, pos []entry
 	items    [][2]int
 }
 
-func (h *productHeap) product(p [2]int) float64 { return h.y[h.neg[p[0]]] * h.y[h.pos[p[1]]] }
-func (h *productHeap) at(k int) [2]int          { return h.items[k] }
-func (h *productHeap) Len() int                 { return len(h.items) }
-func (h *productHeap) Less(a, b int) bool {
-	return h.product(h.items[a]) < h.product(h.items[b])
+func (h *productHeap) product(p [2]int) float64 { return h.neg[p[0]].v * h.pos[p[1]].v }
+
+func (h *productHeap) push(p [2]int) {
+	h.items = append(h.items, p)
+	k, pk := len(h.items)-1, h.product(p)
+	for k > 0 {
+		up := (k - 1) / 2
+		if !(pk < h.product(h.items[up])) {
+			break
+		}
+		h.items[k] = h.items[up]
+		k = up
+	}
+	h.items[k] = p
 }
-func (h *productHeap) Swap(a, b int) { h.items[a], h.items[b] = h.items[b], h.items[a] }
-func (h *productHeap) Push(x any)    { h.items = append(h.items, x.([2]int)) }
-func (h *productHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
+
+func (h *productHeap) pop() {
+	last := len(h.items) - 1
+	p := h.items[last]
+	h.items = h.items[:last]
+	if last == 0 {
+		return
+	}
+	pp, k := h.product(p), 0
+	for {
+		c := 2*k + 1
+		if c >= last {
+			break
+		}
+		if c+1 < last && h.product(h.items[c+1]) < h.product(h.items[c]) {
+			c++
+		}
+		if !(h.product(h.items[c]) < pp) {
+			break
+		}
+		h.items[k] = h.items[c]
+		k = c
+	}
+	h.items[k] = p
 }
 
 // denseMinProduct is the reference's search: every ordered pair, the first

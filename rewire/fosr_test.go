@@ -120,6 +120,7 @@ func TestFoSRMatchesReference(t *testing.T) {
 // with the best pairs already edges.
 func TestFoSRSearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
+	var kept productSearch // buffers reused from trial to trial, as in a run
 	for trial := range 300 {
 		n := 5 + r.IntN(40)
 		g := linalg.NewGraph(n, false)
@@ -134,6 +135,9 @@ func TestFoSRSearch(t *testing.T) {
 			}
 		}
 		u, v, p, ok := minProductNonEdge(g, y)
+		if ku, kv, kp, kok := kept.min(g, y); ku != u || kv != v || kp != p || kok != ok {
+			t.Fatalf("trial %d: reused buffers %d-%d (%v), fresh %d-%d (%v)", trial, ku, kv, kp, u, v, p)
+		}
 		du, dv, dp, dok := denseMinProduct(g, y)
 		f := &fosr{g: g}
 		if mu, mv, mp, mok := f.denseMarked(y); mu != du || mv != dv || mp != dp || mok != dok {

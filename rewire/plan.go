@@ -50,6 +50,9 @@ type Config struct {
 	// before, and StoppedEarly says the run was interrupted. A set-up the
 	// context ends returns its error.
 	Context context.Context
+	// memoryChecked: the caller (RunMany) found that this graph's dense
+	// engine fits in memory (EngineSpec.MemoryChecked).
+	memoryChecked bool
 }
 
 // CurvatureOptions are the curvature baseline's options (definitions §3.4).
@@ -190,7 +193,8 @@ func NewPlan(g *linalg.Graph, cfg Config) (*Plan, error) {
 		p.Iterations = cfg.MaxIterations
 	}
 	p.engine = EngineSpec{Kind: cfg.Engine, PerHop: info.PerHop, GTR: cfg.Method == GTR, Removes: info.Removes,
-		WithinComponents: cfg.WithinComponents, Workers: cfg.Workers, Sketch: cfg.Sketch}
+		WithinComponents: cfg.WithinComponents, Workers: cfg.Workers, Sketch: cfg.Sketch,
+		MemoryChecked: cfg.memoryChecked}
 	switch {
 	case info.Resistance:
 		var why string

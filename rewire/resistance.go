@@ -38,6 +38,7 @@ type resistanceOperator struct {
 	skip   []incremental.Pair // pairs known to give nothing
 	passed int                // pairs passed over
 	edits  []Edit
+	ranked []incremental.Pair // rankEdges' buffer, reused every iteration
 }
 
 // engineBuilt, when set (by tests in this package), receives the engine of
@@ -76,7 +77,8 @@ func (o *resistanceOperator) iterate(it int) ([]Edit, error) {
 	G := eng.Graph()
 	var ranked []incremental.Pair
 	if o.removes && !o.sketch {
-		ranked = rankEdges(eng, G)
+		o.ranked = rankEdges(eng, G, o.ranked[:0])
+		ranked = o.ranked
 	}
 	adds, skip, passed := chooseAdditions(eng, G, o.skip)
 	o.skip = skip
@@ -269,12 +271,17 @@ func bestNeighbour(eng incremental.Engine, g *linalg.Graph, a, b, u, v int) (inc
 
 // rankEdges returns the removal candidates of G(t) — every edge (directed:
 // every arc inside an SCC) — with their resistances, in row-major order, for
-// rank.Each to visit in the ascending order of definitions §3.1. O(m).
-func rankEdges(eng incremental.Engine, g *linalg.Graph) []incremental.Pair {
-	var es []incremental.Pair
-	for _, e := range g.Edges() {
-		if r, ok := eng.Resistance(e.U, e.V); ok && (!g.Directed() || eng.SameBlock(e.U, e.V)) {
-			es = append(es, incremental.Pair{U: e.U, V: e.V, Score: r})
+// rank.Each to visit in the ascending order of definitions §3.1, appended
+// to es (a buffer to reuse). O(m), no allocation once es has room.
+func rankEdges(eng incremental.Engine, g *linalg.Graph, es []incremental.Pair) []incremental.Pair {
+	for u := range g.N() { // g.Edges' order, without building the list
+		for _, v := range g.Out(u) {
+			if !g.Directed() && u >= v {
+				continue
+			}
+			if r, ok := eng.Resistance(u, v); ok && (!g.Directed() || eng.SameBlock(u, v)) {
+				es = append(es, incremental.Pair{U: u, V: v, Score: r})
+			}
 		}
 	}
 	return es
