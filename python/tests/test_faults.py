@@ -17,17 +17,21 @@ from helpers import INSTALLED, PYTHON_DIR, ohm, sample_graph, tmpdir
 
 
 def _ohm_children(marker):
-    """PIDs of live ohm processes whose command line holds marker."""
+    """PIDs of live ohm processes started by the script whose TMPDIR is
+    marker: one-off runs (`ohm rewire` on a file under marker) and the kept
+    child (`ohm serve`, whose environment holds TMPDIR=marker)."""
     pids = []
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
             cmd = (d / "cmdline").read_bytes().decode(errors="replace")
+            env = (d / "environ").read_bytes().decode(errors="replace")
             state = next((l for l in (d / "status").read_text().splitlines() if l.startswith("State:")), "")
         except OSError:
             continue
-        if marker in cmd and "rewire" in cmd and "Z" not in state.split()[1:2]:
+        ours = (marker in cmd and "rewire" in cmd) or ("serve" in cmd.split("\0") and f"TMPDIR={marker}" in env)
+        if ours and "Z" not in state.split()[1:2]:
             pids.append(int(d.name))
     return pids
 
