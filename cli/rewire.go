@@ -208,6 +208,41 @@ func (c *rewireCmd) checkOutputs() error {
 	return checkJournal(c.Log)
 }
 
+// commitOutputs writes --log with writeLog and --out with writeOut (each
+// only when its flag is given), all or none: each is written in full
+// beside its target first, and only when both are complete are they
+// renamed into place together (atomicfile.CommitAll, which puts back what
+// it replaced when a rename fails). An error's message ends with
+// nothingWritten and then keep() (what became of a journal; nil: nothing).
+// Both the single graph's and the batch's outputs go through it.
+func (c *rewireCmd) commitOutputs(writeLog, writeOut func(io.Writer) error, keep func() string) error {
+	tail := func() string {
+		if keep == nil {
+			return ""
+		}
+		return keep()
+	}
+	var staged []*atomicfile.Pending
+	for _, o := range []struct {
+		flag, path string
+		write      func(io.Writer) error
+	}{{"--log", c.Log, writeLog}, {"--out", c.Out, writeOut}} {
+		if o.path == "" {
+			continue
+		}
+		p, err := atomicfile.Stage(o.path, o.write)
+		if err != nil {
+			atomicfile.DiscardAll(staged...)
+			return fmt.Errorf("%s %s: %w%s%s", o.flag, o.path, err, c.nothingWritten(), tail())
+		}
+		staged = append(staged, p)
+	}
+	if err := atomicfile.CommitAll(staged...); err != nil {
+		return fmt.Errorf("putting the outputs in place: %w%s", err, tail())
+	}
+	return nil
+}
+
 // writeOutputs writes --log and --out from the run's result, all or
 // nothing: each is written in full beside its target first, and only when
 // both are complete are they renamed into place (atomicfile.CommitAll,
@@ -215,27 +250,10 @@ func (c *rewireCmd) checkOutputs() error {
 // removed once they are in place, and kept, with a note saying how to
 // finish from it, when they are not.
 func (c *rewireCmd) writeOutputs(g *Globals, res *rewire.Result, jr *journal) error {
-	var staged []*atomicfile.Pending
-	stage := func(flag, path string, write func(io.Writer) error) error {
-		if path == "" {
-			return nil
-		}
-		p, err := atomicfile.Stage(path, write)
-		if err != nil {
-			atomicfile.DiscardAll(staged...)
-			return fmt.Errorf("%s %s: %w%s%s", flag, path, err, c.nothingWritten(), jr.keep(c.Log, len(res.Log)))
-		}
-		staged = append(staged, p)
-		return nil
-	}
-	if err := stage("--log", c.Log, func(w io.Writer) error { return encodeEditLog(w, res.Log) }); err != nil {
+	keep := func() string { return jr.keep(c.Log, len(res.Log)) }
+	if err := c.commitOutputs(func(w io.Writer) error { return encodeEditLog(w, res.Log) },
+		func(w io.Writer) error { return encodeRewired(w, c.Out, res) }, keep); err != nil {
 		return err
-	}
-	if err := stage("--out", c.Out, func(w io.Writer) error { return encodeRewired(w, c.Out, res) }); err != nil {
-		return err
-	}
-	if err := atomicfile.CommitAll(staged...); err != nil {
-		return fmt.Errorf("putting the outputs in place: %w%s", err, jr.keep(c.Log, len(res.Log)))
 	}
 	jr.close(true)
 	if g.Quiet {

@@ -11,8 +11,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ohmgnn/ohm/internal/atomicfile"
-
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -136,27 +134,9 @@ func (c *rewireCmd) writeBatch(g *Globals, d *dataset.TUDataset, results []*rewi
 	if err != nil {
 		return fmt.Errorf("rewire %s: %w%s", d.Name, err, c.nothingWritten())
 	}
-	var staged []*atomicfile.Pending
-	stage := func(flag, path string, write func(io.Writer) error) error {
-		if path == "" {
-			return nil
-		}
-		p, err := atomicfile.Stage(path, write)
-		if err != nil {
-			atomicfile.DiscardAll(staged...)
-			return fmt.Errorf("%s %s: %w%s", flag, path, err, c.nothingWritten())
-		}
-		staged = append(staged, p)
-		return nil
-	}
-	if err := stage("--log", c.Log, func(w io.Writer) error { return encodeBatchLog(w, results) }); err != nil {
+	if err := c.commitOutputs(func(w io.Writer) error { return encodeBatchLog(w, results) },
+		func(w io.Writer) error { return dataset.EncodeTUArchive(w, out) }, nil); err != nil {
 		return err
-	}
-	if err := stage("--out", c.Out, func(w io.Writer) error { return dataset.EncodeTUArchive(w, out) }); err != nil {
-		return err
-	}
-	if err := atomicfile.CommitAll(staged...); err != nil {
-		return fmt.Errorf("putting the outputs in place: %w", err)
 	}
 	if !g.Quiet && c.Out != "" {
 		fmt.Fprintf(g.Stderr, "wrote %s: %d graphs, %d nodes, %d arcs (%d added arcs)\n", c.Out, out.Len(), out.TotalNodes(), len(out.Src), out.Stats().AddedArcs)
