@@ -75,11 +75,29 @@ type Rewired struct {
 // Checksum.
 func checksum(r Rewired, npz []byte) string {
 	r.Checksum = ""
-	js, _ := json.Marshal(r)
+	return contentSum(npz, r)
+}
+
+// contentSum returns the hex SHA-256 of npz followed by meta's JSON: the
+// checksum of a cache entry, its archive and its numbers (meta with its
+// own checksum field empty), for graphs (checksum) and datasets
+// (tuChecksum) alike.
+func contentSum(npz []byte, meta any) string {
+	js, _ := json.Marshal(meta)
 	h := sha256.New()
 	h.Write(npz)
 	h.Write(js)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeMeta writes a cache entry's numbers as indented JSON, atomically:
+// the entry is in the cache once this file exists.
+func writeMeta(path string, meta any) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(meta)
+	})
 }
 
 // cache stores rewired graphs as <dir>/<hash>.npz (edge_index, num_nodes:
@@ -138,9 +156,5 @@ func (c cache) store(r *Rewired) error {
 		return err
 	}
 	r.Checksum = checksum(*r, raw)
-	return atomicfile.WriteFile(meta, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	})
+	return writeMeta(meta, r)
 }

@@ -51,11 +51,7 @@ type RewiredTU struct {
 // empty Checksum.
 func tuChecksum(r RewiredTU, npz []byte) string {
 	r.Checksum = ""
-	js, _ := json.Marshal(r)
-	h := sha256.New()
-	h.Write(npz)
-	h.Write(js)
-	return hex.EncodeToString(h.Sum(nil))
+	return contentSum(npz, r)
 }
 
 // tuPaths returns the cache files of k: the collated archive and its
@@ -104,9 +100,5 @@ func (c cache) storeTU(r *RewiredTU) error {
 		return err
 	}
 	r.Checksum = tuChecksum(*r, raw)
-	return atomicfile.WriteFile(meta, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	})
+	return writeMeta(meta, r)
 }
