@@ -108,11 +108,8 @@ func (c *sweepCmd) spec() (sweep.Spec, error) {
 	if c.Features != "" {
 		s.Features = c.Features
 	}
-	if c.Epochs != nil {
-		if *c.Epochs < 1 {
-			return s, usagef("--epochs %d: must be ≥ 1", *c.Epochs)
-		}
-		s.Epochs = *c.Epochs
+	if err := setPositive("--epochs", c.Epochs, &s.Epochs); err != nil {
+		return s, err
 	}
 	if c.Alpha != nil {
 		s.Alpha = c.Alpha
@@ -227,4 +224,17 @@ func runSweep(ctx context.Context, g *Globals, spec sweep.Spec, results string) 
 		},
 	}
 	return sweep.Run(ctx, spec, opt)
+}
+
+// setPositive stores *v in dst when the flag was given (v not nil),
+// refusing a value below 1 as a usage error naming the flag.
+func setPositive(flag string, v *int, dst *int) error {
+	if v == nil {
+		return nil
+	}
+	if *v < 1 {
+		return usagef("%s %d: must be ≥ 1", flag, *v)
+	}
+	*dst = *v
+	return nil
 }

@@ -35,23 +35,14 @@ func (c *sweepCmd) graphSpec() (sweep.GraphSpec, error) {
 	if len(c.Models) > 0 {
 		s.Models = []string(c.Models)
 	}
-	if c.Trials != nil {
-		if *c.Trials < 1 {
-			return s, usagef("--trials %d: must be ≥ 1", *c.Trials)
-		}
-		s.Trials = *c.Trials
+	if err := setPositive("--trials", c.Trials, &s.Trials); err != nil {
+		return s, err
 	}
-	if c.Layers != nil {
-		if *c.Layers < 1 {
-			return s, usagef("--layers %d: must be ≥ 1", *c.Layers)
-		}
-		s.Layers = *c.Layers
+	if err := setPositive("--layers", c.Layers, &s.Layers); err != nil {
+		return s, err
 	}
-	if c.Epochs != nil {
-		if *c.Epochs < 1 {
-			return s, usagef("--epochs %d: must be ≥ 1", *c.Epochs)
-		}
-		s.Epochs = *c.Epochs
+	if err := setPositive("--epochs", c.Epochs, &s.Epochs); err != nil {
+		return s, err
 	}
 	if c.Alpha != nil {
 		s.Alpha = c.Alpha

@@ -21,6 +21,9 @@ func TestSweepGraph(t *testing.T) {
 		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "cora"}, "--datasets: \"cora\" is not a graph-classification"},
 		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "mutag", "--budgets", "1.5"}, "--budgets: budget \"1.5\""},
 		{[]string{"sweep", "--results", "x.jsonl", "--datasets", "cora", "--trials", "3"}, "--trials, --layers and --choose-on apply to --task graph"},
+		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "mutag", "--trials", "0"}, "--trials 0: must be ≥ 1"},
+		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "mutag", "--layers", "0"}, "--layers 0: must be ≥ 1"},
+		{[]string{"sweep", "--task", "graph", "--results", "x.jsonl", "--datasets", "mutag", "--epochs", "0"}, "--epochs 0: must be ≥ 1"},
 	} {
 		if code, _, errs := run(t, tc.args...); code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", tc.args, code, errs, tc.want)
