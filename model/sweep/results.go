@@ -245,17 +245,21 @@ var recordFields = func() map[string]bool {
 }()
 
 // Check reports the first field of r out of its range (definitions
-// §7.4): accuracies and the budget are fractions in [0, 1], α lies in
-// [0, 1], layers and epochs are at least 1, the best epoch lies in
-// [1, epochs], counts and times are non-negative. O(1).
+// §7.4): accuracies and α lie in [0, 1]; the budget is a fraction in
+// [0, 1], or with budget_unit "edits" a whole number of edits per graph;
+// layers and epochs are at least 1, the best epoch lies in [1, epochs],
+// counts and times are non-negative. O(1).
 func (r *Record) Check() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"test_acc", r.TestAcc}, {"val_acc", r.ValAcc}, {"budget", r.Budget}, {"alpha", r.Alpha}} {
+	}{{"test_acc", r.TestAcc}, {"val_acc", r.ValAcc}, {"train_acc", r.TrainAcc}, {"last_test_acc", r.LastTestAcc}, {"alpha", r.Alpha}} {
 		if !(f.v >= 0 && f.v <= 1) {
 			return fmt.Errorf("%s %v outside [0, 1]", f.name, f.v) // reason: Read wraps it with the file and line
 		}
+	}
+	if err := r.checkBudget(); err != nil {
+		return err
 	}
 	for _, f := range []struct {
 		name string
@@ -278,6 +282,25 @@ func (r *Record) Check() error {
 		if !(f.v >= 0) || math.IsInf(f.v, 1) {
 			return fmt.Errorf("%s %v: not a time", f.name, f.v) // reason: Read wraps it with the file and line
 		}
+	}
+	return nil
+}
+
+// checkBudget reports a budget out of the range of its unit: a fraction
+// in [0, 1] (node records and budget_unit "fraction"), a whole number of
+// edits at least 0 (budget_unit "edits").
+func (r *Record) checkBudget() error {
+	switch r.BudgetUnit {
+	case "", UnitFraction:
+		if !(r.Budget >= 0 && r.Budget <= 1) {
+			return fmt.Errorf("budget %v outside [0, 1]", r.Budget) // reason: Read wraps it with the file and line
+		}
+	case UnitEdits:
+		if !(r.Budget >= 0) || r.Budget != math.Trunc(r.Budget) || math.IsInf(r.Budget, 1) {
+			return fmt.Errorf("budget %v: not a number of edits", r.Budget) // reason: Read wraps it with the file and line
+		}
+	default:
+		return fmt.Errorf("budget_unit %q: neither %q nor %q", r.BudgetUnit, UnitEdits, UnitFraction) // reason: Read wraps it with the file and line
 	}
 	return nil
 }

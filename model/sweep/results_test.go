@@ -130,3 +130,22 @@ func TestStale(t *testing.T) {
 		t.Errorf("String() = %q", got)
 	}
 }
+
+// TestCommittedResultsRead: every results file committed under docs/ (the
+// paper's grid, the graph-classification grid) reads without a refused
+// record, so a change to Record.Check that refuses what ohm writes fails
+// here and not in a user's resumed grid.
+func TestCommittedResultsRead(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "docs", "*", "results.jsonl"))
+	if err != nil || len(paths) < 2 {
+		t.Fatalf("committed results files: %v, %v (want docs/paper and docs/graph-classification)", paths, err)
+	}
+	for _, p := range paths {
+		recs, err := ReadResults(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+		} else if len(recs) == 0 {
+			t.Errorf("%s: no record", p)
+		}
+	}
+}

@@ -252,12 +252,22 @@ func TestRecordsChecked(t *testing.T) {
 		{`"e0":280`, `"e0":-1`, "e0 -1 below 0"},
 		{`"best_epoch":1`, `"best_epoch":21`, "best_epoch 21 beyond epochs 20"},
 		{`"train_seconds":0.01`, `"train_seconds":-2`, "train_seconds -2: not a time"},
+		{`"budget":0,`, `"budget":2.5,"budget_unit":"edits",`, "budget 2.5: not a number of edits"},
+		{`"budget":0,`, `"budget":-5,"budget_unit":"edits",`, "budget -5: not a number of edits"},
+		{`"budget":0,`, `"budget":5,"budget_unit":"edges",`, `budget_unit "edges": neither`},
+		{`"budget":0,`, `"budget":1.5,"budget_unit":"fraction",`, "budget 1.5 outside [0, 1]"},
+		{`"finished"`, `"train_acc":1.2,"finished"`, "train_acc 1.2 outside [0, 1]"},
+		{`"finished"`, `"last_test_acc":-0.5,"finished"`, "last_test_acc -0.5 outside [0, 1]"},
 	} {
 		bad := strings.Replace(good, tc.from, tc.to, 1)
 		_, _, _, err := parseResults("r.jsonl", []byte(strings.Replace(good, `"seed":0`, `"seed":1`, 1)+"\n"+bad+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.to, err, tc.want)
 		}
+	}
+	edits := strings.Replace(good, `"budget":0,`, `"budget":20,"budget_unit":"edits",`, 1)
+	if recs, _, _, err := parseResults("r.jsonl", []byte(edits+"\n")); err != nil || len(recs) != 1 || recs[0].Budget != 20 {
+		t.Errorf("a budget of 20 edits per graph: %v, %v", recs, err)
 	}
 	newer := strings.Replace(good, `"finished"`, `"graph_task":"node","zeta":[1],"finished"`, 1)
 	recs, _, unknown, err := parseResults("r.jsonl", []byte(newer+"\n"))
