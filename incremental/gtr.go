@@ -2,6 +2,7 @@ package incremental
 
 import (
 	"errors"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -33,6 +34,7 @@ type gtrState struct {
 	dS   []float64 // diagonal of S after the pending update
 	xx   float64   // xᵀx of the pending addition
 	c    float64   // 1/(1 + R_uv) of the pending addition (0: none)
+	cf   []float64 // the component labels as float64s (gtrRowAVX2's mask)
 	scan bool      // the pass only scans
 }
 
@@ -42,7 +44,10 @@ var errGTREdit = errors.New("GTR mode only adds edges inside one component") // 
 // initGTR computes S = (L⁺)² per component from the current L⁺. O(Σ n_C³).
 func (e *Undirected) initGTR() {
 	if e.gtr == nil {
-		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n)}
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
+	}
+	for i, c := range e.comp {
+		e.gtr.cf[i] = float64(c)
 	}
 	for _, nodes := range linalg.Groups(e.comp) {
 		nc := len(nodes)
@@ -95,7 +100,11 @@ func (e *Undirected) prepareGTR(u, v int) {
 // gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
-// running maximum (O(1) look-up), other components in the sweep.
+// running maximum (O(1) look-up), other components in the sweep. With
+// gtrKernel, the multiples of four entries after the diagonal go through
+// gtrRowAVX2, which updates them and returns their greatest score: only
+// when that exceeds the running maximum are they scored again one by one
+// (from the updated entries, the same bits), to be offered in order.
 func (e *Undirected) gtrPass(t int) {
 	tr := &e.track[t]
 	tr.Reset()
@@ -110,20 +119,37 @@ func (e *Undirected) gtrPass(t int) {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
 		rowL[0], rowS[0] = e.d[i], st.dS[i]
 		dL, dS := e.d[i:n], st.dS[i:n]
-		cs := e.comp[i:n][:len(rowL)]
-		ci := cs[0]
+		m := len(rowL)
+		xr, yr := x[i:n][:m], y[i:n][:m]
+		xi, yi := x[i], y[i]
+		aL := c * xi
+		aSx, aSy := c*yi-c2xx*xi, c*xi
+		k0 := 1 // the first entry the scalar loops update
+		top := math.Inf(1)
+		if q := (m - 1) &^ 3; gtrKernel && q > 0 {
+			upd := 0
+			if c != 0 {
+				upd = 1
+			}
+			cf := st.cf[i:n][:m]
+			top = gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], q,
+				aL, aSx, aSy, dL[0], dS[0], cf[0], upd)
+			k0 = 1 + q
+		}
 		if c != 0 {
-			xi, yi := x[i], y[i]
-			aL := c * xi
-			aSx, aSy := c*yi-c2xx*xi, c*xi
-			xr, yr := x[i:n][:len(rowL)], y[i:n][:len(rowL)]
-			for k := 1; k < len(rowL); k++ {
+			for k := k0; k < m; k++ {
 				rowL[k] -= aL * xr[k]
 				rowS[k] -= aSx*xr[k] + aSy*yr[k]
 			}
 		}
 		floor := tr.Floor()
-		for k := 1; k < len(rowL); k++ {
+		from := 1
+		if !(top > floor) {
+			from = k0
+		}
+		cs := e.comp[i:n][:m]
+		ci := cs[0]
+		for k := from; k < m; k++ {
 			if cs[k] != ci {
 				continue
 			}
