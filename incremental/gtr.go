@@ -41,36 +41,42 @@ type gtrState struct {
 // errGTREdit is returned for edits GTR mode does not make.
 var errGTREdit = errors.New("GTR mode only adds edges inside one component") // reason: an EditError wraps it and says "incremental:"
 
-// initGTR computes S = (L⁺)² per component from the current L⁺. O(Σ n_C³).
-func (e *Undirected) initGTR() {
+// initGTR computes S = (L⁺)² per component from L⁺ (blocks[c] the L⁺ of
+// component groups[c], upper triangle, as linalg.ComponentPinv returns it;
+// nil for a single node, whose S is 0), by linalg.SquareSym: the bits of
+// the BLAS syrk S = P Pᵀ on a dense copy of P. O(Σ n_C³).
+func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	if e.gtr == nil {
 		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
 	}
 	for i, c := range e.comp {
 		e.gtr.cf[i] = float64(c)
 	}
-	for _, nodes := range linalg.Groups(e.comp) {
+	clear(e.gtr.sq.data) // entries between components (and of isolated nodes) are 0
+	var P, S []float64
+	for c, B := range blocks {
+		if B == nil {
+			continue
+		}
+		nodes, raw := groups[c], B.RawSymmetric()
 		nc := len(nodes)
-		// S = P Pᵀ (P is symmetric) by one BLAS syrk on a dense copy
-		// (a product with a SymDense operand falls back to element access).
-		P := mat.NewDense(nc, nc, nil)
-		for a, i := range nodes {
-			for b, j := range nodes {
-				P.Set(a, b, e.p.at(i, j))
-			}
+		ld := linalg.SquareStride(nc)
+		if cap(P) < nc*ld {
+			P, S = make([]float64, nc*ld), make([]float64, nc*ld)
 		}
-		var S mat.SymDense
-		S.SymOuterK(1, P)
-		for a, i := range nodes {
+		P, S = P[:nc*ld], S[:nc*ld]
+		clear(P)
+		for a := range nc {
+			brow := raw.Data[a*raw.Stride : a*raw.Stride+nc]
 			for b := a; b < nc; b++ {
-				e.gtr.sq.set(i, nodes[b], S.At(a, b))
+				P[a*ld+b], P[b*ld+a] = brow[b], brow[b]
 			}
 		}
-	}
-	for i := range e.n {
-		for j := i + 1; j < e.n; j++ {
-			if e.comp[i] != e.comp[j] {
-				e.gtr.sq.set(i, j, 0)
+		linalg.SquareSym(nc, P, S, ld)
+		for a, i := range nodes {
+			row := e.gtr.sq.row(i)
+			for b := a; b < nc; b++ {
+				row[nodes[b]-i] = S[a*ld+b]
 			}
 		}
 	}

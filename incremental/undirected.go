@@ -722,7 +722,7 @@ func (e *Undirected) Refresh() error {
 		}
 	}
 	if e.opt.GTR {
-		e.initGTR()
+		e.initGTR(groups, blocks)
 	}
 	e.scan()
 	return nil
