@@ -53,7 +53,7 @@ func newFoSROperator(p *Plan) (operator, error) {
 	if p.Config.FoSR != nil {
 		opt = *p.Config.FoSR
 	}
-	if err := checkOperatorMemory(FoSR, g, FoSRBytes(g.N(), g.E0())); err != nil {
+	if err := checkOperatorMemory(p); err != nil {
 		return nil, err
 	}
 	x := make([]float64, g.N())
