@@ -1,11 +1,9 @@
 package rewire
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -259,11 +257,11 @@ func minProductNonEdge(g *linalg.Graph, y []float64) (int, int, float64, bool) {
 // productSearch is minProductNonEdge with its buffers kept from one call to
 // the next (one per FoSR run).
 type productSearch struct {
-	neg, pos []entry
+	neg, pos lazyOrder
 	h        productHeap
 }
 
-// entry is a node and its y, sorted together (no indirection in the sort).
+// entry is a node and its y, ordered together (no indirection).
 type entry struct {
 	v float64
 	i int
@@ -274,28 +272,29 @@ type entry struct {
 // product is no larger, so the pairs leave in ascending product and each
 // pair enters once (no set of the pairs seen). Every pair of the least
 // product of a non-edge leaves before the first larger one, so the pair
-// chosen does not depend on the order of ties. O(n log n) to sort, then
+// chosen does not depend on the order of ties. The negatives in ascending
+// and the positives in descending y (ties by node: a total order, no zero
+// or NaN here) are taken from heaps as far as the search reaches (usually
+// a few entries), not sorted whole. O(n) to build the heaps, then
 // O(log n) per pair passed over.
 func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bool) {
-	neg, pos := s.neg[:0], s.pos[:0]
+	neg, pos := s.neg.h[:0], s.pos.h[:0]
 	for i, v := range y {
 		switch {
 		case v < 0:
 			neg = append(neg, entry{v, i})
 		case v > 0:
-			pos = append(pos, entry{v, i})
+			pos = append(pos, entry{-v, i}) // descending y: ascending −y
 		}
 	}
-	s.neg, s.pos = neg, pos
 	if len(neg) == 0 || len(pos) == 0 {
+		s.neg.h, s.pos.h = neg, pos
 		return 0, 0, 0, false
 	}
-	// y ascending (neg), descending (pos), ties by node: a total order
-	// (no zero, no NaN here), so any sort gives the same sequence.
-	slices.SortFunc(neg, func(a, b entry) int { return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.i, b.i)) })
-	slices.SortFunc(pos, func(a, b entry) int { return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.i, b.i)) })
+	s.neg.reset(neg)
+	s.pos.reset(pos)
 	h := &s.h
-	h.neg, h.pos, h.items = neg, pos, h.items[:0]
+	h.neg, h.pos, h.items = &s.neg, &s.pos, h.items[:0]
 	h.push([2]int{0, 0})
 	found := false
 	var best float64
@@ -307,7 +306,7 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 		}
 		h.pop()
 		a, b := top[0], top[1]
-		i, j := neg[a].i, pos[b].i
+		i, j := s.neg.at(a).i, s.pos.at(b).i
 		if !g.HasEdge(i, j) {
 			u, v := min(i, j), max(i, j)
 			if !found || u < bu || (u == bu && v < bv) {
@@ -315,24 +314,72 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 			}
 			best, found = h.product(top), true
 		}
-		if b+1 < len(pos) {
+		if b+1 < s.pos.n {
 			h.push([2]int{a, b + 1})
 		}
-		if b == 0 && a+1 < len(neg) {
+		if b == 0 && a+1 < s.neg.n {
 			h.push([2]int{a + 1, 0})
 		}
 	}
 	return bu, bv, best, found
 }
 
+// lazyOrder hands out entries in ascending (v, i) one at a time: a binary
+// min-heap of those not yet taken, and the prefix taken so far.
+type lazyOrder struct {
+	h   []entry // the heap
+	out []entry // the least entries, in order
+	n   int     // entries in all
+}
+
+func entryLess(a, b entry) bool { return a.v < b.v || (a.v == b.v && a.i < b.i) }
+
+// reset makes es (which the order keeps) the entries. O(len(es)).
+func (l *lazyOrder) reset(es []entry) {
+	l.h, l.out, l.n = es, l.out[:0], len(es)
+	for k := len(es)/2 - 1; k >= 0; k-- {
+		l.down(k)
+	}
+}
+
+// at returns the k-th least entry (k < n). O(log n) per entry not taken yet.
+func (l *lazyOrder) at(k int) entry {
+	for len(l.out) <= k {
+		l.out = append(l.out, l.h[0])
+		last := len(l.h) - 1
+		l.h[0] = l.h[last]
+		l.h = l.h[:last]
+		l.down(0)
+	}
+	return l.out[k]
+}
+
+func (l *lazyOrder) down(k int) {
+	h, n := l.h, len(l.h)
+	for {
+		c := 2*k + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && entryLess(h[c+1], h[c]) {
+			c++
+		}
+		if !entryLess(h[c], h[k]) {
+			return
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
+}
+
 // productHeap is a binary min-heap of index pairs (a, b) into neg × pos by
-// neg[a].v·pos[b].v.
+// y_a·y_b (the positives hold −y).
 type productHeap struct {
-	neg, pos []entry
+	neg, pos *lazyOrder
 	items    [][2]int
 }
 
-func (h *productHeap) product(p [2]int) float64 { return h.neg[p[0]].v * h.pos[p[1]].v }
+func (h *productHeap) product(p [2]int) float64 { return -(h.neg.at(p[0]).v * h.pos.at(p[1]).v) }
 
 func (h *productHeap) push(p [2]int) {
 	h.items = append(h.items, p)
