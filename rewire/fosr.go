@@ -201,7 +201,7 @@ func (f *fosr) choose() (int, int, float64, bool) {
 	if ok {
 		return u, v, p, true
 	}
-	return denseMinProduct(f.g, y)
+	return f.denseMarked(y)
 }
 
 // smallFoSR is the node count up to which choose scans every pair (the
