@@ -205,10 +205,11 @@ func (f *fosr) choose() (int, int, float64, bool) {
 }
 
 // smallFoSR is the node count up to which choose scans every pair (the
-// reference's search, denseMarked) rather than the sorted y: below it the
-// n² products cost less than two sorts and a heap (TU graphs of tens of
-// nodes). Both give the same pair (TestFoSRSearch).
-const smallFoSR = 128
+// reference's search, denseMarked) rather than the sorted y. Since the
+// sorted y come from heaps as far as the search reaches, the sorted search
+// is the faster from 16 nodes on (3× there, 20× at 128 nodes:
+// BenchmarkFoSRSearchSmall); both give the same pair (TestFoSRSearch).
+const smallFoSR = 8
 
 // denseMarked is denseMinProduct with the neighbours of each row marked in
 // a scratch slice (f.mark) instead of looked up in the graph's hash set, and
