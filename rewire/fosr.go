@@ -98,8 +98,8 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 		return nil, nil
 	}
 	f.g.AddEdge(u, v)
-	f.deg[u]++
-	f.deg[v]++
+	f.setDeg(u, f.deg[u]+1)
+	f.setDeg(v, f.deg[v]+1)
 	if err := f.powerStep(); err != nil {
 		return nil, o.startError(err)
 	}
@@ -119,23 +119,36 @@ var ErrFoSRVanished = errors.New("rewire: fosr's power iteration vanished (the s
 // fosr is FoSR's state: the graph (edited in place), the degrees of
 // edge_index (self-loops count 1) and the vector x.
 type fosr struct {
-	g       *linalg.Graph
-	deg     []float64
-	x, y, w []float64
-	mark    []bool        // denseMarked's scratch
-	search  productSearch // minProductNonEdge's buffers
+	g   *linalg.Graph
+	deg []float64
+	// sd, isd and sd1 are √d, 1/√d (invSqrt) and √(d+1) of deg, kept
+	// beside it (setDeg); sum is Σ d (whole numbers: exact in any order).
+	sd, isd, sd1 []float64
+	sum          float64
+	x, y, w      []float64
+	mark         []bool        // denseMarked's scratch
+	search       productSearch // minProductNonEdge's buffers
 }
 
 func newFoSR(g *linalg.Graph, x []float64) *fosr {
 	n := g.N()
-	f := &fosr{g: g, deg: make([]float64, n), x: x, y: make([]float64, n), w: make([]float64, n)}
+	f := &fosr{g: g, deg: make([]float64, n), x: x, y: make([]float64, n), w: make([]float64, n),
+		sd: make([]float64, n), isd: make([]float64, n), sd1: make([]float64, n)}
 	for u := range n {
-		f.deg[u] = float64(g.Degree(u))
+		d := float64(g.Degree(u))
 		if g.HasSelfLoop(u) {
-			f.deg[u]++
+			d++
 		}
+		f.setDeg(u, d)
 	}
 	return f
+}
+
+// setDeg sets node u's degree to d, with its roots and the sum. O(1).
+func (f *fosr) setDeg(u int, d float64) {
+	f.sum += d - f.deg[u]
+	f.deg[u] = d
+	f.sd[u], f.isd[u], f.sd1[u] = math.Sqrt(d), invSqrt(d), math.Sqrt(d+1)
 }
 
 // invSqrt is 1/√d, and 0 for d = 0.
@@ -151,18 +164,19 @@ func invSqrt(d float64) float64 {
 // the reference would go on with NaN.
 func (f *fosr) powerStep() error {
 	n := len(f.x)
-	dot, sum := 0.0, 0.0
+	x, sd, isd := f.x[:n], f.sd[:n], f.isd[:n]
+	dot, sum := 0.0, f.sum
 	for i := range n {
-		dot += f.x[i] * math.Sqrt(f.deg[i])
-		sum += f.deg[i]
+		dot += x[i] * sd[i]
 	}
 	if sum > 0 {
 		for i := range n {
-			f.x[i] -= dot * math.Sqrt(f.deg[i]) / sum
+			x[i] -= dot * sd[i] / sum
 		}
 	}
+	w := f.w[:n]
 	for i := range n {
-		f.w[i] = f.x[i] * invSqrt(f.deg[i])
+		w[i] = x[i] * isd[i]
 	}
 	norm := 0.0
 	for i := range n {
@@ -173,7 +187,7 @@ func (f *fosr) powerStep() error {
 		if f.g.HasSelfLoop(i) {
 			s += f.w[i]
 		}
-		f.y[i] = f.x[i] + s*invSqrt(f.deg[i])
+		f.y[i] = x[i] + s*isd[i]
 		norm += f.y[i] * f.y[i]
 	}
 	norm = math.Sqrt(norm)
@@ -192,7 +206,7 @@ func (f *fosr) choose() (int, int, float64, bool) {
 	n := len(f.x)
 	y := f.y
 	for i := range n {
-		y[i] = f.x[i] / math.Sqrt(f.deg[i]+1)
+		y[i] = f.x[i] / f.sd1[i]
 	}
 	if n <= smallFoSR {
 		return f.denseMarked(y)
