@@ -2,7 +2,6 @@ package incremental
 
 import (
 	"errors"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -30,12 +29,13 @@ import (
 // gtrState is S = (L⁺)² and the pending rank-2 update.
 type gtrState struct {
 	sq   packed
-	y    []float64 // S b of the pending addition
-	dS   []float64 // diagonal of S after the pending update
-	xx   float64   // xᵀx of the pending addition
-	c    float64   // 1/(1 + R_uv) of the pending addition (0: none)
-	cf   []float64 // the component labels as float64s (gtrRowAVX2's mask)
-	scan bool      // the pass only scans
+	y    []float64   // S b of the pending addition
+	dS   []float64   // diagonal of S after the pending update
+	xx   float64     // xᵀx of the pending addition
+	c    float64     // 1/(1 + R_uv) of the pending addition (0: none)
+	cf   []float64   // the component labels as float64s (gtrRowAVX2's mask)
+	sc   [][]float64 // per worker: a row's scores (gtrRowAVX2)
+	scan bool        // the pass only scans
 }
 
 // errGTREdit is returned for edits GTR mode does not make.
@@ -52,6 +52,7 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	for i, c := range e.comp {
 		e.gtr.cf[i] = float64(c)
 	}
+	e.gtr.scratch(len(e.track))
 	clear(e.gtr.sq.data) // entries between components (and of isolated nodes) are 0
 	var P, S []float64
 	for c, B := range blocks {
@@ -82,6 +83,13 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	}
 }
 
+// scratch gives each of w workers a row of scores. O(w·n) when it grows.
+func (st *gtrState) scratch(w int) {
+	for len(st.sc) < w {
+		st.sc = append(st.sc, make([]float64, len(st.y)))
+	}
+}
+
 // prepareGTR derives the rank-2 update of S from the pending rank-one update
 // of L⁺ (xs[0], alphas[0] = c), before the pass. O(n).
 func (e *Undirected) prepareGTR(u, v int) {
@@ -107,10 +115,10 @@ func (e *Undirected) prepareGTR(u, v int) {
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
 // running maximum (O(1) look-up), other components in the sweep. With
-// gtrKernel, the multiples of four entries after the diagonal go through
-// gtrRowAVX2, which updates them and returns their greatest score: only
-// when that exceeds the running maximum are they scored again one by one
-// (from the updated entries, the same bits), to be offered in order.
+// gtrKernel, gtrRowAVX2 updates the entries after the diagonal, writes
+// their scores to the worker's scratch and returns their greatest: only
+// when that exceeds the running maximum are the scores read again one by
+// one, to be offered in order.
 func (e *Undirected) gtrPass(t int) {
 	tr := &e.track[t]
 	tr.Reset()
@@ -121,41 +129,48 @@ func (e *Undirected) gtrPass(t int) {
 	if e.k == 0 {
 		c, c2xx = 0, 0
 	}
+	upd := 0
+	if c != 0 {
+		upd = 1
+	}
+	sc := st.sc[t]
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
 		rowL[0], rowS[0] = e.d[i], st.dS[i]
-		dL, dS := e.d[i:n], st.dS[i:n]
 		m := len(rowL)
+		if m < 2 {
+			continue
+		}
+		dL, dS := e.d[i:n][:m], st.dS[i:n][:m]
 		xr, yr := x[i:n][:m], y[i:n][:m]
 		xi, yi := x[i], y[i]
 		aL := c * xi
 		aSx, aSy := c*yi-c2xx*xi, c*xi
-		k0 := 1 // the first entry the scalar loops update
-		top := math.Inf(1)
-		if q := (m - 1) &^ 3; gtrKernel && q > 0 {
-			upd := 0
-			if c != 0 {
-				upd = 1
-			}
-			cf := st.cf[i:n][:m]
-			top = gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], q,
+		cs := e.comp[i:n][:m]
+		ci := cs[0]
+		floor := tr.Floor()
+		if gtrKernel {
+			cf, sr := st.cf[i:n][:m], sc[:m]
+			top := gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], &sr[1], m-1,
 				aL, aSx, aSy, dL[0], dS[0], cf[0], upd)
-			k0 = 1 + q
+			if !(top > floor) {
+				continue
+			}
+			for k := 1; k < m; k++ {
+				if s := sr[k]; s > floor && cs[k] == ci && !e.g.HasEdge(i, i+k) {
+					tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
+					floor = tr.Floor()
+				}
+			}
+			continue
 		}
 		if c != 0 {
-			for k := k0; k < m; k++ {
+			for k := 1; k < m; k++ {
 				rowL[k] -= aL * xr[k]
 				rowS[k] -= aSx*xr[k] + aSy*yr[k]
 			}
 		}
-		floor := tr.Floor()
-		from := 1
-		if !(top > floor) {
-			from = k0
-		}
-		cs := e.comp[i:n][:m]
-		ci := cs[0]
-		for k := from; k < m; k++ {
+		for k := 1; k < m; k++ {
 			if cs[k] != ci {
 				continue
 			}
