@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -296,24 +297,38 @@ func (g *Graph) Clone() *Graph {
 		directed: g.directed,
 		out:      cloneLists(g.out),
 		in:       cloneLists(g.in),
-		set:      make(map[uint64]struct{}, len(g.set)),
+		set:      maps.Clone(g.set), // the runtime copies the table whole
 		loop:     slices.Clone(g.loop),
 		nloops:   g.nloops,
 		m:        g.m,
 	}
-	for k := range g.set {
-		c.set[k] = struct{}{}
+	if c.set == nil {
+		c.set = make(map[uint64]struct{})
 	}
 	return c
 }
 
+// cloneLists copies the lists into one backing array (one allocation for
+// all of them), each list's capacity its length, so that an append to one
+// moves it out rather than overwrite the next.
 func cloneLists(l [][]int) [][]int {
 	if l == nil {
 		return nil
 	}
+	total := 0
+	for _, s := range l {
+		total += len(s)
+	}
+	flat := make([]int, total)
 	c := make([][]int, len(l))
+	off := 0
 	for i, s := range l {
-		c[i] = slices.Clone(s)
+		if len(s) == 0 {
+			continue // nil, as slices.Clone leaves an empty list
+		}
+		copy(flat[off:], s)
+		c[i] = flat[off : off+len(s) : off+len(s)]
+		off += len(s)
 	}
 	return c
 }
