@@ -89,6 +89,14 @@ func (o *fosrOperator) startError(err error) error {
 
 func (o *fosrOperator) graph() *linalg.Graph { return o.f.g }
 
+// takeGraph gives up the operator's copy of the graph (graphTaker): the
+// operator is not used after the loop.
+func (o *fosrOperator) takeGraph() *linalg.Graph {
+	g := o.f.g
+	o.f = nil
+	return g
+}
+
 func (o *fosrOperator) idle() string { return "no pair could be added (the graph is complete)" }
 
 func (o *fosrOperator) iterate(it int) ([]Edit, error) {
