@@ -371,7 +371,7 @@ bench-openblas:
 # when missing; OHM_DATA must hold MUTAG, ENZYMES and PROTEINS. PEER_ROUNDS
 # rounds (default 3), each running every pair in turn, the peer first; one
 # JSON line a run: the peer's (bench/peers/peers.py: its loop's wall and CPU
-# seconds, its whole process's CPU) and ohm's (the summary's loop seconds,
+# seconds, its whole process's CPU) and ohm's (the summary's loop wall and CPU seconds,
 # the whole process's user and system CPU and wall, from /usr/bin/time).
 PEER_DEBS := python3-numpy python3-torch python3-networkx python3-numba time
 PEER_ROUNDS ?= 3
@@ -384,6 +384,6 @@ bench-peers: build
 		repo=$(FOSR); [ $$m = gtr ] && repo=$(GTR); \
 		OMP_NUM_THREADS=1 /usr/bin/python3 bench/peers/peers.py --method $$m --repo $$repo --data "$(OHM_DATA)" --dataset $$ds | sed "s/^{/{\"round\": $$round, /"; \
 		s=$$(OHM_DATA="$(OHM_DATA)" /usr/bin/time -o "$$tf" -f '"process_user":%U,"process_sys":%S,"process_wall":%e' \
-			$(BIN) -q --threads 1 rewire --dataset $$lc --method $$m --budget 0.1 --json 2>/dev/null | grep -E '"(dataset|method|added|seconds)"' | tr -d ' \n' | sed 's/,$$//'); \
+			$(BIN) -q --threads 1 rewire --dataset $$lc --method $$m --budget 0.1 --json 2>/dev/null | grep -E '"(dataset|method|added|seconds|cpu_seconds)"' | tr -d ' \n' | sed 's/,$$//'); \
 		echo "{\"round\":$$round,\"ohm\":true,$$s,$$(cat "$$tf")}"; \
 	done; done; done
