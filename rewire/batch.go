@@ -117,7 +117,7 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 
 // resolveMany probes the memory once for the batch (definitions §3.8 rule
 // 8; methods that read a resistance engine, engine Auto or Incremental;
-// the other methods' operators by operatorMemoryMany):
+// the other methods' operators by operatorMemoryMany, the same rule):
 // when the largest graph's
 // dense state fits in memory every graph's does (it grows with n), so each
 // plan would resolve Auto to Incremental (EngineSpec.Resolve) and each dense
