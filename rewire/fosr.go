@@ -140,8 +140,12 @@ type fosr struct {
 
 func newFoSR(g *linalg.Graph, x []float64) *fosr {
 	n := g.N()
-	f := &fosr{g: g, deg: make([]float64, n), x: x, y: make([]float64, n), w: make([]float64, n),
-		sd: make([]float64, n), isd: make([]float64, n), sd1: make([]float64, n)}
+	v := make([]float64, 6*n) // one allocation for the six vectors
+	f := &fosr{g: g, x: x}
+	for _, p := range []*[]float64{&f.deg, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
+		*p, v = v[:n:n], v[n:]
+	}
+	f.search.neg.h, f.search.pos.h = make([]entry, 0, n), make([]entry, 0, n)
 	for u := range n {
 		d := float64(g.Degree(u))
 		if g.HasSelfLoop(u) {
