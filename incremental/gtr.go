@@ -66,18 +66,25 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 			P, S = make([]float64, nc*ld), make([]float64, nc*ld)
 		}
 		P, S = P[:nc*ld], S[:nc*ld]
-		clear(P)
 		for a := range nc {
 			brow := raw.Data[a*raw.Stride : a*raw.Stride+nc]
-			for b := a; b < nc; b++ {
-				P[a*ld+b], P[b*ld+a] = brow[b], brow[b]
+			prow := P[a*ld : (a+1)*ld]
+			copy(prow[a:nc], brow[a:])
+			clear(prow[nc:]) // SquareSym's zero columns
+			for b := a + 1; b < nc; b++ {
+				P[b*ld+a] = brow[b]
 			}
 		}
 		linalg.SquareSym(nc, P, S, ld)
+		contiguous := nodes[nc-1]-nodes[0] == nc-1 // nodes ascend: the rows of S are rows of sq
 		for a, i := range nodes {
-			row := e.gtr.sq.row(i)
-			for b := a; b < nc; b++ {
-				row[nodes[b]-i] = S[a*ld+b]
+			row, srow := e.gtr.sq.row(i), S[a*ld+a:a*ld+nc]
+			if contiguous {
+				copy(row, srow)
+				continue
+			}
+			for b, v := range srow {
+				row[nodes[a+b]-i] = v
 			}
 		}
 	}

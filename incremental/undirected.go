@@ -717,10 +717,15 @@ func (e *Undirected) Refresh() error {
 			continue
 		}
 		nodes, raw := groups[c], B.RawSymmetric()
+		contiguous := nodes[len(nodes)-1]-nodes[0] == len(nodes)-1 // nodes ascend
 		for a, i := range nodes {
-			row, brow := e.p.row(i), raw.Data[a*raw.Stride:a*raw.Stride+len(nodes)]
-			for b := a; b < len(nodes); b++ {
-				row[nodes[b]-i] = brow[b]
+			row, brow := e.p.row(i), raw.Data[a*raw.Stride+a:a*raw.Stride+len(nodes)]
+			if contiguous {
+				copy(row, brow)
+				continue
+			}
+			for b, v := range brow {
+				row[nodes[a+b]-i] = v
 			}
 		}
 	}
