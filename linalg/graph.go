@@ -309,29 +309,30 @@ func (g *Graph) Clone() *Graph {
 }
 
 // cloneLists copies the lists into one backing array (one allocation for
-// all of them), each list's capacity its length, so that an append to one
-// moves it out rather than overwrite the next.
+// all of them), each list with room for cloneSlack more entries: an edge
+// added to a copy grows its two lists without allocating, and a list that
+// outgrows its room moves out rather than overwrite the next.
 func cloneLists(l [][]int) [][]int {
 	if l == nil {
 		return nil
 	}
 	total := 0
 	for _, s := range l {
-		total += len(s)
+		total += len(s) + cloneSlack
 	}
 	flat := make([]int, total)
 	c := make([][]int, len(l))
 	off := 0
 	for i, s := range l {
-		if len(s) == 0 {
-			continue // nil, as slices.Clone leaves an empty list
-		}
 		copy(flat[off:], s)
-		c[i] = flat[off : off+len(s) : off+len(s)]
-		off += len(s)
+		c[i] = flat[off : off+len(s) : off+len(s)+cloneSlack]
+		off += len(s) + cloneSlack
 	}
 	return c
 }
+
+// cloneSlack is the room for more neighbours each list of a clone gets.
+const cloneSlack = 2
 
 // Undirected returns the symmetrization of g: every arc becomes the unordered
 // pair {u,v}, duplicates dropped, self-loops kept (definitions §1). For an undirected
