@@ -309,21 +309,28 @@ func (g *Graph) Clone() *Graph {
 }
 
 // cloneLists copies the lists into one backing array (one allocation for
-// all of them), each list with room for cloneSlack more entries: an edge
-// added to a copy grows its two lists without allocating, and a list that
-// outgrows its room moves out rather than overwrite the next.
+// all of them), each non-empty list with room for cloneSlack more entries:
+// an edge added to a copy grows its two lists without allocating, and a
+// list that outgrows its room moves out rather than overwrite the next.
+// Empty lists stay nil (no room kept for isolated nodes: graphs of
+// millions of them).
 func cloneLists(l [][]int) [][]int {
 	if l == nil {
 		return nil
 	}
 	total := 0
 	for _, s := range l {
-		total += len(s) + cloneSlack
+		if len(s) > 0 {
+			total += len(s) + cloneSlack
+		}
 	}
 	flat := make([]int, total)
 	c := make([][]int, len(l))
 	off := 0
 	for i, s := range l {
+		if len(s) == 0 {
+			continue
+		}
 		copy(flat[off:], s)
 		c[i] = flat[off : off+len(s) : off+len(s)+cloneSlack]
 		off += len(s) + cloneSlack
