@@ -65,11 +65,13 @@ func (b *BatchNorm) Forward(x *mat.Dense, train bool) *mat.Dense {
 		b.invStd[k] = 1 / math.Sqrt(variance[k]+b.Eps)
 	}
 	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
+		mean, inv, g, be := mean[:c], b.invStd[:c], g[:c], be[:c] // rows of length c: no bounds checks
 		for i := lo; i < hi; i++ {
-			for k, v := range xs[i*c : i*c+c] {
-				h := (v - mean[k]) * b.invStd[k]
-				xh[i*c+k] = h
-				y[i*c+k] = g[k]*h + be[k]
+			xr, hr, yr := xs[i*c:][:c], xh[i*c:][:c], y[i*c:][:c]
+			for k, v := range xr {
+				h := (v - mean[k]) * inv[k]
+				hr[k] = h
+				yr[k] = g[k]*h + be[k]
 			}
 		}
 	})
@@ -80,10 +82,11 @@ func (b *BatchNorm) Forward(x *mat.Dense, train bool) *mat.Dense {
 // of xs (n×c) in b.sum and b.dot, each summed over the rows in ascending
 // order, and updates their running statistics. O(n·(c1−c0)).
 func (b *BatchNorm) stats(xs []float64, n, c, c0, c1 int) {
-	mean, variance := b.sum[c0:c1], b.dot[c0:c1]
+	w := c1 - c0
+	mean, variance := b.sum[c0:c1][:w], b.dot[c0:c1][:w]
 	clear(mean)
 	for i := range n {
-		for k, v := range xs[i*c+c0 : i*c+c1] {
+		for k, v := range xs[i*c+c0:][:w] {
 			mean[k] += v
 		}
 	}
@@ -92,7 +95,7 @@ func (b *BatchNorm) stats(xs []float64, n, c, c0, c1 int) {
 	}
 	clear(variance)
 	for i := range n {
-		for k, v := range xs[i*c+c0 : i*c+c1] {
+		for k, v := range xs[i*c+c0:][:w] {
 			d := v - mean[k]
 			variance[k] += d * d
 		}
@@ -118,13 +121,15 @@ func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 	g := rawDense(b.Gamma.Value)
 	sum, dot := b.sum, b.dot
 	b.team.run(c, n, nil, func(_ *scratch, c0, c1 int) {
-		sum, dot := sum[c0:c1], dot[c0:c1]
+		w := c1 - c0
+		sum, dot := sum[c0:c1][:w], dot[c0:c1][:w]
 		clear(sum)
 		clear(dot)
 		for i := range n {
-			for k, v := range d[i*c+c0 : i*c+c1] {
+			dr, hr := d[i*c+c0:][:w], xh[i*c+c0:][:w]
+			for k, v := range dr {
 				sum[k] += v
-				dot[k] += v * xh[i*c+c0+k]
+				dot[k] += v * hr[k]
 			}
 		}
 	})
@@ -134,17 +139,20 @@ func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 	dx := rawDense(b.dx)
 	train, fn := b.train, float64(n)
 	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
+		g, inv, sum, dot := g[:c], b.invStd[:c], sum[:c], dot[:c]
 		if !train {
 			for i := lo; i < hi; i++ {
-				for k, v := range d[i*c : i*c+c] {
-					dx[i*c+k] = g[k] * b.invStd[k] * v
+				dr, xr := d[i*c:][:c], dx[i*c:][:c]
+				for k, v := range dr {
+					xr[k] = g[k] * inv[k] * v
 				}
 			}
 			return
 		}
 		for i := lo; i < hi; i++ {
-			for k, v := range d[i*c : i*c+c] {
-				dx[i*c+k] = g[k] * b.invStd[k] / fn * (fn*v - sum[k] - xh[i*c+k]*dot[k])
+			dr, hr, xr := d[i*c:][:c], xh[i*c:][:c], dx[i*c:][:c]
+			for k, v := range dr {
+				xr[k] = g[k] * inv[k] / fn * (fn*v - sum[k] - hr[k]*dot[k])
 			}
 		}
 	})

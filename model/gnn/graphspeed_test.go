@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/james-bowman/sparse"
+	"gonum.org/v1/gonum/mat"
 )
 
 // mutagLike returns n graphs shaped like MUTAG's: 10–28 nodes with one of
@@ -249,6 +253,40 @@ func TestGraphThreadsBits(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestFillBatchReuse: a batch collated on the storage of earlier batches
+// of other sizes (fillBatch, the trainer's training batch) equals a fresh
+// NewBatch of the same graphs — nodes, features, labels and every operator
+// and transpose, entry by entry.
+func TestFillBatchReuse(t *testing.T) {
+	d, err := NewGraphData(mutagLike(40, 2), GraphRGIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Batch{}
+	for _, ids := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7}, {9, 3}, {30, 31, 2, 5, 17, 8, 11, 12, 13, 39}, {7}, {1, 2, 3}} {
+		b = d.fillBatch(b, ids)
+		want := d.NewBatch(ids)
+		if fmt.Sprint(b.Graphs, b.Ptr, b.Labels) != fmt.Sprint(want.Graphs, want.Ptr, want.Labels) ||
+			!slices.Equal(rawDense(b.X), rawDense(want.X)) {
+			t.Fatalf("%v: nodes, labels or features differ", ids)
+		}
+		if len(b.Op) != len(want.Op) || len(b.OpT) != len(want.OpT) {
+			t.Fatalf("%v: %d/%d operators, want %d/%d", ids, len(b.Op), len(b.OpT), len(want.Op), len(want.OpT))
+		}
+		for k := range want.Op {
+			for _, p := range [][2]*sparse.CSR{{b.Op[k], want.Op[k]}, {b.OpT[k], want.OpT[k]}} {
+				if !mat.Equal(p[0], p[1]) {
+					t.Errorf("%v: operator %d differs", ids, k)
+				}
+				g, w := p[0].RawMatrix(), p[1].RawMatrix()
+				if !slices.Equal(g.Indptr[:g.I+1], w.Indptr[:w.I+1]) || !slices.Equal(g.Ind[:g.Indptr[g.I]], w.Ind[:w.Indptr[w.I]]) {
+					t.Errorf("%v: operator %d's structure differs", ids, k)
+				}
+			}
 		}
 	}
 }

@@ -83,6 +83,7 @@ type GraphTrainer struct {
 	rows    []int         // 0, 1, … : the rows of a batch's scores
 	shadows []*GraphModel // evaluation workers' models (SetThreads)
 	grad    *mat.Dense    // dL/d(scores) of a batch
+	batch   *Batch        // the training batch, its storage reused
 	evalAll bool          // every epoch's training and test accuracies (SetEvalAll)
 	testAt  int           // the epoch whose test accuracy res.LastTestAcc holds
 
@@ -207,7 +208,11 @@ func (t *GraphTrainer) trainBatches(ep int) (float64, error) {
 	t.shuffle.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	var total float64
 	for k, lo := 0, 0; lo < len(order); k, lo = k+1, lo+cfg.BatchSize {
-		b := d.NewBatch(order[lo:min(lo+cfg.BatchSize, len(order))])
+		if t.batch == nil {
+			t.batch = &Batch{}
+		}
+		t.batch = d.fillBatch(t.batch, order[lo:min(lo+cfg.BatchSize, len(order))])
+		b := t.batch
 		if t.hasBN && b.N() < 2 {
 			return 0, fmt.Errorf("gnn: epoch %d, batch %d: %d node(s), BatchNorm needs at least 2 in training", ep, k+1, b.N())
 		}
