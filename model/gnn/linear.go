@@ -66,9 +66,10 @@ func (l *linear) forward(x *mat.Dense) *mat.Dense {
 	l.x = x
 	l.y = ensure(l.y, n, l.out)
 	y := rawDense(l.y)
-	l.team.mulNN(y, rawDense(x), rawDense(l.W.Value), n, l.in, l.out, &l.ws)
 	if l.B != nil {
-		l.team.addBias(y, rawDense(l.B.Value), n, l.out)
+		l.team.mulNNBias(y, rawDense(x), rawDense(l.W.Value), rawDense(l.B.Value), n, l.in, l.out, &l.ws)
+	} else {
+		l.team.mulNN(y, rawDense(x), rawDense(l.W.Value), n, l.in, l.out, &l.ws)
 	}
 	return l.y
 }

@@ -62,6 +62,24 @@ func (p *team) mulNN(dst, a, b []float64, n, k, m int, s *scratch) {
 	})
 }
 
+// biasChunk is the rows mulNNBias adds the bias to right after their
+// product, while they are in cache (a batch's n×64 output is larger than
+// L2).
+const biasChunk = 128
+
+// mulNNBias sets dst = a·b + bias (bias added to every row after the
+// product, the bits of mulNN then addBias) over blocks of rows, each in
+// chunks of biasChunk rows whose bias is added while they are in cache.
+func (p *team) mulNNBias(dst, a, b, bias []float64, n, k, m int, s *scratch) {
+	p.run(n, k*m, s, func(s *scratch, lo, hi int) {
+		for r0 := lo; r0 < hi; r0 += biasChunk {
+			r1 := min(hi, r0+biasChunk)
+			mulNN(dst[r0*m:r1*m], a[r0*k:r1*k], b, r1-r0, k, m, s)
+			addBias(dst[r0*m:r1*m], bias, r1-r0, m)
+		}
+	})
+}
+
 // mulNT is mulNT (dst = g·bᵀ, g n×m, b k×m) with bᵀ formed once, then
 // blocks of rows.
 func (p *team) mulNT(dst, g, b []float64, n, k, m int, s *scratch) {
@@ -126,11 +144,6 @@ func (p *team) spmmTBy(dst strided, a, at *blas.SparseMatrix, g strided, w int, 
 		return
 	}
 	spmmTBy(dst, a, at, g, w, s)
-}
-
-// addBias is addBias over blocks of rows.
-func (p *team) addBias(z, b []float64, n, m int) {
-	p.run(n, m, nil, func(_ *scratch, lo, hi int) { addBias(z[lo*m:hi*m], b, hi-lo, m) })
 }
 
 // colSums is colSums over blocks of 16 columns: each column still sums its
