@@ -104,10 +104,11 @@ func (p *team) mulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 		panic("gnn: dense product operand too short")
 	}
 	rows := nonZeroRows(whole(g, m), n, m, s)
+	fin := allFinite(g[:n*m])
 	p.run(k, n*m, s, func(s *scratch, lo, hi int) {
 		clear(dst[lo*m : hi*m])
 		if len(rows) > 0 {
-			denseTNRows(dst, a, g, k, m, lo, hi, rows, s)
+			denseTNRows(dst, a, g, k, m, lo, hi, rows, fin, s)
 		}
 	})
 }
