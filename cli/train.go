@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
@@ -67,8 +68,9 @@ type TrainOut struct {
 	TestAccStd  float64    `json:"test_acc_std"`
 	ValAccMean  float64    `json:"val_acc_mean"`
 	Runs        []TrainRun `json:"runs"`
-	Seconds     float64    `json:"seconds"`  // wall time of all runs (without loading)
-	EpochMs     float64    `json:"epoch_ms"` // mean wall time of one epoch of one run
+	Seconds     float64    `json:"seconds"`     // wall time of all runs (without loading)
+	EpochMs     float64    `json:"epoch_ms"`    // mean wall time of one epoch of one run
+	OhmVersion  string     `json:"ohm_version"` // the release and commit that ran it (release.Build)
 }
 
 // config checks every flag before anything is loaded and returns the
@@ -286,7 +288,7 @@ func (c *trainCmd) applySplitRule(d *dataset.Dataset, split int) error {
 
 // summarizeTraining assembles the output from the results.
 func summarizeTraining(name string, cfg gnn.Config, feat gnn.Features, graph string, res []gnn.Result, seconds float64) TrainOut {
-	out := TrainOut{Dataset: name, Model: cfg.Kind.String(), Layers: cfg.Layers, PairNorm: cfg.PairNorm,
+	out := TrainOut{OhmVersion: release.Build(), Dataset: name, Model: cfg.Kind.String(), Layers: cfg.Layers, PairNorm: cfg.PairNorm,
 		Features: feat.String(), Graph: graph, Runs: make([]TrainRun, len(res)), Seconds: seconds}
 	if cfg.PairNorm {
 		out.PairNormAt = cfg.PairNormAt.String()

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 )
@@ -51,8 +52,9 @@ type GraphTrainOut struct {
 	TestAccStd  float64         `json:"test_acc_std"`
 	ValAccMean  float64         `json:"val_acc_mean"`
 	Runs        []GraphTrainRun `json:"runs"`
-	Seconds     float64         `json:"seconds"`  // wall time of all trials (without loading)
-	EpochMs     float64         `json:"epoch_ms"` // mean wall time of one epoch of one trial
+	Seconds     float64         `json:"seconds"`     // wall time of all trials (without loading)
+	EpochMs     float64         `json:"epoch_ms"`    // mean wall time of one epoch of one trial
+	OhmVersion  string          `json:"ohm_version"` // the release and commit that ran it (release.Build)
 }
 
 // checkNodeTask refuses the graph-task flags and TU datasets in a node task.
@@ -236,7 +238,7 @@ func (c *trainCmd) runGraph(g *Globals) error {
 
 // summarizeGraphTraining assembles the output from the results.
 func summarizeGraphTraining(name string, cfg gnn.GraphConfig, res []gnn.GraphResult, seconds float64) GraphTrainOut {
-	out := GraphTrainOut{Dataset: name, Task: "graph", Model: cfg.Kind.String(), Layers: cfg.Layers, Hidden: cfg.Hidden,
+	out := GraphTrainOut{OhmVersion: release.Build(), Dataset: name, Task: "graph", Model: cfg.Kind.String(), Layers: cfg.Layers, Hidden: cfg.Hidden,
 		Pool: cfg.Pool.String(), Graph: "original", Trials: len(res), Runs: make([]GraphTrainRun, len(res)), Seconds: seconds}
 	test, val := make([]float64, len(res)), make([]float64, len(res))
 	epochs, secs := 0, 0.0
