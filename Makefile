@@ -367,15 +367,23 @@ bench-openblas:
 # The peers' rewiring code against ohm on the TU datasets (docs/benchmarks.md,
 # "Many graphs"): FOSR and GTR name checkouts of kedar2/FoSR and
 # blackmit/gtr_rewiring (not part of this repository); installs Debian's
-# python3-numpy, python3-torch, python3-networkx and python3-numba when
-# missing; OHM_DATA must hold MUTAG, ENZYMES and PROTEINS.
-PEER_DEBS := python3-numpy python3-torch python3-networkx python3-numba
+# python3-numpy, python3-torch, python3-networkx, python3-numba and time
+# when missing; OHM_DATA must hold MUTAG, ENZYMES and PROTEINS. PEER_ROUNDS
+# rounds (default 3), each running every pair in turn, the peer first; one
+# JSON line a run: the peer's (bench/peers/peers.py: its loop's wall and CPU
+# seconds, its whole process's CPU) and ohm's (the summary's loop wall and CPU seconds,
+# the whole process's user and system CPU and wall, from /usr/bin/time).
+PEER_DEBS := python3-numpy python3-torch python3-networkx python3-numba time
+PEER_ROUNDS ?= 3
 bench-peers: build
 	@[ -n "$(FOSR)" ] && [ -n "$(GTR)" ] && [ -n "$(OHM_DATA)" ] || { echo "make bench-peers FOSR=DIR GTR=DIR OHM_DATA=DIR"; exit 2; }
 	@[ "$$(dpkg -s $(PEER_DEBS) 2>/dev/null | grep -c '^Status: install ok installed')" -eq $(words $(PEER_DEBS)) ] || { \
 		echo "installing $(PEER_DEBS)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PEER_DEBS) >/dev/null; }
-	@for ds in MUTAG ENZYMES PROTEINS; do lc=$$(echo $$ds | tr A-Z a-z); for m in fosr gtr; do \
+	@tf=$$(mktemp); trap 'rm -f "$$tf"' EXIT; \
+	for round in $$(seq $(PEER_ROUNDS)); do for ds in MUTAG ENZYMES PROTEINS; do lc=$$(echo $$ds | tr A-Z a-z); for m in fosr gtr; do \
 		repo=$(FOSR); [ $$m = gtr ] && repo=$(GTR); \
-		OMP_NUM_THREADS=1 /usr/bin/python3 bench/peers/peers.py --method $$m --repo $$repo --data "$(OHM_DATA)" --dataset $$ds; \
-		OHM_DATA="$(OHM_DATA)" $(BIN) -q --threads 1 rewire --dataset $$lc --method $$m --budget 0.1 --json | grep -E '"(dataset|method|added|seconds)"' | tr -d ' \n'; echo; \
-	done; done
+		OMP_NUM_THREADS=1 /usr/bin/python3 bench/peers/peers.py --method $$m --repo $$repo --data "$(OHM_DATA)" --dataset $$ds | sed "s/^{/{\"round\": $$round, /"; \
+		s=$$(OHM_DATA="$(OHM_DATA)" /usr/bin/time -o "$$tf" -f '"process_user":%U,"process_sys":%S,"process_wall":%e' \
+			$(BIN) -q --threads 1 rewire --dataset $$lc --method $$m --budget 0.1 --json 2>/dev/null | grep -E '"(dataset|method|added|seconds|cpu_seconds)"' | tr -d ' \n' | sed 's/,$$//'); \
+		echo "{\"round\":$$round,\"ohm\":true,$$s,$$(cat "$$tf")}"; \
+	done; done; done

@@ -97,14 +97,20 @@ func TestTrainGraphBadInput(t *testing.T) {
 }
 
 // TestTrainGraphMUTAG runs two short GIN trials on MUTAG: the JSON output's
-// fields, and the same numbers with one thread and two.
+// fields, and the same numbers with one thread and two — two trials on a
+// thread each, and the first trial alone on two threads (the work of its
+// batches split between them).
 func TestTrainGraphMUTAG(t *testing.T) {
 	root := datatest.Root(t, "MUTAG/raw/MUTAG_A.txt")
-	var one, two GraphTrainOut
+	var one, two, lone GraphTrainOut
 	args := []string{"--data-dir", root, "--no-download", "train", "--dataset", "mutag", "--task", "graph", "--model", "gin",
-		"--layers", "2", "--hidden", "16", "--trials", "2", "--epochs", "4", "--json"}
-	runJSON(t, &one, append([]string{"--threads", "1"}, args...)...)
-	runJSON(t, &two, append([]string{"--threads", "2"}, args...)...)
+		"--layers", "2", "--hidden", "16", "--epochs", "4", "--json"}
+	runJSON(t, &one, append([]string{"--threads", "1"}, append(args, "--trials", "2")...)...)
+	runJSON(t, &two, append([]string{"--threads", "2"}, append(args, "--trials", "2")...)...)
+	runJSON(t, &lone, append([]string{"--threads", "2"}, append(args, "--trials", "1")...)...)
+	if len(lone.Runs) != 1 || lone.Runs[0] != one.Runs[0] {
+		t.Errorf("trial 0 alone on two threads %+v, on one %+v", lone.Runs, one.Runs[0])
+	}
 	if one.Trials != 2 || len(one.Runs) != 2 || one.Dataset != "MUTAG" || one.Model != "gin" || one.Task != "graph" {
 		t.Fatalf("%+v", one)
 	}

@@ -29,45 +29,71 @@ import (
 // gtrState is S = (L⁺)² and the pending rank-2 update.
 type gtrState struct {
 	sq   packed
-	y    []float64 // S b of the pending addition
-	dS   []float64 // diagonal of S after the pending update
-	xx   float64   // xᵀx of the pending addition
-	c    float64   // 1/(1 + R_uv) of the pending addition (0: none)
-	scan bool      // the pass only scans
+	y    []float64   // S b of the pending addition
+	dS   []float64   // diagonal of S after the pending update
+	xx   float64     // xᵀx of the pending addition
+	c    float64     // 1/(1 + R_uv) of the pending addition (0: none)
+	cf   []float64   // the component labels as float64s (gtrRowAVX2's mask)
+	sc   [][]float64 // per worker: a row's scores (gtrRowAVX2)
+	scan bool        // the pass only scans
 }
 
 // errGTREdit is returned for edits GTR mode does not make.
 var errGTREdit = errors.New("GTR mode only adds edges inside one component") // reason: an EditError wraps it and says "incremental:"
 
-// initGTR computes S = (L⁺)² per component from the current L⁺. O(Σ n_C³).
-func (e *Undirected) initGTR() {
+// initGTR computes S = (L⁺)² per component from L⁺ (blocks[c] the L⁺ of
+// component groups[c], upper triangle, as linalg.ComponentPinv returns it;
+// nil for a single node, whose S is 0), by linalg.SquareSym: the bits of
+// the BLAS syrk S = P Pᵀ on a dense copy of P. O(Σ n_C³).
+func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	if e.gtr == nil {
-		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n)}
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
 	}
-	for _, nodes := range linalg.Groups(e.comp) {
+	for i, c := range e.comp {
+		e.gtr.cf[i] = float64(c)
+	}
+	e.gtr.scratch(len(e.track))
+	clear(e.gtr.sq.data) // entries between components (and of isolated nodes) are 0
+	var P, S []float64
+	for c, B := range blocks {
+		if B == nil {
+			continue
+		}
+		nodes, raw := groups[c], B.RawSymmetric()
 		nc := len(nodes)
-		// S = P Pᵀ (P is symmetric) by one BLAS syrk on a dense copy
-		// (a product with a SymDense operand falls back to element access).
-		P := mat.NewDense(nc, nc, nil)
-		for a, i := range nodes {
-			for b, j := range nodes {
-				P.Set(a, b, e.p.at(i, j))
+		ld := linalg.SquareStride(nc)
+		if cap(P) < nc*ld {
+			P, S = make([]float64, nc*ld), make([]float64, nc*ld)
+		}
+		P, S = P[:nc*ld], S[:nc*ld]
+		for a := range nc {
+			brow := raw.Data[a*raw.Stride : a*raw.Stride+nc]
+			prow := P[a*ld : (a+1)*ld]
+			copy(prow[a:nc], brow[a:])
+			clear(prow[nc:]) // SquareSym's zero columns
+			for b := a + 1; b < nc; b++ {
+				P[b*ld+a] = brow[b]
 			}
 		}
-		var S mat.SymDense
-		S.SymOuterK(1, P)
+		linalg.SquareSym(nc, P, S, ld)
+		contiguous := nodes[nc-1]-nodes[0] == nc-1 // nodes ascend: the rows of S are rows of sq
 		for a, i := range nodes {
-			for b := a; b < nc; b++ {
-				e.gtr.sq.set(i, nodes[b], S.At(a, b))
+			row, srow := e.gtr.sq.row(i), S[a*ld+a:a*ld+nc]
+			if contiguous {
+				copy(row, srow)
+				continue
+			}
+			for b, v := range srow {
+				row[nodes[a+b]-i] = v
 			}
 		}
 	}
-	for i := range e.n {
-		for j := i + 1; j < e.n; j++ {
-			if e.comp[i] != e.comp[j] {
-				e.gtr.sq.set(i, j, 0)
-			}
-		}
+}
+
+// scratch gives each of w workers a row of scores. O(w·n) when it grows.
+func (st *gtrState) scratch(w int) {
+	for len(st.sc) < w {
+		st.sc = append(st.sc, make([]float64, len(st.y)))
 	}
 }
 
@@ -95,7 +121,11 @@ func (e *Undirected) prepareGTR(u, v int) {
 // gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
-// running maximum (O(1) look-up), other components in the sweep.
+// running maximum (O(1) look-up), other components in the sweep. With
+// gtrKernel, gtrRowAVX2 updates the entries after the diagonal, writes
+// their scores to the worker's scratch and returns their greatest: only
+// when that exceeds the running maximum are the scores read again one by
+// one, to be offered in order.
 func (e *Undirected) gtrPass(t int) {
 	tr := &e.track[t]
 	tr.Reset()
@@ -106,24 +136,48 @@ func (e *Undirected) gtrPass(t int) {
 	if e.k == 0 {
 		c, c2xx = 0, 0
 	}
+	upd := 0
+	if c != 0 {
+		upd = 1
+	}
+	sc := st.sc[t]
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
 		rowL[0], rowS[0] = e.d[i], st.dS[i]
-		dL, dS := e.d[i:n], st.dS[i:n]
-		cs := e.comp[i:n][:len(rowL)]
+		m := len(rowL)
+		if m < 2 {
+			continue
+		}
+		dL, dS := e.d[i:n][:m], st.dS[i:n][:m]
+		xr, yr := x[i:n][:m], y[i:n][:m]
+		xi, yi := x[i], y[i]
+		aL := c * xi
+		aSx, aSy := c*yi-c2xx*xi, c*xi
+		cs := e.comp[i:n][:m]
 		ci := cs[0]
+		floor := tr.Floor()
+		if gtrKernel {
+			cf, sr := st.cf[i:n][:m], sc[:m]
+			top := gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], &sr[1], m-1,
+				aL, aSx, aSy, dL[0], dS[0], cf[0], upd)
+			if !(top > floor) {
+				continue
+			}
+			for k := 1; k < m; k++ {
+				if s := sr[k]; s > floor && cs[k] == ci && !e.g.HasEdge(i, i+k) {
+					tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
+					floor = tr.Floor()
+				}
+			}
+			continue
+		}
 		if c != 0 {
-			xi, yi := x[i], y[i]
-			aL := c * xi
-			aSx, aSy := c*yi-c2xx*xi, c*xi
-			xr, yr := x[i:n][:len(rowL)], y[i:n][:len(rowL)]
-			for k := 1; k < len(rowL); k++ {
+			for k := 1; k < m; k++ {
 				rowL[k] -= aL * xr[k]
 				rowS[k] -= aSx*xr[k] + aSy*yr[k]
 			}
 		}
-		floor := tr.Floor()
-		for k := 1; k < len(rowL); k++ {
+		for k := 1; k < m; k++ {
 			if cs[k] != ci {
 				continue
 			}

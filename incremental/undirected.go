@@ -163,6 +163,9 @@ func (e *Undirected) split() {
 		e.track[t].Keyed = e.opt.PerHop
 		e.tracks[t] = &e.track[t]
 	}
+	if e.gtr != nil {
+		e.gtr.scratch(w)
+	}
 	e.tasks = make([]func(), w)
 	for t := range w {
 		e.tasks[t] = func() {
@@ -714,15 +717,20 @@ func (e *Undirected) Refresh() error {
 			continue
 		}
 		nodes, raw := groups[c], B.RawSymmetric()
+		contiguous := nodes[len(nodes)-1]-nodes[0] == len(nodes)-1 // nodes ascend
 		for a, i := range nodes {
-			row, brow := e.p.row(i), raw.Data[a*raw.Stride:a*raw.Stride+len(nodes)]
-			for b := a; b < len(nodes); b++ {
-				row[nodes[b]-i] = brow[b]
+			row, brow := e.p.row(i), raw.Data[a*raw.Stride+a:a*raw.Stride+len(nodes)]
+			if contiguous {
+				copy(row, brow)
+				continue
+			}
+			for b, v := range brow {
+				row[nodes[a+b]-i] = v
 			}
 		}
 	}
 	if e.opt.GTR {
-		e.initGTR()
+		e.initGTR(groups, blocks)
 	}
 	e.scan()
 	return nil

@@ -108,3 +108,24 @@ func ExamplePinv() {
 	//  1.0000 2.0000 0.0000 2.0000
 	//  1.0000 2.0000 2.0000 0.0000
 }
+
+// SquareSym squares a symmetric matrix stored whole with a padded row
+// stride (SquareStride), as GTR squares L⁺: only the upper triangle of the
+// result is written.
+func ExampleSquareSym() {
+	const n = 3
+	ld := linalg.SquareStride(n) // 8: the columns n..ld−1 stay zero
+	p := make([]float64, n*ld)
+	for i, row := range [][]float64{{2, -1, 0}, {-1, 2, -1}, {0, -1, 2}} {
+		copy(p[i*ld:], row)
+	}
+	s := make([]float64, n*ld)
+	linalg.SquareSym(n, p, s, ld)
+	for i := range n {
+		fmt.Println(s[i*ld+i : i*ld+n])
+	}
+	// Output:
+	// [5 -4 1]
+	// [6 -4]
+	// [5]
+}

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -296,27 +297,49 @@ func (g *Graph) Clone() *Graph {
 		directed: g.directed,
 		out:      cloneLists(g.out),
 		in:       cloneLists(g.in),
-		set:      make(map[uint64]struct{}, len(g.set)),
+		set:      maps.Clone(g.set), // the runtime copies the table whole
 		loop:     slices.Clone(g.loop),
 		nloops:   g.nloops,
 		m:        g.m,
 	}
-	for k := range g.set {
-		c.set[k] = struct{}{}
+	if c.set == nil {
+		c.set = make(map[uint64]struct{})
 	}
 	return c
 }
 
+// cloneLists copies the lists into one backing array (one allocation for
+// all of them), each non-empty list with room for cloneSlack more entries:
+// an edge added to a copy grows its two lists without allocating, and a
+// list that outgrows its room moves out rather than overwrite the next.
+// Empty lists stay nil (no room kept for isolated nodes: graphs of
+// millions of them).
 func cloneLists(l [][]int) [][]int {
 	if l == nil {
 		return nil
 	}
+	total := 0
+	for _, s := range l {
+		if len(s) > 0 {
+			total += len(s) + cloneSlack
+		}
+	}
+	flat := make([]int, total)
 	c := make([][]int, len(l))
+	off := 0
 	for i, s := range l {
-		c[i] = slices.Clone(s)
+		if len(s) == 0 {
+			continue
+		}
+		copy(flat[off:], s)
+		c[i] = flat[off : off+len(s) : off+len(s)+cloneSlack]
+		off += len(s) + cloneSlack
 	}
 	return c
 }
+
+// cloneSlack is the room for more neighbours each list of a clone gets.
+const cloneSlack = 2
 
 // Undirected returns the symmetrization of g: every arc becomes the unordered
 // pair {u,v}, duplicates dropped, self-loops kept (definitions §1). For an undirected

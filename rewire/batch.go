@@ -116,7 +116,8 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 }
 
 // resolveMany probes the memory once for the batch (definitions §3.8 rule
-// 8; methods that read a resistance engine, engine Auto or Incremental):
+// 8; methods that read a resistance engine, engine Auto or Incremental;
+// the other methods' operators by operatorMemoryMany, the same rule):
 // when the largest graph's
 // dense state fits in memory every graph's does (it grows with n), so each
 // plan would resolve Auto to Incremental (EngineSpec.Resolve) and each dense
@@ -125,8 +126,11 @@ func checkMany(graphs []*linalg.Graph, cfg Config) error {
 // sizeable share of a graph of tens of nodes). Otherwise cfg is returned as
 // it is, resolved and probed graph by graph. O(graphs).
 func resolveMany(graphs []*linalg.Graph, cfg Config, threads int) Config {
+	if len(graphs) > 0 && !cfg.Method.Info().Resistance {
+		return operatorMemoryMany(graphs, cfg, threads)
+	}
 	kind := cfg.Engine
-	if kind != "" && kind != Auto && kind != Incremental || len(graphs) == 0 || !cfg.Method.Info().Resistance {
+	if kind != "" && kind != Auto && kind != Incremental || len(graphs) == 0 {
 		return cfg
 	}
 	big := graphs[0]
@@ -145,6 +149,25 @@ func resolveMany(graphs []*linalg.Graph, cfg Config, threads int) Config {
 		return cfg
 	}
 	cfg.Engine, cfg.memoryChecked = Incremental, true
+	return cfg
+}
+
+// operatorMemoryMany is resolveMany for the methods with an operator of
+// their own (curvature, FoSR): one probe for the batch, of threads times
+// the largest graph's operator state (operatorBytes), instead of one per
+// graph (a few file reads, most of a FoSR run on a graph of tens of
+// nodes). When it fails, cfg is returned as it is and each graph probes
+// for itself (the error, if any, is then that graph's). O(graphs).
+func operatorMemoryMany(graphs []*linalg.Graph, cfg Config, threads int) Config {
+	var big uint64
+	for _, g := range graphs {
+		big = max(big, operatorBytes(cfg.Method, g, cfg.Workers))
+	}
+	k := uint64(min(threads, len(graphs)))
+	if big == 0 || sysmem.Check("the batch's "+string(cfg.Method)+" rewirings", k*big, "") != nil {
+		return cfg
+	}
+	cfg.memoryChecked = true
 	return cfg
 }
 

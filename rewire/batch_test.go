@@ -260,9 +260,12 @@ func BenchmarkRunMany(b *testing.B) {
 // TestResolveMany checks the batch's one memory probe: when the largest
 // graph's dense state fits (once per thread), Auto and Incremental become Incremental with
 // the memory checked; when it does not (OHM_MEMORY below it), or for an
-// engine or method the probe does not concern, the Config is left as it is.
+// engine the probe does not concern, the Config is left as it is; FoSR's
+// and curvature's operators are probed once in all (the largest graph's
+// state, once per thread).
 func TestResolveMany(t *testing.T) {
 	small, big := linalg.NewGraph(10, false), linalg.NewGraph(2000, false)
+	huge := linalg.NewGraph(200000, false)
 	// DenseBytes(2000) = 112 MB, DenseBytes(10) = 2.8 KB.
 	for _, c := range []struct {
 		mem     string
@@ -283,7 +286,11 @@ func TestResolveMany(t *testing.T) {
 		{"170M", 2, []*linalg.Graph{big}, ERR, Auto, Incremental, true},  // one graph: one engine
 		{"1G", 1, []*linalg.Graph{small, big}, ERR, Sketch, Sketch, false},
 		{"1G", 1, []*linalg.Graph{small, big}, ERR, Exact, Exact, false},
-		{"1G", 1, []*linalg.Graph{small, big}, FoSR, "", "", false},
+		{"1G", 2, []*linalg.Graph{small, big}, FoSR, "", "", true},
+		{"1G", 2, []*linalg.Graph{small, big}, Curvature, "", "", true},
+		// FoSRBytes(200000, 0) = 40.6 MB: one fits in 60 MB, two do not
+		{"60M", 2, []*linalg.Graph{small, huge}, FoSR, "", "", false},
+		{"60M", 1, []*linalg.Graph{small, huge}, FoSR, "", "", true},
 	} {
 		t.Setenv("OHM_MEMORY", c.mem)
 		got := resolveMany(c.graphs, Config{Method: c.method, Engine: c.engine}, c.threads)

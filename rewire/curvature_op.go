@@ -45,8 +45,7 @@ func newCurvatureOperator(p *Plan) (operator, error) {
 	if p.Config.Curvature != nil {
 		alpha = p.Config.Curvature.Alpha
 	}
-	g := p.Graph
-	if err := checkOperatorMemory(Curvature, g, CurvatureBytes(g.N(), g.E0(), g.Directed(), p.Config.Workers)); err != nil {
+	if err := checkOperatorMemory(p); err != nil {
 		return nil, err
 	}
 	opt := curvature.StateOptions{Alpha: alpha, Workers: p.Config.Workers, RecomputeAll: p.Engine == Exact}

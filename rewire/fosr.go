@@ -1,11 +1,9 @@
 package rewire
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/ohmgnn/ohm/linalg"
 )
@@ -53,7 +51,7 @@ func newFoSROperator(p *Plan) (operator, error) {
 	if p.Config.FoSR != nil {
 		opt = *p.Config.FoSR
 	}
-	if err := checkOperatorMemory(FoSR, g, FoSRBytes(g.N(), g.E0())); err != nil {
+	if err := checkOperatorMemory(p); err != nil {
 		return nil, err
 	}
 	x := make([]float64, g.N())
@@ -91,6 +89,14 @@ func (o *fosrOperator) startError(err error) error {
 
 func (o *fosrOperator) graph() *linalg.Graph { return o.f.g }
 
+// takeGraph gives up the operator's copy of the graph (graphTaker): the
+// operator is not used after the loop.
+func (o *fosrOperator) takeGraph() *linalg.Graph {
+	g := o.f.g
+	o.f = nil
+	return g
+}
+
 func (o *fosrOperator) idle() string { return "no pair could be added (the graph is complete)" }
 
 func (o *fosrOperator) iterate(it int) ([]Edit, error) {
@@ -100,8 +106,8 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 		return nil, nil
 	}
 	f.g.AddEdge(u, v)
-	f.deg[u]++
-	f.deg[v]++
+	f.setDeg(u, f.deg[u]+1)
+	f.setDeg(v, f.deg[v]+1)
 	if err := f.powerStep(); err != nil {
 		return nil, o.startError(err)
 	}
@@ -121,23 +127,40 @@ var ErrFoSRVanished = errors.New("rewire: fosr's power iteration vanished (the s
 // fosr is FoSR's state: the graph (edited in place), the degrees of
 // edge_index (self-loops count 1) and the vector x.
 type fosr struct {
-	g       *linalg.Graph
-	deg     []float64
-	x, y, w []float64
-	mark    []bool        // denseMarked's scratch
-	search  productSearch // minProductNonEdge's buffers
+	g   *linalg.Graph
+	deg []float64
+	// sd, isd and sd1 are √d, 1/√d (invSqrt) and √(d+1) of deg, kept
+	// beside it (setDeg); sum is Σ d (whole numbers: exact in any order).
+	sd, isd, sd1 []float64
+	sum          float64
+	x, y, w      []float64
+	mark         []bool        // denseMarked's scratch
+	search       productSearch // minProductNonEdge's buffers
 }
 
 func newFoSR(g *linalg.Graph, x []float64) *fosr {
 	n := g.N()
-	f := &fosr{g: g, deg: make([]float64, n), x: x, y: make([]float64, n), w: make([]float64, n)}
+	v := make([]float64, 6*n) // one allocation for the six vectors
+	f := &fosr{g: g, x: x}
+	for _, p := range []*[]float64{&f.deg, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
+		*p, v = v[:n:n], v[n:]
+	}
+	f.search.neg.h, f.search.pos.h = make([]entry, 0, n), make([]entry, 0, n)
 	for u := range n {
-		f.deg[u] = float64(g.Degree(u))
+		d := float64(g.Degree(u))
 		if g.HasSelfLoop(u) {
-			f.deg[u]++
+			d++
 		}
+		f.setDeg(u, d)
 	}
 	return f
+}
+
+// setDeg sets node u's degree to d, with its roots and the sum. O(1).
+func (f *fosr) setDeg(u int, d float64) {
+	f.sum += d - f.deg[u]
+	f.deg[u] = d
+	f.sd[u], f.isd[u], f.sd1[u] = math.Sqrt(d), invSqrt(d), math.Sqrt(d+1)
 }
 
 // invSqrt is 1/√d, and 0 for d = 0.
@@ -153,18 +176,19 @@ func invSqrt(d float64) float64 {
 // the reference would go on with NaN.
 func (f *fosr) powerStep() error {
 	n := len(f.x)
-	dot, sum := 0.0, 0.0
+	x, sd, isd := f.x[:n], f.sd[:n], f.isd[:n]
+	dot, sum := 0.0, f.sum
 	for i := range n {
-		dot += f.x[i] * math.Sqrt(f.deg[i])
-		sum += f.deg[i]
+		dot += x[i] * sd[i]
 	}
 	if sum > 0 {
 		for i := range n {
-			f.x[i] -= dot * math.Sqrt(f.deg[i]) / sum
+			x[i] -= dot * sd[i] / sum
 		}
 	}
+	w := f.w[:n]
 	for i := range n {
-		f.w[i] = f.x[i] * invSqrt(f.deg[i])
+		w[i] = x[i] * isd[i]
 	}
 	norm := 0.0
 	for i := range n {
@@ -175,7 +199,7 @@ func (f *fosr) powerStep() error {
 		if f.g.HasSelfLoop(i) {
 			s += f.w[i]
 		}
-		f.y[i] = f.x[i] + s*invSqrt(f.deg[i])
+		f.y[i] = x[i] + s*isd[i]
 		norm += f.y[i] * f.y[i]
 	}
 	norm = math.Sqrt(norm)
@@ -194,7 +218,7 @@ func (f *fosr) choose() (int, int, float64, bool) {
 	n := len(f.x)
 	y := f.y
 	for i := range n {
-		y[i] = f.x[i] / math.Sqrt(f.deg[i]+1)
+		y[i] = f.x[i] / f.sd1[i]
 	}
 	if n <= smallFoSR {
 		return f.denseMarked(y)
@@ -203,14 +227,15 @@ func (f *fosr) choose() (int, int, float64, bool) {
 	if ok {
 		return u, v, p, true
 	}
-	return denseMinProduct(f.g, y)
+	return f.denseMarked(y)
 }
 
 // smallFoSR is the node count up to which choose scans every pair (the
-// reference's search, denseMarked) rather than the sorted y: below it the
-// n² products cost less than two sorts and a heap (TU graphs of tens of
-// nodes). Both give the same pair (TestFoSRSearch).
-const smallFoSR = 128
+// reference's search, denseMarked) rather than the sorted y. Since the
+// sorted y come from heaps as far as the search reaches, the sorted search
+// is the faster from 16 nodes on (3× there, 20× at 128 nodes:
+// BenchmarkFoSRSearchSmall); both give the same pair (TestFoSRSearch).
+const smallFoSR = 8
 
 // denseMarked is denseMinProduct with the neighbours of each row marked in
 // a scratch slice (f.mark) instead of looked up in the graph's hash set, and
@@ -259,11 +284,11 @@ func minProductNonEdge(g *linalg.Graph, y []float64) (int, int, float64, bool) {
 // productSearch is minProductNonEdge with its buffers kept from one call to
 // the next (one per FoSR run).
 type productSearch struct {
-	neg, pos []entry
+	neg, pos lazyOrder
 	h        productHeap
 }
 
-// entry is a node and its y, sorted together (no indirection in the sort).
+// entry is a node and its y, ordered together (no indirection).
 type entry struct {
 	v float64
 	i int
@@ -274,28 +299,29 @@ type entry struct {
 // product is no larger, so the pairs leave in ascending product and each
 // pair enters once (no set of the pairs seen). Every pair of the least
 // product of a non-edge leaves before the first larger one, so the pair
-// chosen does not depend on the order of ties. O(n log n) to sort, then
+// chosen does not depend on the order of ties. The negatives in ascending
+// and the positives in descending y (ties by node: a total order, no zero
+// or NaN here) are taken from heaps as far as the search reaches (usually
+// a few entries), not sorted whole. O(n) to build the heaps, then
 // O(log n) per pair passed over.
 func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bool) {
-	neg, pos := s.neg[:0], s.pos[:0]
+	neg, pos := s.neg.h[:0], s.pos.h[:0]
 	for i, v := range y {
 		switch {
 		case v < 0:
 			neg = append(neg, entry{v, i})
 		case v > 0:
-			pos = append(pos, entry{v, i})
+			pos = append(pos, entry{-v, i}) // descending y: ascending −y
 		}
 	}
-	s.neg, s.pos = neg, pos
 	if len(neg) == 0 || len(pos) == 0 {
+		s.neg.h, s.pos.h = neg, pos
 		return 0, 0, 0, false
 	}
-	// y ascending (neg), descending (pos), ties by node: a total order
-	// (no zero, no NaN here), so any sort gives the same sequence.
-	slices.SortFunc(neg, func(a, b entry) int { return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.i, b.i)) })
-	slices.SortFunc(pos, func(a, b entry) int { return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.i, b.i)) })
+	s.neg.reset(neg)
+	s.pos.reset(pos)
 	h := &s.h
-	h.neg, h.pos, h.items = neg, pos, h.items[:0]
+	h.neg, h.pos, h.items = &s.neg, &s.pos, h.items[:0]
 	h.push([2]int{0, 0})
 	found := false
 	var best float64
@@ -307,7 +333,7 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 		}
 		h.pop()
 		a, b := top[0], top[1]
-		i, j := neg[a].i, pos[b].i
+		i, j := s.neg.at(a).i, s.pos.at(b).i
 		if !g.HasEdge(i, j) {
 			u, v := min(i, j), max(i, j)
 			if !found || u < bu || (u == bu && v < bv) {
@@ -315,24 +341,72 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 			}
 			best, found = h.product(top), true
 		}
-		if b+1 < len(pos) {
+		if b+1 < s.pos.n {
 			h.push([2]int{a, b + 1})
 		}
-		if b == 0 && a+1 < len(neg) {
+		if b == 0 && a+1 < s.neg.n {
 			h.push([2]int{a + 1, 0})
 		}
 	}
 	return bu, bv, best, found
 }
 
+// lazyOrder hands out entries in ascending (v, i) one at a time: a binary
+// min-heap of those not yet taken, and the prefix taken so far.
+type lazyOrder struct {
+	h   []entry // the heap
+	out []entry // the least entries, in order
+	n   int     // entries in all
+}
+
+func entryLess(a, b entry) bool { return a.v < b.v || (a.v == b.v && a.i < b.i) }
+
+// reset makes es (which the order keeps) the entries. O(len(es)).
+func (l *lazyOrder) reset(es []entry) {
+	l.h, l.out, l.n = es, l.out[:0], len(es)
+	for k := len(es)/2 - 1; k >= 0; k-- {
+		l.down(k)
+	}
+}
+
+// at returns the k-th least entry (k < n). O(log n) per entry not taken yet.
+func (l *lazyOrder) at(k int) entry {
+	for len(l.out) <= k {
+		l.out = append(l.out, l.h[0])
+		last := len(l.h) - 1
+		l.h[0] = l.h[last]
+		l.h = l.h[:last]
+		l.down(0)
+	}
+	return l.out[k]
+}
+
+func (l *lazyOrder) down(k int) {
+	h, n := l.h, len(l.h)
+	for {
+		c := 2*k + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && entryLess(h[c+1], h[c]) {
+			c++
+		}
+		if !entryLess(h[c], h[k]) {
+			return
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
+}
+
 // productHeap is a binary min-heap of index pairs (a, b) into neg × pos by
-// neg[a].v·pos[b].v.
+// y_a·y_b (the positives hold −y).
 type productHeap struct {
-	neg, pos []entry
+	neg, pos *lazyOrder
 	items    [][2]int
 }
 
-func (h *productHeap) product(p [2]int) float64 { return h.neg[p[0]].v * h.pos[p[1]].v }
+func (h *productHeap) product(p [2]int) float64 { return -(h.neg.at(p[0]).v * h.pos.at(p[1]).v) }
 
 func (h *productHeap) push(p [2]int) {
 	h.items = append(h.items, p)

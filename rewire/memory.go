@@ -35,9 +35,29 @@ func FoSRBytes(n, m int) uint64 {
 	return linalg.GraphBytes(n, m, false)*3/2 + uint64(n)*128
 }
 
+// operatorBytes is the estimate checkOperatorMemory checks for method's
+// operator on g (CurvatureBytes, FoSRBytes; 0 for a method without an
+// operator of its own). O(1).
+func operatorBytes(method Method, g *linalg.Graph, workers int) uint64 {
+	switch method {
+	case Curvature:
+		return CurvatureBytes(g.N(), g.E0(), g.Directed(), workers)
+	case FoSR:
+		return FoSRBytes(g.N(), g.E0())
+	}
+	return 0
+}
+
 // checkOperatorMemory refuses, before its state is allocated, an operator
 // whose estimate exceeds the memory available (a *sysmem.Error).
-func checkOperatorMemory(method Method, g *linalg.Graph, need uint64) error {
+// It probes nothing when the plan's caller has checked (a batch,
+// operatorMemoryMany).
+func checkOperatorMemory(p *Plan) error {
+	if p.Config.memoryChecked {
+		return nil
+	}
+	method, g := p.Config.Method, p.Graph
+	need := operatorBytes(method, g, p.Config.Workers)
 	return sysmem.Check(fmt.Sprintf("the %s rewiring on %d nodes and %d edges", method, g.N(), g.E0()), need,
 		"its state is per node and per edge; check num_nodes in the file, or use a machine with more memory")
 }

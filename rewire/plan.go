@@ -51,7 +51,8 @@ type Config struct {
 	// context ends returns its error.
 	Context context.Context
 	// memoryChecked: the caller (RunMany) found that this graph's dense
-	// engine fits in memory (EngineSpec.MemoryChecked).
+	// engine (EngineSpec.MemoryChecked), or its method's operator
+	// (checkOperatorMemory), fits in memory.
 	memoryChecked bool
 }
 

@@ -17,7 +17,8 @@ PyG's.
 
 prints one JSON object: method, dataset, graphs, added edges, the wall and
 CPU seconds of the loop over the graphs (imports, reading and numba's
-compilation aside) and, for FoSR, the compilation's seconds. Needs numpy, torch, networkx and
+compilation aside), for FoSR the compilation's seconds, and the CPU
+seconds of the whole process so far (process_cpu_seconds). Needs numpy, torch, networkx and
 (FoSR) numba: Debian's python3-numpy, python3-torch, python3-networkx,
 python3-numba.
 """
@@ -27,6 +28,7 @@ import importlib.util
 import json
 import math
 import os
+import resource
 import sys
 import time
 import types
@@ -138,6 +140,8 @@ def main():
             added += b.compute_edges(k).shape[1] // 2
         out["seconds"], out["cpu_seconds"] = time.perf_counter() - t0, time.process_time() - c0
     out["added"] = added
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    out["process_cpu_seconds"] = ru.ru_utime + ru.ru_stime  # imports, reading, compiling, the loop
     print(json.dumps(out))
 
 

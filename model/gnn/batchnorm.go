@@ -20,6 +20,7 @@ type BatchNorm struct {
 	train            bool
 	xhat, y, dx      *mat.Dense
 	invStd, sum, dot []float64
+	team             *team // nil: the caller's goroutine
 }
 
 // NewBatchNorm returns a BatchNorm over c channels with PyTorch's defaults;
@@ -40,7 +41,8 @@ func (b *BatchNorm) Params() []*Param { return []*Param{b.Gamma, b.Beta} }
 
 // Forward normalises x (n×C): with batch statistics when train (n ≥ 2 is
 // required there, as PyTorch requires), with the running ones otherwise.
-// The result belongs to b.
+// The result belongs to b. The statistics are split over the channels and
+// the normalisation over the rows of b's team (the same bits at any size).
 func (b *BatchNorm) Forward(x *mat.Dense, train bool) *mat.Dense {
 	x = contiguous(x)
 	n, c := x.Dims()
@@ -54,28 +56,7 @@ func (b *BatchNorm) Forward(x *mat.Dense, train bool) *mat.Dense {
 		if n < 2 {
 			panic("gnn: BatchNorm in training mode needs at least two rows")
 		}
-		clear(mean)
-		for i := range n {
-			for k, v := range xs[i*c : i*c+c] {
-				mean[k] += v
-			}
-		}
-		for k := range mean {
-			mean[k] /= float64(n)
-		}
-		clear(variance)
-		for i := range n {
-			for k, v := range xs[i*c : i*c+c] {
-				d := v - mean[k]
-				variance[k] += d * d
-			}
-		}
-		for k := range variance {
-			s := variance[k]
-			variance[k] = s / float64(n)
-			b.RunMean[k] = (1-b.Momentum)*b.RunMean[k] + b.Momentum*mean[k]
-			b.RunVar[k] = (1-b.Momentum)*b.RunVar[k] + b.Momentum*s/float64(n-1)
-		}
+		b.team.run(c, n, nil, func(_ *scratch, c0, c1 int) { b.stats(xs, n, c, c0, c1) })
 	} else {
 		copy(mean, b.RunMean)
 		copy(variance, b.RunVar)
@@ -83,51 +64,97 @@ func (b *BatchNorm) Forward(x *mat.Dense, train bool) *mat.Dense {
 	for k := range c {
 		b.invStd[k] = 1 / math.Sqrt(variance[k]+b.Eps)
 	}
+	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
+		mean, inv, g, be := mean[:c], b.invStd[:c], g[:c], be[:c] // rows of length c: no bounds checks
+		for i := lo; i < hi; i++ {
+			xr, hr, yr := xs[i*c:][:c], xh[i*c:][:c], y[i*c:][:c]
+			for k, v := range xr {
+				h := (v - mean[k]) * inv[k]
+				hr[k] = h
+				yr[k] = g[k]*h + be[k]
+			}
+		}
+	})
+	return b.y
+}
+
+// stats sets the batch mean and biased variance of the channels c0 … c1−1
+// of xs (n×c) in b.sum and b.dot, each summed over the rows in ascending
+// order, and updates their running statistics. O(n·(c1−c0)).
+func (b *BatchNorm) stats(xs []float64, n, c, c0, c1 int) {
+	w := c1 - c0
+	mean, variance := b.sum[c0:c1][:w], b.dot[c0:c1][:w]
+	clear(mean)
 	for i := range n {
-		for k, v := range xs[i*c : i*c+c] {
-			h := (v - mean[k]) * b.invStd[k]
-			xh[i*c+k] = h
-			y[i*c+k] = g[k]*h + be[k]
+		for k, v := range xs[i*c+c0:][:w] {
+			mean[k] += v
 		}
 	}
-	return b.y
+	for k := range mean {
+		mean[k] /= float64(n)
+	}
+	clear(variance)
+	for i := range n {
+		for k, v := range xs[i*c+c0:][:w] {
+			d := v - mean[k]
+			variance[k] += d * d
+		}
+	}
+	rm, rv := b.RunMean[c0:c1], b.RunVar[c0:c1]
+	for k := range variance {
+		s := variance[k]
+		variance[k] = s / float64(n)
+		rm[k] = (1-b.Momentum)*rm[k] + b.Momentum*mean[k]
+		rv[k] = (1-b.Momentum)*rv[k] + b.Momentum*s/float64(n-1)
+	}
 }
 
 // Backward sets dγ = Σ dy·x̂ and dβ = Σ dy and returns dL/dx of the last
 // Forward: in training mode (γ·s/n)·(n·dy − Σdy − x̂·Σ(dy·x̂)) with
 // s = 1/√(σ²+ε), the batch statistics depending on x; in evaluation mode
-// γ·s·dy. The result belongs to b.
+// γ·s·dy. The result belongs to b. The sums are split over the channels
+// and dL/dx over the rows of b's team.
 func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 	dy = contiguous(dy)
 	n, c := dy.Dims()
 	d, xh := rawDense(dy), rawDense(b.xhat)
 	g := rawDense(b.Gamma.Value)
 	sum, dot := b.sum, b.dot
-	clear(sum)
-	clear(dot)
-	for i := range n {
-		for k, v := range d[i*c : i*c+c] {
-			sum[k] += v
-			dot[k] += v * xh[i*c+k]
+	b.team.run(c, n, nil, func(_ *scratch, c0, c1 int) {
+		w := c1 - c0
+		sum, dot := sum[c0:c1][:w], dot[c0:c1][:w]
+		clear(sum)
+		clear(dot)
+		for i := range n {
+			dr, hr := d[i*c+c0:][:w], xh[i*c+c0:][:w]
+			for k, v := range dr {
+				sum[k] += v
+				dot[k] += v * hr[k]
+			}
 		}
-	}
+	})
 	copy(rawDense(b.Beta.Grad), sum)
 	copy(rawDense(b.Gamma.Grad), dot)
 	b.dx = ensure(b.dx, n, c)
 	dx := rawDense(b.dx)
-	if !b.train {
-		for i := range n {
-			for k, v := range d[i*c : i*c+c] {
-				dx[i*c+k] = g[k] * b.invStd[k] * v
+	train, fn := b.train, float64(n)
+	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
+		g, inv, sum, dot := g[:c], b.invStd[:c], sum[:c], dot[:c]
+		if !train {
+			for i := lo; i < hi; i++ {
+				dr, xr := d[i*c:][:c], dx[i*c:][:c]
+				for k, v := range dr {
+					xr[k] = g[k] * inv[k] * v
+				}
+			}
+			return
+		}
+		for i := lo; i < hi; i++ {
+			dr, hr, xr := d[i*c:][:c], xh[i*c:][:c], dx[i*c:][:c]
+			for k, v := range dr {
+				xr[k] = g[k] * inv[k] / fn * (fn*v - sum[k] - hr[k]*dot[k])
 			}
 		}
-		return b.dx
-	}
-	fn := float64(n)
-	for i := range n {
-		for k, v := range d[i*c : i*c+c] {
-			dx[i*c+k] = g[k] * b.invStd[k] / fn * (fn*v - sum[k] - xh[i*c+k]*dot[k])
-		}
-	}
+	})
 	return b.dx
 }

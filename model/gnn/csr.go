@@ -31,24 +31,36 @@ func csrMul(dst strided, p *blas.SparseMatrix, src strided, w int, add bool, bia
 	if bias != nil && len(bias) < w {
 		panic("gnn: bias shorter than the block")
 	}
-	ind, val := ptrInt(p.Ind), ptrFloat(p.Data)
+	csrRows(dst, p, src, w, add, bias, 0, p.I)
+}
+
+// csrRows is csrMul's assembly loops on the rows lo … hi−1 of P and dst
+// (team.csrMul: rows are independent), after csrCheck. It panics on an
+// index out of range. O(nnz(P's rows)·w + (hi−lo)·w).
+func csrRows(dst strided, p *blas.SparseMatrix, src strided, w int, add bool, bias []float64, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	base := p.Indptr[lo]
+	ind, val := ptrInt(p.Ind[base:]), ptrFloat(p.Data[base:])
+	row := lo*dst.stride + dst.off
 	for c := 0; c < w; {
 		var addp *float64
 		as := 0
 		switch {
 		case add:
-			addp, as = &dst.data[dst.off+c], dst.stride
+			addp, as = &dst.data[row+c], dst.stride
 		case bias != nil:
 			addp = &bias[c]
 		}
-		d, s := &dst.data[dst.off+c], &src.data[src.off+c]
+		d, s := &dst.data[row+c], &src.data[src.off+c]
 		var ok bool
 		if w-c >= 16 {
-			ok = csr16AVX(d, dst.stride, &p.Indptr[0], ind, val, p.I, s, src.stride, addp, as, p.J)
+			ok = csr16AVX(d, dst.stride, &p.Indptr[lo], ind, val, hi-lo, s, src.stride, addp, as, p.J)
 			c += 16
 		} else {
 			r := min(w-c, 8)
-			ok = csr8AVX(d, dst.stride, &p.Indptr[0], ind, val, p.I, s, src.stride, addp, as, &masks8[r], p.J)
+			ok = csr8AVX(d, dst.stride, &p.Indptr[lo], ind, val, hi-lo, s, src.stride, addp, as, &masks8[r], p.J)
 			c += r
 		}
 		if !ok {

@@ -59,23 +59,38 @@ func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 	if len(rows) == 0 {
 		return
 	}
+	denseTNRows(dst, a, g, k, m, 0, k, rows, allFinite(g[:n*m]), s)
+}
+
+// denseTNRows adds aᵀ·g over the listed rows of a (n×k) and g (n×m) to the
+// rows p0 … p1−1 of dst (k×m), each entry term by term in the order of
+// rows: denseMulTN's loop, on a block of dst's rows (team.mulTN); with fin
+// (g finite) the pairs of rows go through the kernel without masks
+// (denseTN16x2FAVX, the same bits). The caller checks the bounds.
+// O(len(rows)·(p1−p0)·m).
+func denseTNRows(dst, a, g []float64, k, m, p0, p1 int, rows []int, fin bool, s *scratch) {
+	kk := p1 - p0
+	pairs := denseTN16x2AVX
+	if fin {
+		pairs = denseTN16x2FAVX
+	}
 	for c := 0; c < m; {
 		if m-c >= 16 {
 			np := len(rows) &^ 1
 			if np > 0 {
-				denseTN16x2AVX(&dst[c], m, &a[0], k, &rows[0], np, k, &g[c], m)
+				pairs(&dst[p0*m+c], m, &a[p0], k, &rows[0], np, kk, &g[c], m)
 			}
 			if np < len(rows) {
-				denseTN16AVX(&dst[c], m, &a[0], k, &rows[np], 1, k, &g[c], m)
+				denseTN16AVX(&dst[p0*m+c], m, &a[p0], k, &rows[np], 1, kk, &g[c], m)
 			}
 			c += 16
 			continue
 		}
 		r := min(m-c, 8)
-		pad := s.padded(k * 8) // the r columns of dst, padded to 8
-		denseTN8AVX(&pad[0], 8, &a[0], k, &rows[0], len(rows), k, &g[c], m, &masks8[r])
-		for p := range k {
-			copy(dst[p*m+c:p*m+c+r], pad[p*8:p*8+r])
+		pad := s.padded(kk * 8) // the r columns of dst, padded to 8
+		denseTN8AVX(&pad[0], 8, &a[p0], k, &rows[0], len(rows), kk, &g[c], m, &masks8[r])
+		for p := range kk {
+			copy(dst[(p0+p)*m+c:(p0+p)*m+c+r], pad[p*8:p*8+r])
 		}
 		c += r
 	}

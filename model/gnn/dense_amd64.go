@@ -44,6 +44,12 @@ func denseTN16AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int
 //go:noescape
 func denseTN16x2AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
 
+// denseTN16x2FAVX is denseTN16x2AVX without the masking of zero
+// coefficients, for a g of finite entries only: the same bits there.
+//
+//go:noescape
+func denseTN16x2FAVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
+
 // denseTN8AVX is denseTN16AVX for 8 columns of dst, read and written whole
 // (the caller pads dst), and the lanes of g whose mask entry is −1 (the
 // others read as zero).

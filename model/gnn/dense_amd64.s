@@ -459,6 +459,96 @@ doneTN16x2:
 	VZEROUPPER
 	RET
 
+// func denseTN16x2FAVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
+//
+// denseTN16x2AVX without the masking of zero coefficients, for listed rows
+// of g whose entries are all finite: a zero coefficient's term is then ±0,
+// which leaves a sum started at +0 (never −0) unchanged, so the bits are
+// those of the masked kernel.
+TEXT ·denseTN16x2FAVX(SB), NOSPLIT, $0-72
+	MOVQ   dst+0(FP), DI
+	MOVQ   ds+8(FP), R8
+	SHLQ   $3, R8
+	MOVQ   a+16(FP), SI
+	MOVQ   as+24(FP), R9
+	SHLQ   $3, R9
+	MOVQ   rows+32(FP), R13
+	MOVQ   nr+40(FP), CX
+	SHRQ   $1, CX
+	MOVQ   gr+56(FP), BX
+	MOVQ   gs+64(FP), R11
+	SHLQ   $3, R11
+	VXORPD Y9, Y9, Y9
+	TESTQ  CX, CX
+	JE     doneTN16x2F
+	MOVQ   k+48(FP), R12
+	TESTQ  R12, R12
+	JE     doneTN16x2F
+
+pairTN16x2F:
+	MOVQ    (R13), AX
+	MOVQ    AX, DX
+	IMULQ   R11, DX
+	ADDQ    BX, DX
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+	IMULQ   R9, AX
+	ADDQ    SI, AX
+	MOVQ    8(R13), R10
+	MOVQ    R10, DX
+	IMULQ   R11, DX
+	ADDQ    BX, DX
+	VMOVUPD (DX), Y11
+	VMOVUPD 32(DX), Y12
+	VMOVUPD 64(DX), Y13
+	VMOVUPD 96(DX), Y14
+	IMULQ   R9, R10
+	ADDQ    SI, R10
+	MOVQ    DI, DX
+	MOVQ    k+48(FP), R12
+
+termTN16x2F:
+	VMOVUPD      (DX), Y6
+	VMOVUPD      32(DX), Y7
+	VMOVUPD      64(DX), Y8
+	VMOVUPD      96(DX), Y10
+	VBROADCASTSD (AX), Y4
+	VMULPD       Y0, Y4, Y15
+	VADDPD       Y15, Y6, Y6
+	VMULPD       Y1, Y4, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       Y2, Y4, Y15
+	VADDPD       Y15, Y8, Y8
+	VMULPD       Y3, Y4, Y15
+	VADDPD       Y15, Y10, Y10
+	VBROADCASTSD (R10), Y4
+	VMULPD       Y11, Y4, Y15
+	VADDPD       Y15, Y6, Y6
+	VMULPD       Y12, Y4, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       Y13, Y4, Y15
+	VADDPD       Y15, Y8, Y8
+	VMULPD       Y14, Y4, Y15
+	VADDPD       Y15, Y10, Y10
+	VMOVUPD      Y6, (DX)
+	VMOVUPD      Y7, 32(DX)
+	VMOVUPD      Y8, 64(DX)
+	VMOVUPD      Y10, 96(DX)
+	ADDQ         $8, AX
+	ADDQ         $8, R10
+	ADDQ         R8, DX
+	DECQ         R12
+	JNE          termTN16x2F
+	ADDQ         $16, R13
+	DECQ         CX
+	JNE          pairTN16x2F
+
+doneTN16x2F:
+	VZEROUPPER
+	RET
+
 // func denseNN16x2FAVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int)
 //
 // denseNN16x2AVX without the masking of zero coefficients, for a b whose

@@ -45,6 +45,10 @@ func denseTN16x2AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k i
 	panic("gnn: denseTN16x2AVX off amd64")
 }
 
+func denseTN16x2FAVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int) {
+	panic("gnn: denseTN16x2FAVX off amd64")
+}
+
 func denseNN16x2FAVX(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int) {
 	panic("gnn: denseNN16x2FAVX off amd64")
 }

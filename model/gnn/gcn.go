@@ -43,6 +43,7 @@ type GCNLayer struct {
 	m, z    *mat.Dense // H·W and the output
 	dm, dx  *mat.Dense
 	ws      scratch
+	team    *team // nil: the caller's goroutine (a graph model's team)
 }
 
 // newGCNLayer returns a GCN layer over the operator Â (see GCNOperator)
@@ -68,8 +69,13 @@ func (l *GCNLayer) Forward(x mat.Matrix) *mat.Dense {
 	l.m = ensure(l.m, n, l.out)
 	l.z = ensure(l.z, n, l.out)
 	m, z := rawDense(l.m), rawDense(l.z)
-	mulInput(m, x, rawDense(l.W.Value), l.out, &l.ws)
-	csrMul(whole(z, l.out), l.A.RawMatrix(), whole(m, l.out), l.out, false, rawDense(l.B.Value))
+	if xd, ok := x.(*mat.Dense); ok && l.team != nil {
+		xd = contiguous(xd)
+		l.team.mulNN(m, rawDense(xd), rawDense(l.W.Value), n, l.in, l.out, &l.ws)
+	} else {
+		mulInput(m, x, rawDense(l.W.Value), l.out, &l.ws)
+	}
+	l.team.csrMul(whole(z, l.out), l.A.RawMatrix(), whole(m, l.out), l.out, false, rawDense(l.B.Value))
 	return l.z
 }
 
@@ -80,9 +86,14 @@ func (l *GCNLayer) Backward(dy *mat.Dense, needInput bool) *mat.Dense {
 	g := rawDense(contiguous(dy))
 	l.dm = ensure(l.dm, n, l.out)
 	dm := rawDense(l.dm)
-	spmmTBy(whole(dm, l.out), l.A.RawMatrix(), l.at.RawMatrix(), whole(g, l.out), l.out, &l.ws)
-	colSums(rawDense(l.B.Grad), g, n, l.out)
-	inputGradW(rawDense(l.W.Grad), l.x, dm, l.out, &l.ws)
+	l.team.spmmTBy(whole(dm, l.out), l.A.RawMatrix(), l.at.RawMatrix(), whole(g, l.out), l.out, &l.ws)
+	l.team.colSums(rawDense(l.B.Grad), g, n, l.out)
+	if xd, ok := l.x.(*mat.Dense); ok && l.team != nil {
+		xd = contiguous(xd)
+		l.team.mulTN(rawDense(l.W.Grad), rawDense(xd), dm, n, l.in, l.out, &l.ws)
+	} else {
+		inputGradW(rawDense(l.W.Grad), l.x, dm, l.out, &l.ws)
+	}
 	if !needInput {
 		return nil
 	}
@@ -90,7 +101,7 @@ func (l *GCNLayer) Backward(dy *mat.Dense, needInput bool) *mat.Dense {
 		return nil
 	}
 	l.dx = ensure(l.dx, n, l.in)
-	mulNT(rawDense(l.dx), dm, rawDense(l.W.Value), n, l.in, l.out, &l.ws)
+	l.team.mulNT(rawDense(l.dx), dm, rawDense(l.W.Value), n, l.in, l.out, &l.ws)
 	return l.dx
 }
 

@@ -67,3 +67,69 @@ func TestTrainGolden(t *testing.T) {
 		}
 	}
 }
+
+// graphGoldenHash trains tr to the end and folds every epoch's loss and
+// validation accuracy, the result's accuracies and epochs, and the final
+// weights and running statistics into one hash.
+func graphGoldenHash(t *testing.T, tr *GraphTrainer) uint64 {
+	h := uint64(1469598103934665603)
+	fold := func(v float64) { h = h*1099511628211 ^ math.Float64bits(v) }
+	for !tr.Done() {
+		st, err := tr.Epoch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fold(st.Loss)
+		fold(st.ValAcc)
+	}
+	r := tr.Result()
+	for _, v := range []float64{float64(r.Epochs), float64(r.BestEpoch), r.TrainAcc, r.ValAcc, r.TestAcc, r.LastValAcc, r.LastTestAcc} {
+		fold(v)
+	}
+	for _, p := range tr.Model().Params() {
+		for _, v := range rawDense(p.Value) {
+			fold(v)
+		}
+	}
+	for _, b := range tr.Model().BatchNorms() {
+		for k := range b.RunMean {
+			fold(b.RunMean[k])
+			fold(b.RunVar[k])
+		}
+	}
+	return h
+}
+
+// TestGraphTrainGolden: runs of GCN, GIN, R-GCN and R-GIN on MUTAG-like
+// graphs give, bit for bit, the losses, validation accuracies, results,
+// final weights and running statistics that commit 92da802 (evaluating
+// every accuracy at every epoch, one goroutine per run) gave, on 1, 2 and
+// 3 threads: the lazy evaluation and the team kernels change no result.
+// The hashes were printed by that commit's code on this test's inputs.
+func TestGraphTrainGolden(t *testing.T) {
+	want := map[GraphKind][]uint64{
+		GraphGCN:  {0x0203d5f48ffe7e7c, 0xb2ac92c97c6c952b, 0x7cae399e204211d8},
+		GraphGIN:  {0xd6d366c2ed4925cc, 0xae901f7df12f919d, 0x9907f1db0602491c},
+		GraphRGCN: {0xe8154dded635b3f1, 0x3c0694e074502d3f, 0x24ea2aef7e324e5f},
+		GraphRGIN: {0x7fdb232ca935d55b, 0x384a8b5fb8fe92e8, 0xa1341d98e098c7f8},
+	}
+	for _, k := range []GraphKind{GraphGCN, GraphGIN, GraphRGCN, GraphRGIN} {
+		d, err := NewGraphData(mutagLike(72, 3), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := speedConfig(k)
+		for i, seed := range []uint64{0, 1, 2} {
+			for _, w := range []int{1, 2, 3} {
+				tr, err := NewGraphTrainer(d, cfg, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.SetThreads(w)
+				if h := graphGoldenHash(t, tr); h != want[k][i] {
+					t.Errorf("%v seed %d threads %d: hash %016x, want %016x (92da802)", k, seed, w, h, want[k][i])
+				}
+			}
+		}
+	}
+}

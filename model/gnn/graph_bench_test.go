@@ -60,7 +60,18 @@ func graphNominalFlops(tr *GraphTrainer) float64 {
 //
 //	OHM_DATA=/path/to/data go test -run '^$' -bench GraphEpoch -cpu 1 ./model/gnn
 func BenchmarkGraphEpoch(b *testing.B) {
-	benchGraphEpochs(b)
+	benchGraphEpochs(b, false)
+}
+
+// BenchmarkGraphEpochEvalAll is BenchmarkGraphEpoch with the training,
+// validation and test accuracies at every epoch (SetEvalAll), as the
+// PyTorch side (testdata/graph_bench.py) evaluates every graph: the
+// like-for-like comparison. BenchmarkGraphEpoch computes the training and
+// test accuracies only at kept epochs and the last, as a run does.
+//
+//	OHM_DATA=/path/to/data go test -run '^$' -bench GraphEpochEvalAll -cpu 1 ./model/gnn
+func BenchmarkGraphEpochEvalAll(b *testing.B) {
+	benchGraphEpochs(b, true)
 }
 
 // BenchmarkSynthGraphEpoch is BenchmarkGraphEpoch's GIN-4 on a synthetic
@@ -90,11 +101,12 @@ func BenchmarkSynthGraphEpoch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchGraphEpoch(b, data, GraphGIN)
+	benchGraphEpoch(b, data, GraphGIN, false)
 }
 
-// benchGraphEpochs runs BenchmarkGraphEpoch's cases on the real datasets.
-func benchGraphEpochs(b *testing.B) {
+// benchGraphEpochs runs BenchmarkGraphEpoch's cases on the real datasets,
+// every accuracy at every epoch when evalAll.
+func benchGraphEpochs(b *testing.B, evalAll bool) {
 	for _, tc := range []struct {
 		name, dataset string
 		kind          GraphKind
@@ -116,18 +128,20 @@ func benchGraphEpochs(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchGraphEpoch(b, data, tc.kind)
+			benchGraphEpoch(b, data, tc.kind, evalAll)
 		})
 	}
 }
 
 // benchGraphEpoch times GraphTrainer.Epoch of kind's protocol on data, one
-// thread, reporting wall and thread CPU time and the nominal GFLOP/s.
-func benchGraphEpoch(b *testing.B, data *GraphData, kind GraphKind) {
+// thread (SetEvalAll(evalAll)), reporting wall and thread CPU time and the
+// nominal GFLOP/s of an epoch that evaluates every graph.
+func benchGraphEpoch(b *testing.B, data *GraphData, kind GraphKind, evalAll bool) {
 	tr, err := NewGraphTrainer(data, GraphDefaults(kind), 0)
 	if err != nil {
 		b.Fatal(err)
 	}
+	tr.SetEvalAll(evalAll)
 	flops := graphNominalFlops(tr)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -145,4 +159,43 @@ func benchGraphEpoch(b *testing.B, data *GraphData, kind GraphKind) {
 	}
 	b.ReportMetric(flops/1e9, "GFLOP/epoch")
 	b.ReportMetric(flops/perEpoch/1e9, "GFLOP/s")
+}
+
+// BenchmarkDenseMulTN times a GIN layer's weight gradient xᵀ·g (a batch of
+// 2 560 nodes, 64×64, half of x zero as after a ReLU) through the masked
+// two-row kernel (denseTN16x2AVX) and the one without masks that a finite
+// g allows (denseTN16x2FAVX, the same bits):
+//
+//	go test -run '^$' -bench DenseMulTN -cpu 1 ./model/gnn
+func BenchmarkDenseMulTN(b *testing.B) {
+	if !useAVX {
+		b.Skip("no AVX: the row loops run")
+	}
+	const n, k, m = 2560, 64, 64
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, g, dst := make([]float64, n*k), make([]float64, n*m), make([]float64, k*m)
+	for i := range x {
+		x[i] = max(0, rng.NormFloat64())
+	}
+	for i := range g {
+		g[i] = rng.NormFloat64()
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	var s scratch
+	for _, fin := range []bool{false, true} {
+		name := "masked"
+		if fin {
+			name = "unmasked"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				clear(dst)
+				denseTNRows(dst, x, g, k, m, 0, k, rows, fin, &s)
+			}
+			b.ReportMetric(2*n*k*m/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+		})
+	}
 }

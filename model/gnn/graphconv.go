@@ -16,6 +16,8 @@ type graphConv interface {
 	params() []*Param
 	// batchNorms returns the layer's BatchNorms (none for GCN and R-GCN).
 	batchNorms() []*BatchNorm
+	// setTeam makes the layer's kernels split their work over p.
+	setTeam(p *team)
 }
 
 // gcnConv is PyG's GCNConv on the batch's Â: Â·(x·W) + b, W Glorot, b zero.
@@ -36,6 +38,7 @@ func (c *gcnConv) backward(_ *Batch, dy *mat.Dense, needInput bool) *mat.Dense {
 
 func (c *gcnConv) params() []*Param         { return c.l.Params() }
 func (c *gcnConv) batchNorms() []*BatchNorm { return nil }
+func (c *gcnConv) setTeam(p *team)          { c.l.team = p }
 
 // ginConv is PyG's GINConv with eps 0 on operator op of the batch (A + I):
 // MLP(S·x) with the MLP Linear(in, out) → BatchNorm1d(out) → ReLU →
@@ -46,6 +49,7 @@ type ginConv struct {
 	lin1, lin2 *linear
 	bn         *BatchNorm
 	z, dz      *mat.Dense // bn output and ReLU output
+	team       *team
 }
 
 func newGINConv(prefix string, op, in, out int, rng *rand.Rand) *ginConv {
@@ -62,15 +66,18 @@ func (c *ginConv) forward(b *Batch, x *mat.Dense, train bool) *mat.Dense {
 	n, w := z.Dims()
 	c.z = ensure(c.z, n, w)
 	r, zs := rawDense(c.z), rawDense(z)
-	for k, v := range zs {
-		r[k] = max(v, 0)
-	}
+	c.team.elems(len(zs), func(lo, hi int) {
+		for k, v := range zs[lo:hi] {
+			r[lo+k] = max(v, 0)
+		}
+	})
 	return c.lin2.forward(c.z)
 }
 
 func (c *ginConv) backward(b *Batch, dy *mat.Dense, needInput bool) *mat.Dense {
 	g := c.lin2.backward(dy, true)
-	reluGrad(rawDense(g), rawDense(c.bn.y))
+	gs, ys := rawDense(g), rawDense(c.bn.y)
+	c.team.elems(len(gs), func(lo, hi int) { reluGrad(gs[lo:hi], ys[lo:hi]) })
 	g = c.bn.Backward(g)
 	needH := needInput
 	g = c.lin1.backward(g, needH)
@@ -85,6 +92,10 @@ func (c *ginConv) params() []*Param {
 }
 
 func (c *ginConv) batchNorms() []*BatchNorm { return []*BatchNorm{c.bn} }
+
+func (c *ginConv) setTeam(p *team) {
+	c.team, c.agg.team, c.lin1.team, c.lin2.team, c.bn.team = p, p, p, p, p
+}
 
 // rgcnConv is PyG's RGCNConv with two relations, mean aggregation, a root
 // weight and a bias: x·Root + b + Σ_r (M_r·x)·W_r, Root and W_r Glorot, b
@@ -146,6 +157,13 @@ func (c *rgcnConv) params() []*Param {
 
 func (c *rgcnConv) batchNorms() []*BatchNorm { return nil }
 
+func (c *rgcnConv) setTeam(p *team) {
+	c.root.team = p
+	for r := range NumRelations {
+		c.rel[r].team, c.agg[r].team = p, p
+	}
+}
+
 // rginConv is FoSR's RGINConv: Linear(x) (self_loop_conv) + Σ_r GINConv_r
 // over relation r's arcs.
 type rginConv struct {
@@ -202,4 +220,11 @@ func (c *rginConv) params() []*Param {
 
 func (c *rginConv) batchNorms() []*BatchNorm {
 	return []*BatchNorm{c.gin[0].bn, c.gin[1].bn}
+}
+
+func (c *rginConv) setTeam(p *team) {
+	c.self.team = p
+	for _, g := range c.gin {
+		g.setTeam(p)
+	}
 }

@@ -60,6 +60,7 @@ type GraphModel struct {
 	words  []uint64
 	logits *mat.Dense
 	dlast  *mat.Dense
+	team   *team // nil: every kernel on the caller's goroutine
 }
 
 // NewGraphModel builds arch, drawing every convolution's weights layer by
@@ -141,12 +142,17 @@ func (m *GraphModel) Forward(b *Batch, train bool) *mat.Dense {
 			if cap(m.mask[l]) < len(h) {
 				m.mask[l] = make([]float64, len(h), len(h)+len(h)/4)
 			}
-			m.mask[l] = m.mask[l][:len(h)]
-			reluDrop(h, m.mask[l], zs, m.draws(len(h)), m.Arch.Dropout)
+			mask, words := m.mask[l][:len(h)], m.draws(len(h))
+			m.mask[l] = mask
+			m.team.elems(len(h), func(lo, hi int) { // lo even: a draw covers two entries
+				reluDrop(h[lo:hi], mask[lo:hi], zs[lo:hi], words[lo/2:], m.Arch.Dropout)
+			})
 		} else {
-			for k, v := range zs {
-				h[k] = max(v, 0)
-			}
+			m.team.elems(len(h), func(lo, hi int) {
+				for k, v := range zs[lo:hi] {
+					h[lo+k] = max(v, 0)
+				}
+			})
 		}
 		x = m.h[l]
 	}
@@ -177,13 +183,24 @@ func (m *GraphModel) Backward(b *Batch, dscores *mat.Dense) {
 		if l == 0 {
 			return
 		}
-		d := rawDense(dx)
-		if m.drop {
-			reluDropGrad(d, rawDense(m.pre[l-1]), m.mask[l-1])
-		} else {
-			reluGrad(d, rawDense(m.pre[l-1]))
-		}
+		d, pre, mask := rawDense(dx), rawDense(m.pre[l-1]), m.mask[l-1]
+		m.team.elems(len(d), func(lo, hi int) {
+			if m.drop {
+				reluDropGrad(d[lo:hi], pre[lo:hi], mask[lo:hi])
+			} else {
+				reluGrad(d[lo:hi], pre[lo:hi])
+			}
+		})
 		g = dx
+	}
+}
+
+// setTeam makes every kernel of m split its work over p (nil: the
+// caller's goroutine alone); the results do not depend on it.
+func (m *GraphModel) setTeam(p *team) {
+	m.team = p
+	for _, c := range m.convs {
+		c.setTeam(p)
 	}
 }
 

@@ -16,8 +16,8 @@ import (
 // order of seeds, with ctx's error. done, when not nil, is called after each
 // run (one call at a time, in completion order). An error of any run stops
 // the others from starting and is returned with no results. With fewer
-// runs than workers, each run evaluates its batches on workers/len(seeds)
-// goroutines (SetEvalWorkers).
+// runs than workers, each run runs on workers/len(seeds) goroutines
+// (SetThreads).
 func TrainGraphRuns(ctx context.Context, d *GraphData, cfg GraphConfig, seeds []uint64, workers int, done func(GraphResult)) ([]GraphResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

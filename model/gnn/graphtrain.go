@@ -58,10 +58,15 @@ type GraphResult struct {
 
 // GraphEpoch are the numbers of one epoch.
 type GraphEpoch struct {
-	Epoch                     int     // 1-based
-	Loss                      float64 // sum of the training batches' mean losses
-	LR                        float64 // the learning rate after the scheduler's step
-	TrainAcc, ValAcc, TestAcc float64
+	Epoch  int     // 1-based
+	Loss   float64 // sum of the training batches' mean losses
+	LR     float64 // the learning rate after the scheduler's step
+	ValAcc float64
+	// TrainAcc and TestAcc are computed only where the run needs them
+	// (definitions §4.5): TrainAcc at a kept epoch, TestAcc at a kept epoch
+	// and at the last one; NaN elsewhere, unless SetEvalAll asked for them
+	// at every epoch.
+	TrainAcc, TestAcc float64
 }
 
 // GraphTrainer trains one graph model from one seed, an epoch at a time.
@@ -76,8 +81,11 @@ type GraphTrainer struct {
 	eval    [3][]*Batch // fixed batches of the training, validation and test graphs
 	hasBN   bool
 	rows    []int         // 0, 1, … : the rows of a batch's scores
-	shadows []*GraphModel // evaluation workers' models (SetEvalWorkers)
+	shadows []*GraphModel // evaluation workers' models (SetThreads)
 	grad    *mat.Dense    // dL/d(scores) of a batch
+	batch   *Batch        // the training batch, its storage reused
+	evalAll bool          // every epoch's training and test accuracies (SetEvalAll)
+	testAt  int           // the epoch whose test accuracy res.LastTestAcc holds
 
 	res       GraphResult
 	goal      float64 // validation accuracy to beat for a new best
@@ -141,22 +149,72 @@ func (t *GraphTrainer) Done() bool { return t.done }
 // Epoch runs one epoch: the training graphs in a fresh random order, in
 // batches of BatchSize, each a forward pass in training mode, the mean
 // cross-entropy, a backward pass and an Adam step; then the scheduler's
-// step on the summed loss, the accuracies in evaluation mode and the
-// early-stopping rule (definitions §4.5). A non-finite loss stops the run
+// step on the summed loss, the validation accuracy in evaluation mode, the
+// early-stopping rule, and the training and test accuracies where the run
+// keeps them: the training and test accuracies of a kept epoch, the test
+// accuracy of the last (definitions §4.5). A non-finite loss stops the run
 // with an error wrapping ErrNaNLoss that names the epoch and batch.
 // Cost: a forward and backward pass over the training graphs and a
-// forward pass over all graphs.
+// forward pass over the validation graphs, plus one over the training and
+// test graphs at a kept epoch, over the test graphs at the last.
 func (t *GraphTrainer) Epoch() (GraphEpoch, error) {
 	t0 := time.Now()
-	d, cfg := t.data, t.cfg
 	ep := t.res.Epochs + 1
+	total, err := t.trainBatches(ep)
+	if err != nil {
+		return GraphEpoch{}, err
+	}
+	cfg := t.cfg
+	t.sched.Step(total, t.opt)
+	st := GraphEpoch{Epoch: ep, Loss: total, LR: t.opt.LR, ValAcc: t.accuracy(1),
+		TrainAcc: math.NaN(), TestAcc: math.NaN()}
+	t.res.Epochs = ep
+	t.res.LastValAcc = st.ValAcc
+	keep := false
+	switch {
+	case st.ValAcc > t.goal:
+		keep = true
+		t.noImprove = 0
+		t.goal = st.ValAcc * cfg.Threshold
+	case st.ValAcc > t.res.ValAcc:
+		keep = true
+		t.noImprove++
+	default:
+		t.noImprove++
+	}
+	t.done = t.noImprove > cfg.Patience || ep >= cfg.MaxEpochs
+	// The weights do not change after the validation accuracy, so the
+	// training and test accuracies computed now are the ones an eager
+	// evaluation would have given at this epoch.
+	if keep || t.evalAll {
+		st.TrainAcc = t.accuracy(0)
+	}
+	if keep || t.done || t.evalAll {
+		st.TestAcc = t.accuracy(2)
+		t.res.LastTestAcc, t.testAt = st.TestAcc, ep
+	}
+	if keep {
+		t.res.BestEpoch, t.res.TrainAcc, t.res.ValAcc, t.res.TestAcc = st.Epoch, st.TrainAcc, st.ValAcc, st.TestAcc
+	}
+	t.res.Seconds += time.Since(t0).Seconds()
+	return st, nil
+}
+
+// trainBatches runs the training batches of epoch ep and returns the sum
+// of their mean losses.
+func (t *GraphTrainer) trainBatches(ep int) (float64, error) {
+	d, cfg := t.data, t.cfg
 	order := slices.Clone(t.split.Train)
 	t.shuffle.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	var total float64
 	for k, lo := 0, 0; lo < len(order); k, lo = k+1, lo+cfg.BatchSize {
-		b := d.NewBatch(order[lo:min(lo+cfg.BatchSize, len(order))])
+		if t.batch == nil {
+			t.batch = &Batch{}
+		}
+		t.batch = d.fillBatch(t.batch, order[lo:min(lo+cfg.BatchSize, len(order))])
+		b := t.batch
 		if t.hasBN && b.N() < 2 {
-			return GraphEpoch{}, fmt.Errorf("gnn: epoch %d, batch %d: %d node(s), BatchNorm needs at least 2 in training", ep, k+1, b.N())
+			return 0, fmt.Errorf("gnn: epoch %d, batch %d: %d node(s), BatchNorm needs at least 2 in training", ep, k+1, b.N())
 		}
 		scores := t.model.Forward(b, true)
 		for len(t.rows) < len(b.Graphs) {
@@ -166,49 +224,37 @@ func (t *GraphTrainer) Epoch() (GraphEpoch, error) {
 		t.grad = ensure(t.grad, len(rows), d.Set.Classes)
 		loss := CrossEntropy(scores, b.Labels, rows, t.grad)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return GraphEpoch{}, fmt.Errorf("epoch %d, batch %d: %w (%v)", ep, k+1, ErrNaNLoss, loss) // reason: the CLI names the flag or the run before it
+			return 0, fmt.Errorf("epoch %d, batch %d: %w (%v)", ep, k+1, ErrNaNLoss, loss) // reason: the CLI names the flag or the run before it
 		}
 		total += loss
 		t.model.Backward(b, t.grad)
 		t.opt.Step(t.model.Params())
 	}
-	t.sched.Step(total, t.opt)
-	st := GraphEpoch{Epoch: ep, Loss: total, LR: t.opt.LR,
-		TrainAcc: t.accuracy(0), ValAcc: t.accuracy(1), TestAcc: t.accuracy(2)}
-	t.res.Epochs = ep
-	t.res.LastValAcc, t.res.LastTestAcc = st.ValAcc, st.TestAcc
-	switch {
-	case st.ValAcc > t.goal:
-		t.keep(st)
-		t.noImprove = 0
-		t.goal = st.ValAcc * cfg.Threshold
-	case st.ValAcc > t.res.ValAcc:
-		t.keep(st)
-		t.noImprove++
-	default:
-		t.noImprove++
-	}
-	t.done = t.noImprove > cfg.Patience || ep >= cfg.MaxEpochs
-	t.res.Seconds += time.Since(t0).Seconds()
-	return st, nil
+	return total, nil
 }
 
-// keep makes st the kept epoch.
-func (t *GraphTrainer) keep(st GraphEpoch) {
-	t.res.BestEpoch, t.res.TrainAcc, t.res.ValAcc, t.res.TestAcc = st.Epoch, st.TrainAcc, st.ValAcc, st.TestAcc
-}
+// SetEvalAll makes every later epoch compute the training and test
+// accuracies too, for output that shows them epoch by epoch; the result
+// does not change. O(1).
+func (t *GraphTrainer) SetEvalAll(on bool) { t.evalAll = on }
 
-// SetEvalWorkers makes the evaluation batches of every later epoch run on
-// w goroutines (w ≤ 1: the trainer's own), each on a copy of the model that
-// shares its weights and running statistics. Accuracies are counts, so
-// they do not depend on w. O(weights) per copy, once.
-func (t *GraphTrainer) SetEvalWorkers(w int) {
+// SetThreads makes every later epoch run on w goroutines (w ≤ 1: the
+// trainer's own): the kernels of each training batch split over a team of
+// w (the same bits as one goroutine: definitions §4.5), and the evaluation
+// batches across w copies of the model that share its weights and running
+// statistics (accuracies are counts), or, with fewer batches than w, one
+// batch at a time on the team. O(weights) per copy, once.
+func (t *GraphTrainer) SetThreads(w int) {
 	for len(t.shadows) < w {
 		m, _ := NewGraphModel(t.model.Arch, rand.New(rand.NewPCG(0, 0)))
 		m.shareWeights(t.model)
 		t.shadows = append(t.shadows, m)
 	}
 	t.shadows = t.shadows[:max(0, w)]
+	if w <= 1 {
+		t.shadows = nil
+	}
+	t.model.setTeam(newTeam(w))
 }
 
 // accuracy returns the fraction of part k's graphs (0 training, 1
@@ -227,7 +273,7 @@ func (t *GraphTrainer) accuracy(k int) float64 {
 			}
 		}
 	}
-	if len(t.shadows) <= 1 {
+	if len(t.shadows) <= 1 || len(batches) < len(t.shadows) {
 		for i := range batches {
 			count(t.model, i)
 		}
@@ -242,8 +288,16 @@ func (t *GraphTrainer) accuracy(k int) float64 {
 	return float64(sum) / float64(all)
 }
 
-// Result returns the result so far.
-func (t *GraphTrainer) Result() GraphResult { return t.res }
+// Result returns the result so far. LastTestAcc is that of the last epoch
+// run: when that epoch did not compute it (a run read before it is done),
+// it is computed now, on the weights that epoch left. O(1), or a forward
+// pass over the test graphs.
+func (t *GraphTrainer) Result() GraphResult {
+	if t.res.Epochs > 0 && t.testAt != t.res.Epochs {
+		t.res.LastTestAcc, t.testAt = t.accuracy(2), t.res.Epochs
+	}
+	return t.res
+}
 
 // TrainGraph trains a fresh model of cfg on d from seed until it stops and
 // returns the result. O(epochs · epoch cost).
@@ -251,13 +305,13 @@ func TrainGraph(d *GraphData, cfg GraphConfig, seed uint64) (GraphResult, error)
 	return trainGraph(d, cfg, seed, 1)
 }
 
-// trainGraph is TrainGraph with evaluation on evalWorkers goroutines.
-func trainGraph(d *GraphData, cfg GraphConfig, seed uint64, evalWorkers int) (GraphResult, error) {
+// trainGraph is TrainGraph on threads goroutines (SetThreads).
+func trainGraph(d *GraphData, cfg GraphConfig, seed uint64, threads int) (GraphResult, error) {
 	t, err := NewGraphTrainer(d, cfg, seed)
 	if err != nil {
 		return GraphResult{}, err
 	}
-	t.SetEvalWorkers(evalWorkers)
+	t.SetThreads(threads)
 	for !t.Done() {
 		if _, err := t.Epoch(); err != nil {
 			return GraphResult{}, fmt.Errorf("seed %d: %w", seed, err) // reason: the CLI names the flag or the run before it

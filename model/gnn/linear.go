@@ -17,6 +17,7 @@ type linear struct {
 	x       *mat.Dense
 	y, dx   *mat.Dense
 	ws      scratch
+	team    *team // nil: the caller's goroutine
 }
 
 // newLinear returns an in→out linear map named prefix, with a bias when
@@ -65,9 +66,10 @@ func (l *linear) forward(x *mat.Dense) *mat.Dense {
 	l.x = x
 	l.y = ensure(l.y, n, l.out)
 	y := rawDense(l.y)
-	mulNN(y, rawDense(x), rawDense(l.W.Value), n, l.in, l.out, &l.ws)
 	if l.B != nil {
-		addBias(y, rawDense(l.B.Value), n, l.out)
+		l.team.mulNNBias(y, rawDense(x), rawDense(l.W.Value), rawDense(l.B.Value), n, l.in, l.out, &l.ws)
+	} else {
+		l.team.mulNN(y, rawDense(x), rawDense(l.W.Value), n, l.in, l.out, &l.ws)
 	}
 	return l.y
 }
@@ -76,21 +78,22 @@ func (l *linear) forward(x *mat.Dense) *mat.Dense {
 func (l *linear) backward(dy *mat.Dense, needInput bool) *mat.Dense {
 	n, _ := l.x.Dims()
 	g := rawDense(contiguous(dy))
-	mulTN(rawDense(l.W.Grad), rawDense(l.x), g, n, l.in, l.out, &l.ws)
+	l.team.mulTN(rawDense(l.W.Grad), rawDense(l.x), g, n, l.in, l.out, &l.ws)
 	if l.B != nil {
-		colSums(rawDense(l.B.Grad), g, n, l.out)
+		l.team.colSums(rawDense(l.B.Grad), g, n, l.out)
 	}
 	if !needInput {
 		return nil
 	}
 	l.dx = ensure(l.dx, n, l.in)
-	mulNT(rawDense(l.dx), g, rawDense(l.W.Value), n, l.in, l.out, &l.ws)
+	l.team.mulNT(rawDense(l.dx), g, rawDense(l.W.Value), n, l.in, l.out, &l.ws)
 	return l.dx
 }
 
 // prop is a propagation y = A·x by a sparse operator of the batch.
 type prop struct {
 	y, dx *mat.Dense
+	team  *team // nil: the caller's goroutine
 }
 
 // forward returns A·x in a buffer of p. O(nnz(A)·w).
@@ -98,7 +101,7 @@ func (p *prop) forward(a *sparse.CSR, x *mat.Dense) *mat.Dense {
 	x = contiguous(x)
 	n, w := x.Dims()
 	p.y = ensure(p.y, n, w)
-	csrMul(whole(rawDense(p.y), w), a.RawMatrix(), whole(rawDense(x), w), w, false, nil)
+	p.team.csrMul(whole(rawDense(p.y), w), a.RawMatrix(), whole(rawDense(x), w), w, false, nil)
 	return p.y
 }
 
@@ -107,7 +110,7 @@ func (p *prop) backward(at *sparse.CSR, dy *mat.Dense) *mat.Dense {
 	dy = contiguous(dy)
 	n, w := dy.Dims()
 	p.dx = ensure(p.dx, n, w)
-	csrMul(whole(rawDense(p.dx), w), at.RawMatrix(), whole(rawDense(dy), w), w, false, nil)
+	p.team.csrMul(whole(rawDense(p.dx), w), at.RawMatrix(), whole(rawDense(dy), w), w, false, nil)
 	return p.dx
 }
 

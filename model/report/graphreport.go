@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -195,20 +194,8 @@ func WriteGraph(recs []sweep.Record, opt GraphOptions) (path string, err error) 
 	if t.runs == 0 {
 		return "", fmt.Errorf("report: no graph-classification records")
 	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	figs := &figures{ctx: ctx, dir: filepath.Join(opt.Out, FigureDir)}
-	created, err := mkdirAll(figs.dir)
-	defer func() {
-		if err != nil {
-			atomicfile.DiscardAll(figs.staged...)
-			for i := len(created) - 1; i >= 0; i-- {
-				os.Remove(created[i])
-			}
-		}
-	}()
+	figs, undo, err := newFigures(opt.Context, opt.Out)
+	defer func() { undo(err) }()
 	if err != nil {
 		return "", err
 	}
@@ -239,7 +226,7 @@ func WriteGraph(recs []sweep.Record, opt GraphOptions) (path string, err error) 
 	if err != nil {
 		return "", err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := figs.ctx.Err(); err != nil {
 		md.Discard()
 		return "", err
 	}

@@ -164,20 +164,8 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	figs := &figures{ctx: ctx, dir: filepath.Join(opt.Out, FigureDir)}
-	created, err := mkdirAll(figs.dir)
-	defer func() {
-		if err != nil {
-			atomicfile.DiscardAll(figs.staged...)
-			for i := len(created) - 1; i >= 0; i-- {
-				os.Remove(created[i]) // only when empty: nothing of anyone else's
-			}
-		}
-	}()
+	figs, undo, err := newFigures(opt.Context, opt.Out)
+	defer func() { undo(err) }()
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +207,7 @@ func Write(recs []sweep.Record, opt Options) (out *Output, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := figs.ctx.Err(); err != nil {
 		md.Discard()
 		return nil, err
 	}
@@ -270,6 +258,30 @@ func writeChoices(b *strings.Builder, recs []sweep.Record, opt Options, left map
 		fmt.Fprintf(b, " Left out, as other training choices: %s.", strings.Join(ls, ", "))
 	}
 	b.WriteString("\n\n")
+}
+
+// newFigures makes the figures folder of out (and the folders above it
+// that are missing) and returns the figures to stage there, and undo, which
+// the caller defers with its final error: on a failure undo discards the
+// staged figures and removes the folders newFigures created (only when
+// empty: nothing of anyone else's), so a failed report leaves out as it
+// was. The figures stop when ctx is done (nil: never).
+func newFigures(ctx context.Context, out string) (figs *figures, undo func(error), err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	figs = &figures{ctx: ctx, dir: filepath.Join(out, FigureDir)}
+	created, err := mkdirAll(figs.dir)
+	undo = func(err error) {
+		if err == nil {
+			return
+		}
+		atomicfile.DiscardAll(figs.staged...)
+		for i := len(created) - 1; i >= 0; i-- {
+			os.Remove(created[i])
+		}
+	}
+	return figs, undo, err
 }
 
 // mkdirAll creates dir and the folders above it that are missing, and

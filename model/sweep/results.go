@@ -61,6 +61,7 @@ type Record struct {
 	RewireSecs   float64 `json:"rewire_seconds"`          // rewiring time (of the run that made the graph, cached or not)
 	TrainSecs    float64 `json:"train_seconds"`           // training time of this run
 	Version      string  `json:"version"`                 // CodeVersion of the rewiring
+	CarriedFrom  string  `json:"carried_from,omitempty"`  // the older version that ran it, when its rewired graph is the same bytes under Version (definitions §6.2)
 	OhmVersion   string  `json:"ohm_version,omitempty"`   // the release and commit that ran it (ohm.Build, e.g. 0.1.0+9ff53211a3a3); absent in records of before it; not part of the key
 	Finished     string  `json:"finished"`                // RFC 3339 time the run was recorded
 	// Graph classification only (definitions §6.4); absent in node records.
