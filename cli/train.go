@@ -318,16 +318,28 @@ func printTraining(w io.Writer, o TrainOut, cfg gnn.Config, form string) error {
 		cfg.Epochs, cfg.LR, cfg.WeightDecay, cfg.DecayScope, cfg.Dropout)
 	fmt.Fprintf(tw, "runs\t%d\n", len(o.Runs))
 	fmt.Fprintf(tw, "test accuracy\t%.2f ± %.2f %% (population std)\n", 100*o.TestAccMean, 100*o.TestAccStd)
-	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*o.ValAccMean)
-	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", o.Seconds, o.EpochMs)
+	rows := make([]string, len(o.Runs))
+	for i, r := range o.Runs {
+		rows[i] = fmt.Sprintf("%d\t%d\t%d\t%.2f\t%.2f\t", r.Seed, r.Split, r.BestEpoch, 100*r.ValAcc, 100*r.TestAcc)
+	}
+	return printRunTable(w, tw, o.ValAccMean, o.Seconds, o.EpochMs, "seed\tsplit\tbest_epoch\tval_acc %\ttest_acc %\t", rows)
+}
+
+// printRunTable ends the summary of a train command, node or graph task:
+// the validation accuracy and time lines on tw, flushed, a blank line, then
+// header and one row per run (tab-separated cells, each ending in a tab),
+// right-aligned.
+func printRunTable(w io.Writer, tw *tabwriter.Writer, valAcc, seconds, epochMs float64, header string, rows []string) error {
+	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*valAcc)
+	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", seconds, epochMs)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seed\tsplit\tbest_epoch\tval_acc %\ttest_acc %\t")
-	for _, r := range o.Runs {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%.2f\t\n", r.Seed, r.Split, r.BestEpoch, 100*r.ValAcc, 100*r.TestAcc)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, r)
 	}
 	return tw.Flush()
 }

@@ -268,16 +268,9 @@ func printGraphTraining(w io.Writer, o GraphTrainOut, cfg gnn.GraphConfig) error
 		cfg.BatchSize, cfg.LR, cfg.WeightDecay, cfg.Dropout, cfg.Patience)
 	fmt.Fprintf(tw, "trials\t%d (a random 80/10/10 split each)\n", o.Trials)
 	fmt.Fprintf(tw, "test accuracy\t%.2f ± %.2f %% (2σ/√trials)\n", 100*o.TestAccMean, 100*o.TestAccCI)
-	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*o.ValAccMean)
-	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", o.Seconds, o.EpochMs)
-	if err := tw.Flush(); err != nil {
-		return err
+	rows := make([]string, len(o.Runs))
+	for i, r := range o.Runs {
+		rows[i] = fmt.Sprintf("%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t", r.Seed, r.Epochs, r.BestEpoch, 100*r.TrainAcc, 100*r.ValAcc, 100*r.TestAcc)
 	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seed\tepochs\tbest_epoch\ttrain_acc %\tval_acc %\ttest_acc %\t")
-	for _, r := range o.Runs {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t\n", r.Seed, r.Epochs, r.BestEpoch, 100*r.TrainAcc, 100*r.ValAcc, 100*r.TestAcc)
-	}
-	return tw.Flush()
+	return printRunTable(w, tw, o.ValAccMean, o.Seconds, o.EpochMs, "seed\tepochs\tbest_epoch\ttrain_acc %\tval_acc %\ttest_acc %\t", rows)
 }
