@@ -13,15 +13,18 @@ type Edge struct{ U, V int }
 // Graph is a simple graph on nodes 0..n-1, directed or undirected, with
 // self-loops kept apart from the other edges.
 //
-// Edge membership is O(1) (a hash set of arcs); neighbour lists are kept sorted,
-// so adding or removing an edge costs O(deg) and iteration is deterministic.
-// A Graph is not safe for concurrent mutation.
+// Edge membership is O(1) (a hash set of arcs), or, on a graph of at most
+// SmallGraph nodes, a search of the shorter of the two sorted lists (at most
+// 8 comparisons, and no hash set to build or copy: what graphs of tens of
+// nodes, rewired by the thousand, spend most on); neighbour lists are kept
+// sorted, so adding or removing an edge costs O(deg) and iteration is
+// deterministic. A Graph is not safe for concurrent mutation.
 type Graph struct {
 	n        int
 	directed bool
-	out      [][]int // sorted out-neighbours (undirected: all neighbours), no self-loops
-	in       [][]int // sorted in-neighbours; nil for an undirected graph
-	set      map[uint64]struct{}
+	out      [][]int             // sorted out-neighbours (undirected: all neighbours), no self-loops
+	in       [][]int             // sorted in-neighbours; nil for an undirected graph
+	set      map[uint64]struct{} // nil for n ≤ SmallGraph (lookups search the lists)
 	loop     []bool
 	nloops   int
 	m        int // edges (undirected) or arcs (directed), self-loops excluded
@@ -36,8 +39,10 @@ func NewGraph(n int, directed bool) *Graph {
 		n:        n,
 		directed: directed,
 		out:      make([][]int, n),
-		set:      make(map[uint64]struct{}),
 		loop:     make([]bool, n),
+	}
+	if n > SmallGraph {
+		g.set = make(map[uint64]struct{})
 	}
 	if directed {
 		g.in = make([][]int, n)
@@ -94,7 +99,45 @@ func (g *Graph) HasEdge(u, v int) bool {
 	if u == v {
 		return g.loop[u]
 	}
-	_, ok := g.set[g.key(u, v)]
+	return g.has(u, v)
+}
+
+// SmallGraph is the most nodes of a graph that keeps no hash set of its
+// edges: membership searches the shorter of the sorted lists of u and v
+// (fewer than 256 entries: at most 8 comparisons).
+const SmallGraph = 256
+
+// has reports whether the arc u→v (undirected: the edge), u ≠ v, is
+// present: the hash set, or a search of the shorter list. O(1), or
+// O(log deg) for a small graph.
+func (g *Graph) has(u, v int) bool {
+	if g.set != nil {
+		_, ok := g.set[g.key(u, v)]
+		return ok
+	}
+	a, x := g.out[u], v
+	b := g.out[v]
+	if g.directed {
+		b = g.in[v]
+	}
+	if len(b) < len(a) {
+		a, x = b, u
+	}
+	return contains(a, x)
+}
+
+// contains reports whether the sorted s holds x: a scan of a short list,
+// else a binary search.
+func contains(s []int, x int) bool {
+	if len(s) <= 16 {
+		for _, w := range s {
+			if w >= x {
+				return w == x
+			}
+		}
+		return false
+	}
+	_, ok := slices.BinarySearch(s, x)
 	return ok
 }
 
@@ -110,11 +153,12 @@ func (g *Graph) AddEdge(u, v int) bool {
 		g.nloops++
 		return true
 	}
-	k := g.key(u, v)
-	if _, ok := g.set[k]; ok {
+	if g.has(u, v) {
 		return false
 	}
-	g.set[k] = struct{}{}
+	if g.set != nil {
+		g.set[g.key(u, v)] = struct{}{}
+	}
 	g.m++
 	g.out[u] = insertSorted(g.out[u], v)
 	if g.directed {
@@ -137,11 +181,12 @@ func (g *Graph) RemoveEdge(u, v int) bool {
 		g.nloops--
 		return true
 	}
-	k := g.key(u, v)
-	if _, ok := g.set[k]; !ok {
+	if !g.has(u, v) {
 		return false
 	}
-	delete(g.set, k)
+	if g.set != nil {
+		delete(g.set, g.key(u, v))
+	}
 	g.m--
 	g.out[u] = deleteSorted(g.out[u], v)
 	if g.directed {
@@ -297,13 +342,10 @@ func (g *Graph) Clone() *Graph {
 		directed: g.directed,
 		out:      cloneLists(g.out),
 		in:       cloneLists(g.in),
-		set:      maps.Clone(g.set), // the runtime copies the table whole
+		set:      maps.Clone(g.set), // the runtime copies the table whole; nil stays nil
 		loop:     slices.Clone(g.loop),
 		nloops:   g.nloops,
 		m:        g.m,
-	}
-	if c.set == nil {
-		c.set = make(map[uint64]struct{})
 	}
 	return c
 }

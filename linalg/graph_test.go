@@ -125,14 +125,30 @@ func compare(t *testing.T, g *Graph, d *denseModel) {
 	}
 }
 
+// TestGraphRandomEdits checks random edits against a dense matrix, on
+// graphs without a hash set (n ≤ SmallGraph: seeds 0–39) and with one
+// (n > SmallGraph: seeds 40–47, the edits mostly among the first 16 nodes,
+// so that they meet).
 func TestGraphRandomEdits(t *testing.T) {
 	for _, directed := range []bool{false, true} {
-		for seed := range uint64(40) {
+		for seed := range uint64(48) {
 			r := rand.New(rand.NewPCG(seed, 7))
 			n := 1 + r.IntN(15)
+			if seed >= 40 {
+				n = SmallGraph + 1 + r.IntN(15)
+			}
+			node := func() int {
+				if r.IntN(10) == 0 {
+					return r.IntN(n)
+				}
+				return r.IntN(min(n, 16))
+			}
 			g, d := NewGraph(n, directed), newDense(n, directed)
+			if (g.set != nil) != (n > SmallGraph) {
+				t.Fatalf("n = %d: hash set %v", n, g.set != nil)
+			}
 			for step := 0; step < 120; step++ {
-				u, v := r.IntN(n), r.IntN(n)
+				u, v := node(), node()
 				if r.IntN(3) == 0 {
 					was := d.a[u][v]
 					if got := g.RemoveEdge(u, v); got != was {

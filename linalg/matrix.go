@@ -8,7 +8,7 @@ import "github.com/james-bowman/sparse"
 // O(n + m).
 func (g *Graph) Adjacency() *sparse.CSR {
 	ia := make([]int, g.n+1)
-	ja := make([]int, 0, len(g.set)*2+g.nloops)
+	ja := make([]int, 0, g.m*2+g.nloops)
 	for u := range g.n {
 		nb := g.out[u]
 		placed := !g.loop[u]
@@ -36,7 +36,7 @@ func (g *Graph) Adjacency() *sparse.CSR {
 // within each row. O(n + m).
 func (g *Graph) Laplacian() *sparse.CSR {
 	ia := make([]int, g.n+1)
-	ja := make([]int, 0, len(g.set)*2+g.n)
+	ja := make([]int, 0, g.m*2+g.n)
 	data := make([]float64, 0, cap(ja))
 	for u := range g.n {
 		nb := g.out[u]

@@ -66,11 +66,14 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	results := make([]*Result, len(graphs))
 	errs := make([]error, len(graphs))
 	var mu sync.Mutex
-	parallel.Each(max(1, opt.Threads), len(graphs), func(_, i int) {
+	scratch := make([]batchScratch, max(1, opt.Threads))
+	parallel.Each(max(1, opt.Threads), len(graphs), func(t, i int) {
 		if ctx.Err() != nil {
 			return
 		}
-		res, err := runOne(graphs[i], cfg)
+		c := cfg
+		c.scratch = &scratch[t]
+		res, err := runOne(graphs[i], c)
 		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return // cut by the batch's end (another graph's failure, or ctx's): not this graph's failure
 		}
@@ -169,6 +172,14 @@ func operatorMemoryMany(graphs []*linalg.Graph, cfg Config, threads int) Config 
 	}
 	cfg.memoryChecked = true
 	return cfg
+}
+
+// batchScratch is one worker's memory in a batch (RunMany), reused by
+// the graphs it rewires one after the other: each operator takes its
+// state from here instead of allocating it, and leaves in it nothing the
+// result holds.
+type batchScratch struct {
+	fosr fosrOperator
 }
 
 // runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR

@@ -41,10 +41,15 @@ const FoSRInitialPowerIterations = 5
 type fosrOperator struct {
 	f   *fosr
 	opt FoSROptions // what chose the start vector (startError)
+	pcg rand.PCG    // the start vector's generator (rand)
+	rnd *rand.Rand
+	log [1]Edit // iterate's edits
 }
 
 // newFoSROperator draws (or takes) the start vector and makes the initial
-// power steps.
+// power steps. In a batch (Config.scratch) the worker's FoSR state is
+// reused, its buffers resized for this graph: the same arithmetic, no
+// allocation but the graph's copy.
 func newFoSROperator(p *Plan) (operator, error) {
 	g := p.Graph
 	opt := FoSROptions{}
@@ -54,23 +59,43 @@ func newFoSROperator(p *Plan) (operator, error) {
 	if err := checkOperatorMemory(p); err != nil {
 		return nil, err
 	}
-	x := make([]float64, g.N())
+	var o *fosrOperator
+	if s := p.Config.scratch; s != nil {
+		if s.fosr.f == nil {
+			s.fosr.f = new(fosr)
+		}
+		o = &s.fosr
+	} else {
+		o = &fosrOperator{f: new(fosr)}
+	}
+	o.opt = opt
+	f := o.f
+	f.reset(g.Clone())
+	x := f.x
 	if opt.X0 != nil {
 		copy(x, opt.X0)
 	} else {
-		r := rand.New(rand.NewPCG(opt.Seed, 0x666f7372))
+		r := o.rand(opt.Seed)
 		for i := range x {
 			x[i] = 2*r.Float64() - 1
 		}
 	}
-	f := newFoSR(g.Clone(), x)
-	o := &fosrOperator{f: f, opt: opt}
 	for range FoSRInitialPowerIterations {
 		if err := f.powerStep(); err != nil {
 			return nil, o.startError(err)
 		}
 	}
 	return o, nil
+}
+
+// rand is the generator of the start vector for seed: FoSR's PCG stream,
+// the operator's own generator reseeded (no allocation after the first).
+func (o *fosrOperator) rand(seed uint64) *rand.Rand {
+	if o.rnd == nil {
+		o.rnd = rand.New(&o.pcg)
+	}
+	o.pcg.Seed(seed, 0x666f7372)
+	return o.rnd
 }
 
 // startError turns ErrFoSRVanished into a *ConfigError about what chose the
@@ -93,7 +118,7 @@ func (o *fosrOperator) graph() *linalg.Graph { return o.f.g }
 // operator is not used after the loop.
 func (o *fosrOperator) takeGraph() *linalg.Graph {
 	g := o.f.g
-	o.f = nil
+	o.f.g = nil
 	return g
 }
 
@@ -111,7 +136,8 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 	if err := f.powerStep(); err != nil {
 		return nil, o.startError(err)
 	}
-	return []Edit{{Iteration: it, Op: "add", U: u, V: v, Score: p}}, nil
+	o.log[0] = Edit{Iteration: it, Op: "add", U: u, V: v, Score: p}
+	return o.log[:], nil
 }
 
 func (o *fosrOperator) finish(*Result) error { return nil }
@@ -138,14 +164,22 @@ type fosr struct {
 	search       productSearch // minProductNonEdge's buffers
 }
 
-func newFoSR(g *linalg.Graph, x []float64) *fosr {
+// reset makes f the state of g with x zero, its buffers reused when they
+// are long enough. O(n + m).
+func (f *fosr) reset(g *linalg.Graph) {
 	n := g.N()
-	v := make([]float64, 6*n) // one allocation for the six vectors
-	f := &fosr{g: g, x: x}
-	for _, p := range []*[]float64{&f.deg, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
-		*p, v = v[:n:n], v[n:]
+	if cap(f.deg) < n {
+		v := make([]float64, 7*n) // one allocation for the seven vectors
+		for _, p := range []*[]float64{&f.deg, &f.x, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
+			*p, v = v[:n:n], v[n:]
+		}
+		f.search.neg.h, f.search.pos.h = make([]entry, 0, n), make([]entry, 0, n)
 	}
-	f.search.neg.h, f.search.pos.h = make([]entry, 0, n), make([]entry, 0, n)
+	for _, p := range []*[]float64{&f.deg, &f.x, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
+		*p = (*p)[:n]
+	}
+	clear(f.deg)
+	f.g, f.sum = g, 0
 	for u := range n {
 		d := float64(g.Degree(u))
 		if g.HasSelfLoop(u) {
@@ -153,7 +187,6 @@ func newFoSR(g *linalg.Graph, x []float64) *fosr {
 		}
 		f.setDeg(u, d)
 	}
-	return f
 }
 
 // setDeg sets node u's degree to d, with its roots and the sum. O(1).
@@ -243,10 +276,11 @@ const smallFoSR = 8
 // before (j, i) in row-major order): the same result. O(n²/2 + m).
 func (f *fosr) denseMarked(y []float64) (int, int, float64, bool) {
 	n := len(y)
-	if len(f.mark) != n {
+	if cap(f.mark) < n {
 		f.mark = make([]bool, n)
 	}
-	mark := f.mark // true on row i and its neighbours while row i is scanned
+	f.mark = f.mark[:n] // all false: each row clears its marks
+	mark := f.mark      // true on row i and its neighbours while row i is scanned
 	best, bu, bv, found := math.Inf(1), 0, 0, false
 	for i := range n {
 		nb := f.g.Neighbours(i)
@@ -305,6 +339,9 @@ type entry struct {
 // a few entries), not sorted whole. O(n) to build the heaps, then
 // O(log n) per pair passed over.
 func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bool) {
+	if u, v, p, ok := extremePair(g, y); ok {
+		return u, v, p, true
+	}
 	neg, pos := s.neg.h[:0], s.pos.h[:0]
 	for i, v := range y {
 		switch {
@@ -349,6 +386,44 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 		}
 	}
 	return bu, bv, best, found
+}
+
+// extremePair is min's first step, one pass over y: the pair of the most
+// negative entry y_a and the most positive y_b when it is a non-edge and
+// every other pair's product is greater — which holds when both are
+// strictly beyond the runners-up a2 and b2 with fl(a2·y_b) and fl(y_a·b2)
+// above fl(y_a·y_b): any other pair of opposite signs has |y_a'| ≤ |a2| or
+// |y_b'| ≤ |b2| (the other factor no larger), rounding is monotone, and
+// pairs of one sign have products ≥ 0. The pair is then the one min (and
+// the reference's argmin) chooses, ties being impossible. false: take the
+// heaps. O(n).
+func extremePair(g *linalg.Graph, y []float64) (int, int, float64, bool) {
+	ia, ib := -1, -1
+	var a1, a2, b1, b2 float64 // the two most negative and most positive (0: none)
+	for i, v := range y {
+		switch {
+		case v < a2:
+			if v < a1 {
+				a1, a2, ia = v, a1, i
+			} else {
+				a2 = v // ties a1: a2 = a1 below, no quick answer
+			}
+		case v > b2:
+			if v > b1 {
+				b1, b2, ib = v, b1, i
+			} else {
+				b2 = v
+			}
+		}
+	}
+	if ia < 0 || ib < 0 {
+		return 0, 0, 0, false
+	}
+	best := a1 * b1
+	if !(a2*b1 > best && a1*b2 > best) || g.HasEdge(ia, ib) {
+		return 0, 0, 0, false
+	}
+	return min(ia, ib), max(ia, ib), best, true
 }
 
 // lazyOrder hands out entries in ascending (v, i) one at a time: a binary

@@ -121,17 +121,34 @@ func TestFoSRMatchesReference(t *testing.T) {
 func TestFoSRSearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	var kept productSearch // buffers reused from trial to trial, as in a run
+	quick := 0             // trials the extreme pair answered
+	defer func() {
+		t.Logf("the extreme pair answered %d of 300 trials", quick)
+		if quick < 50 || quick > 250 {
+			t.Errorf("the extreme pair answered %d of 300 trials: the test misses a path (50 to 250 expected)", quick)
+		}
+	}()
 	for trial := range 300 {
 		n := 5 + r.IntN(40)
 		g := linalg.NewGraph(n, false)
 		y := make([]float64, n)
 		for i := range y {
-			y[i] = float64(r.IntN(7)-3) / 3 // few values: exact ties
+			if trial%2 == 0 {
+				y[i] = float64(r.IntN(7)-3) / 3 // few values: exact ties
+			} else {
+				y[i] = 2*r.Float64() - 1 // the extreme pair, unless it is an edge
+			}
 		}
 		for range r.IntN(n * 2) {
 			u, v := r.IntN(n), r.IntN(n)
 			if u != v {
 				g.AddEdge(u, v)
+			}
+		}
+		if eu, ev, ep, eok := extremePair(g, y); eok {
+			quick++
+			if du, dv, dp, _ := denseMinProduct(g, y); eu != du || ev != dv || ep != dp {
+				t.Fatalf("trial %d: extreme pair %d-%d (%v), dense %d-%d (%v)", trial, eu, ev, ep, du, dv, dp)
 			}
 		}
 		u, v, p, ok := minProductNonEdge(g, y)

@@ -54,6 +54,9 @@ type Config struct {
 	// engine (EngineSpec.MemoryChecked), or its method's operator
 	// (checkOperatorMemory), fits in memory.
 	memoryChecked bool
+	// scratch, set by RunMany, is the worker's memory reused from one
+	// graph to the next (nil: a run of its own).
+	scratch *batchScratch
 }
 
 // CurvatureOptions are the curvature baseline's options (definitions §3.4).
