@@ -235,3 +235,50 @@ func TestLaplacianRowSumsZero(t *testing.T) {
 		}
 	}
 }
+
+// TestCloneArena: copies made in one arena equal Clone's, and editing one
+// (past its lists' room) changes neither its original nor the copies made
+// next to it in the same blocks.
+func TestCloneArena(t *testing.T) {
+	var a CloneArena
+	r := rand.New(rand.NewPCG(3, 9))
+	var orig, want, copies []*Graph
+	for k := range 400 {
+		n := 1 + r.IntN(40)
+		if k%50 == 0 {
+			n = SmallGraph + 1 + r.IntN(50) // with a hash set
+		}
+		g := NewGraph(n, k%3 == 0)
+		for range 2 * n {
+			g.AddEdge(r.IntN(n), r.IntN(n))
+		}
+		c := a.Clone(g)
+		if !c.Equal(g) || (c.set == nil) != (g.set == nil) {
+			t.Fatalf("graph %d: the arena's copy differs", k)
+		}
+		orig, want, copies = append(orig, g), append(want, g.Clone()), append(copies, c)
+	}
+	for k, c := range copies {
+		n, ref := c.N(), want[k].Clone()
+		for range 3 * n { // toggles: lists grow past their room and shrink
+			u, v := r.IntN(n), r.IntN(n)
+			if !c.RemoveEdge(u, v) {
+				c.AddEdge(u, v)
+			}
+			if !ref.RemoveEdge(u, v) {
+				ref.AddEdge(u, v)
+			}
+		}
+		if !c.Equal(ref) {
+			t.Fatalf("copy %d after the edits differs from a plain copy's", k)
+		}
+		for j := range copies[k+1:] {
+			if !copies[k+1+j].Equal(want[k+1+j]) {
+				t.Fatalf("editing copy %d changed copy %d", k, k+1+j)
+			}
+		}
+		if !orig[k].Equal(want[k]) {
+			t.Fatalf("editing copy %d changed its original", k)
+		}
+	}
+}

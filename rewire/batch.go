@@ -179,7 +179,9 @@ func operatorMemoryMany(graphs []*linalg.Graph, cfg Config, threads int) Config 
 // state from here instead of allocating it, and leaves in it nothing the
 // result holds.
 type batchScratch struct {
-	fosr fosrOperator
+	plan   Plan
+	fosr   fosrOperator
+	graphs linalg.CloneArena // the copies the results keep
 }
 
 // runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR

@@ -60,17 +60,18 @@ func newFoSROperator(p *Plan) (operator, error) {
 		return nil, err
 	}
 	var o *fosrOperator
+	var h *linalg.Graph
 	if s := p.Config.scratch; s != nil {
 		if s.fosr.f == nil {
 			s.fosr.f = new(fosr)
 		}
-		o = &s.fosr
+		o, h = &s.fosr, s.graphs.Clone(g)
 	} else {
-		o = &fosrOperator{f: new(fosr)}
+		o, h = &fosrOperator{f: new(fosr)}, g.Clone()
 	}
 	o.opt = opt
 	f := o.f
-	f.reset(g.Clone())
+	f.reset(h)
 	x := f.x
 	if opt.X0 != nil {
 		copy(x, opt.X0)

@@ -82,7 +82,8 @@ func (p *Plan) Run() (*Result, error) {
 
 // drive runs op for the plan, the run having started at t0.
 func (p *Plan) drive(op operator, t0 time.Time) (*Result, error) {
-	res := &Result{E0: p.Graph.E0(), Budget: p.B, Engine: p.Engine}
+	// Most iterations make one edit: room for them (up to a bound).
+	res := &Result{E0: p.Graph.E0(), Budget: p.B, Engine: p.Engine, Log: make([]Edit, 0, min(p.Iterations, 4096))}
 	for it := 1; it <= res.Budget; it++ {
 		if why := p.stopBefore(it); why != "" {
 			res.StoppedEarly = why

@@ -188,7 +188,13 @@ func NewPlan(g *linalg.Graph, cfg Config) (*Plan, error) {
 			return nil, &ConfigError{Field: FieldMethod, Value: cfg.Method, Reason: fmt.Sprintf("the graph has %d nodes; per-hop scores hold at most %d (16-bit hop distances): use %s on this graph", g.N(), hops.MaxNodes, strings.TrimSuffix(string(cfg.Method), "-hop"))}
 		}
 	}
-	p := &Plan{Graph: g, Config: cfg, Method: info, B: cfg.Edits}
+	var p *Plan
+	if cfg.scratch != nil {
+		p = &cfg.scratch.plan // a batch's worker plans one graph at a time
+	} else {
+		p = new(Plan)
+	}
+	*p = Plan{Graph: g, Config: cfg, Method: info, B: cfg.Edits}
 	if cfg.Edits == 0 {
 		p.B = Budget(cfg.Budget, g.E0())
 	}

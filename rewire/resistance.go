@@ -65,6 +65,10 @@ func newResistanceOperator(p *Plan) (operator, error) {
 
 func (o *resistanceOperator) graph() *linalg.Graph { return o.eng.Graph() }
 
+// takeGraph gives up the engine's graph, its own copy (graphTaker): the
+// engine is not edited after the loop.
+func (o *resistanceOperator) takeGraph() *linalg.Graph { return o.eng.Graph() }
+
 func (o *resistanceOperator) idle() string {
 	if o.removes {
 		return "no pair could be added and no edge could be removed without splitting its component"
