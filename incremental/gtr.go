@@ -36,6 +36,17 @@ type gtrState struct {
 	cf   []float64   // the component labels as float64s (gtrRowAVX2's mask)
 	sc   [][]float64 // per worker: a row's scores (gtrRowAVX2)
 	scan bool        // the pass only scans
+	P, S []float64   // initGTR's dense copies of a component's L⁺ and S
+}
+
+// reuse is a state for n nodes in st's memory (Options.Reuse). O(n).
+func (st *gtrState) reuse(n int) *gtrState {
+	r := &gtrState{sq: reusePacked(st.sq, n), y: reuseFloats(st.y, n), dS: reuseFloats(st.dS, n),
+		cf: reuseFloats(st.cf, n), P: st.P, S: st.S}
+	for _, row := range st.sc {
+		r.sc = append(r.sc, reuseFloats(row, n))
+	}
+	return r
 }
 
 // errGTREdit is returned for edits GTR mode does not make.
@@ -54,7 +65,12 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	}
 	e.gtr.scratch(len(e.track))
 	clear(e.gtr.sq.data) // entries between components (and of isolated nodes) are 0
-	var P, S []float64
+	P, S := e.gtr.P, e.gtr.S
+	defer func() {
+		if cap(P) <= keptScratch {
+			e.gtr.P, e.gtr.S = P, S // kept for the next Refresh, or the next engine
+		}
+	}()
 	for c, B := range blocks {
 		if B == nil {
 			continue

@@ -53,6 +53,16 @@ type Options struct {
 	// few file reads, a sizeable share of the set-up of a graph of tens of
 	// nodes).
 	MemoryChecked bool
+	// Reuse, when set, is an undirected engine no longer in use (of any
+	// size) whose memory NewUndirected takes over — the storage of L⁺, of
+	// (L⁺)² and the scratch — as a batch of graphs rewired one after the
+	// other on one worker does: allocating and clearing it for every graph
+	// of tens of nodes costs more than its arithmetic. The old engine must
+	// not be used afterwards. The results do not depend on it.
+	Reuse *Undirected
+	// Graphs, when set, is where the engine makes its copy of the graph
+	// (linalg.CloneArena: a batch's copies, which its results keep).
+	Graphs *linalg.CloneArena
 }
 
 // Undirected keeps the Laplacian pseudoinverse L⁺ of an undirected graph exact
@@ -98,6 +108,39 @@ type Undirected struct {
 	edits     int
 	dist      *hops.Distances // nil unless Options.PerHop
 	gtr       *gtrState       // nil unless Options.GTR (gtr.go)
+	blocks    []float64       // Refresh: the components' L⁺ before they are stored
+}
+
+// keptScratch is the most floats of scratch that the engine keeps from
+// one Refresh to the next (and hands to the next engine, Options.Reuse):
+// the blocks of L⁺ of graphs up to 1 024 nodes, 8 MB; larger scratch is
+// dropped after use, as the dense state's size (DenseBytes) assumes.
+const keptScratch = 1 << 20
+
+// reuseFloats is buf cut to n entries, all zero, or a new slice when buf
+// is shorter. O(n).
+func reuseFloats(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// reusePacked is newPacked(n) in old's memory when it has room (the
+// entries are not cleared: Refresh writes them all). O(n).
+func reusePacked(old packed, n int) packed {
+	size := n * (n + 1) / 2
+	if cap(old.data) < size || cap(old.start) < n+1 {
+		return newPacked(n)
+	}
+	p := packed{n: n, start: old.start[:n+1], data: old.data[:size]}
+	p.start[0] = 0
+	for i := range n {
+		p.start[i+1] = p.start[i] + n - i
+	}
+	return p
 }
 
 // NewUndirected builds the engine for a copy of g (undirected) with an exact
@@ -118,17 +161,33 @@ func NewUndirected(g *linalg.Graph, opt Options) (*Undirected, error) {
 			return nil, err
 		}
 	}
+	old, arena := opt.Reuse, opt.Graphs
+	opt.Reuse, opt.Graphs = nil, nil // the engine keeps neither
+	if old == nil {
+		old = new(Undirected)
+	}
 	e := &Undirected{
-		g:      g.Clone(),
 		n:      n,
-		p:      newPacked(n),
+		p:      reusePacked(old.p, n),
 		opt:    opt,
-		d:      make([]float64, n),
+		d:      reuseFloats(old.d, n),
 		ops:    make([]rankOp, 0, maxBatch),
-		search: tarjan.NewSearcher(n),
+		search: old.search,
+		blocks: old.blocks,
+	}
+	if arena != nil {
+		e.g = arena.Clone(g)
+	} else {
+		e.g = g.Clone()
+	}
+	if e.search == nil {
+		e.search = tarjan.NewSearcher(n) // it grows as it needs
+	}
+	if opt.GTR && old.gtr != nil {
+		e.gtr = old.gtr.reuse(n)
 	}
 	for l := range e.xs {
-		e.xs[l] = make([]float64, n)
+		e.xs[l] = reuseFloats(old.xs[l], n)
 	}
 	e.x = e.xs[0]
 	if opt.PerHop {
@@ -696,11 +755,27 @@ func (e *Undirected) Refresh() error {
 	comp, count := tarjan.Components(e.g)
 	groups := linalg.Groups(comp)
 	blocks := make([]*mat.SymDense, len(groups))
+	size := 0 // the blocks' entries, carved from e.blocks
+	for _, nodes := range groups {
+		if nc := len(nodes); nc > 1 {
+			size += nc * nc
+		}
+	}
+	buf := e.blocks
+	if cap(buf) < size {
+		buf = make([]float64, size)
+	}
+	buf = buf[:size]
+	if size <= keptScratch {
+		e.blocks = buf // kept for the next Refresh, or the next engine
+	}
 	for c, nodes := range groups {
-		if len(nodes) < 2 {
+		nc := len(nodes)
+		if nc < 2 {
 			continue
 		}
-		B, err := linalg.ComponentPinv(e.g, nodes)
+		B, err := linalg.ComponentPinvIn(buf[:nc*nc], e.g, nodes)
+		buf = buf[nc*nc:]
 		if err != nil {
 			return fmt.Errorf("incremental: refresh: %w", err)
 		}

@@ -57,8 +57,16 @@ func Pinv(g *Graph, comp []int) (*mat.SymDense, error) {
 // (see conditionBound), the rest of the arithmetic being mat.Cholesky's, so
 // the result is the same to the bit.
 func ComponentPinv(g *Graph, nodes []int) (*mat.SymDense, error) {
+	return ComponentPinvIn(nil, g, nodes)
+}
+
+// ComponentPinvIn is ComponentPinv computed in buf (len(nodes)² floats,
+// the matrix's storage; nil or shorter: a new one), the same bits. Up to
+// conditionBound nodes it allocates nothing else: a batch of small graphs
+// reuses one buffer. O(n_C³) time.
+func ComponentPinvIn(buf []float64, g *Graph, nodes []int) (*mat.SymDense, error) {
 	nc := len(nodes)
-	A := componentMatrix(g, nodes)
+	A := componentMatrix(g, nodes, buf)
 	inv := 1 / float64(nc)
 	var P *mat.SymDense
 	if nc <= conditionBound {
@@ -105,7 +113,7 @@ const conditionBound = 1000
 
 // componentMatrix is L_C + J/n_C of the component of g on nodes (both
 // triangles). O(n_C²).
-func componentMatrix(g *Graph, nodes []int) *mat.SymDense {
+func componentMatrix(g *Graph, nodes []int, buf []float64) *mat.SymDense {
 	nc := len(nodes)
 	// Position of node i in nodes: i − nodes[0] when the nodes are
 	// consecutive (a connected graph), else a map.
@@ -118,7 +126,12 @@ func componentMatrix(g *Graph, nodes []int) *mat.SymDense {
 		}
 	}
 	inv := 1 / float64(nc)
-	A := mat.NewSymDense(nc, nil)
+	if len(buf) < nc*nc {
+		buf = nil // a new one
+	} else {
+		buf = buf[:nc*nc] // every entry written below
+	}
+	A := mat.NewSymDense(nc, buf)
 	raw := A.RawSymmetric()
 	for a := range raw.Data {
 		raw.Data[a] = inv

@@ -280,7 +280,7 @@ func TestComponentPinvBitForBit(t *testing.T) {
 				t.Fatal(err)
 			}
 			var ch mat.Cholesky
-			if !ch.Factorize(componentMatrix(g, nodes)) {
+			if !ch.Factorize(componentMatrix(g, nodes, nil)) {
 				t.Fatalf("seed %d component %d: reference Cholesky failed", seed, c)
 			}
 			var want mat.SymDense

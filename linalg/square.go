@@ -1,6 +1,8 @@
 package linalg
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -33,7 +35,12 @@ func SquareSym(n int, p, s []float64, ld int) {
 	// Each tile of 64 columns of P is packed as its groups of eight
 	// columns, each group n rows of 8 contiguous floats, so that the kernel
 	// streams it (P's own columns are strided).
-	pk := make([]float64, n*tile)
+	pp := packPool.Get().(*[]float64)
+	defer packPool.Put(pp)
+	if cap(*pp) < n*tile {
+		*pp = make([]float64, n*tile)
+	}
+	pk := (*pp)[:n*tile] // every entry read is written first
 	for jt := 0; jt < n; jt += tile {
 		je := min(jt+tile, ld) // a multiple of 8: ld is
 		for g := jt; g < je; g += 8 {
@@ -52,6 +59,9 @@ func SquareSym(n int, p, s []float64, ld int) {
 		}
 	}
 }
+
+// packPool keeps SquareSym's packed panels from one call to the next.
+var packPool = sync.Pool{New: func() any { return new([]float64) }}
 
 // SquareStride is the least row stride SquareSym takes for n×n matrices:
 // n rounded up to a multiple of 8. O(1).

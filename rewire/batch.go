@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/internal/sysmem"
 	"github.com/ohmgnn/ohm/linalg"
@@ -182,6 +183,11 @@ type batchScratch struct {
 	plan   Plan
 	fosr   fosrOperator
 	graphs linalg.CloneArena // the copies the results keep
+	// undirected is the last undirected dense engine, whose memory the
+	// next takes (incremental.Options.Reuse); search the operators'
+	// bridge searches.
+	undirected *incremental.Undirected
+	search     *tarjan.Searcher
 }
 
 // runOne is graph g's run in a batch: Run, with §3.8's rule for a FoSR

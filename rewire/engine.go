@@ -48,6 +48,11 @@ type EngineSpec struct {
 	// largest graph of a batch): the dense engines then skip their own
 	// probe (incremental.Options.MemoryChecked).
 	MemoryChecked bool
+	// reuse and graphs, set by a batch's worker (Config.scratch), are the
+	// dead engine whose memory the next undirected dense engine takes and
+	// where it copies its graph (incremental.Options.Reuse, Graphs).
+	reuse  *incremental.Undirected
+	graphs *linalg.CloneArena
 }
 
 // sketchable reports whether the sketch engine scores pairs as s asks
@@ -132,7 +137,7 @@ func NewEngine(g *linalg.Graph, s EngineSpec) (incremental.Engine, error) {
 	// Directed graphs use the fast (low-rank, residual-certified) mode; the
 	// exact engine is its oracle.
 	opt := incremental.Options{Workers: s.Workers, WithinComponents: s.WithinComponents, PerHop: s.PerHop, FastDirected: true, GTR: s.GTR,
-		MemoryChecked: s.MemoryChecked}
+		MemoryChecked: s.MemoryChecked, Reuse: s.reuse, Graphs: s.graphs}
 	if g.Directed() {
 		return incremental.NewDirected(g, opt)
 	}

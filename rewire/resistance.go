@@ -52,6 +52,10 @@ func newResistanceOperator(p *Plan) (operator, error) {
 	if ctx := p.Config.Context; ctx != nil && spec.Kind == Sketch && spec.Sketch.Stop == nil {
 		spec.Sketch.Stop = ctx.Err // its solves end within a second of the context's end
 	}
+	sc := p.Config.scratch
+	if sc != nil {
+		spec.reuse, spec.graphs = sc.undirected, &sc.graphs
+	}
 	eng, err := NewEngine(p.Graph, spec)
 	if err != nil {
 		return nil, err
@@ -59,8 +63,19 @@ func newResistanceOperator(p *Plan) (operator, error) {
 	if engineBuilt != nil {
 		engineBuilt(eng)
 	}
-	return &resistanceOperator{eng: eng, removes: p.Method.Removes, sketch: p.engine.Kind == Sketch,
-		search: tarjan.NewSearcher(p.Graph.N())}, nil
+	o := &resistanceOperator{eng: eng, removes: p.Method.Removes, sketch: p.engine.Kind == Sketch}
+	if sc != nil {
+		if u, ok := eng.(*incremental.Undirected); ok {
+			sc.undirected = u // the next graph's engine takes its memory
+		}
+		if sc.search == nil {
+			sc.search = tarjan.NewSearcher(p.Graph.N()) // it grows as it needs
+		}
+		o.search = sc.search
+	} else {
+		o.search = tarjan.NewSearcher(p.Graph.N())
+	}
+	return o, nil
 }
 
 func (o *resistanceOperator) graph() *linalg.Graph { return o.eng.Graph() }
