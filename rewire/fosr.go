@@ -211,38 +211,36 @@ func invSqrt(d float64) float64 {
 func (f *fosr) powerStep() error {
 	n := len(f.x)
 	x, sd, isd := f.x[:n], f.sd[:n], f.isd[:n]
+	w, y, g := f.w[:n], f.y[:n], f.g
 	dot, sum := 0.0, f.sum
 	for i := range n {
 		dot += x[i] * sd[i]
 	}
 	if sum > 0 {
+		center(x, w, sd, isd, dot, sum)
+	} else {
 		for i := range n {
-			x[i] -= dot * sd[i] / sum
+			w[i] = x[i] * isd[i]
 		}
-	}
-	w := f.w[:n]
-	for i := range n {
-		w[i] = x[i] * isd[i]
 	}
 	norm := 0.0
 	for i := range n {
 		s := 0.0
-		for _, j := range f.g.Neighbours(i) {
-			s += f.w[j]
+		for _, j := range g.Neighbours(i) {
+			s += w[j]
 		}
-		if f.g.HasSelfLoop(i) {
-			s += f.w[i]
+		if g.HasSelfLoop(i) {
+			s += w[i]
 		}
-		f.y[i] = x[i] + s*isd[i]
-		norm += f.y[i] * f.y[i]
+		yi := x[i] + s*isd[i]
+		y[i] = yi
+		norm += yi * yi
 	}
 	norm = math.Sqrt(norm)
 	if !(norm > 0) || math.IsInf(norm, 0) {
 		return ErrFoSRVanished
 	}
-	for i := range n {
-		f.x[i] = f.y[i] / norm
-	}
+	scaleDivTo(x, y, norm)
 	return nil
 }
 
@@ -250,10 +248,8 @@ func (f *fosr) powerStep() error {
 // its product, and false when every pair is an edge.
 func (f *fosr) choose() (int, int, float64, bool) {
 	n := len(f.x)
-	y := f.y
-	for i := range n {
-		y[i] = f.x[i] / f.sd1[i]
-	}
+	y := f.y[:n]
+	divTo(y, f.x, f.sd1)
 	if n <= smallFoSR {
 		return f.denseMarked(y)
 	}
