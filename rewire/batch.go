@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/incremental/hops"
 	"github.com/ohmgnn/ohm/incremental/tarjan"
 	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/internal/sysmem"
@@ -144,12 +145,16 @@ func resolveMany(graphs []*linalg.Graph, cfg Config, threads int) Config {
 		}
 	}
 	perHop := cfg.Method.Info().PerHop
-	if incremental.CheckDense(big.N(), big.Directed(), perHop) != nil {
+	if perHop && hops.CheckNodes(big.N()) != nil {
+		return cfg
+	}
+	// As incremental.CheckDense, but a tiny batch is not probed.
+	if probeBatch("the batch's dense engine", incremental.DenseBytes(big.N(), big.Directed(), perHop)) != nil {
 		return cfg
 	}
 	// threads engines may be alive at once: all of them must fit.
 	if k := min(threads, len(graphs)); k > 1 &&
-		sysmem.Check("the batch's dense engines", uint64(k)*incremental.DenseBytes(big.N(), big.Directed(), perHop), "") != nil {
+		probeBatch("the batch's dense engines", uint64(k)*incremental.DenseBytes(big.N(), big.Directed(), perHop)) != nil {
 		return cfg
 	}
 	cfg.Engine, cfg.memoryChecked = Incremental, true
@@ -168,12 +173,27 @@ func operatorMemoryMany(graphs []*linalg.Graph, cfg Config, threads int) Config 
 		big = max(big, operatorBytes(cfg.Method, g, cfg.Workers))
 	}
 	k := uint64(min(threads, len(graphs)))
-	if big == 0 || sysmem.Check("the batch's "+string(cfg.Method)+" rewirings", k*big, "") != nil {
+	if big == 0 || probeBatch("the batch's "+string(cfg.Method)+" rewirings", k*big) != nil {
 		return cfg
 	}
 	cfg.memoryChecked = true
 	return cfg
 }
+
+// probeBatch is sysmem.Check of a batch's states, need bytes in all,
+// except that states under tinyBatch bytes are taken to fit when
+// OHM_MEMORY is not set (definitions §3.8 rule 8): the probe, a few file
+// reads, would cost more than rewiring such a batch (a tenth of
+// MUTAG's), and the process holds more than that already.
+func probeBatch(what string, need uint64) error {
+	if _, set, _ := sysmem.Env(); need < tinyBatch && !set {
+		return nil
+	}
+	return sysmem.Check(what, need, "")
+}
+
+// tinyBatch is the size below which probeBatch does not probe: 1 MiB.
+const tinyBatch = 1 << 20
 
 // batchScratch is one worker's memory in a batch (RunMany), reused by
 // the graphs it rewires one after the other: each operator takes its
