@@ -383,6 +383,37 @@ func (a *CloneArena) Clone(g *Graph) *Graph {
 	return c
 }
 
+// Reserve makes the arena's next blocks hold at least ints list entries,
+// lists lists (and self-loop flags) and graphs graphs, so that copies of
+// that total size (CloneSize) take no further allocation: a batch sizes
+// its arena once instead of allocating blocks of the default size.
+// O(ints + lists + graphs) when it allocates.
+func (a *CloneArena) Reserve(ints, lists, graphs int) {
+	if len(a.ints) < ints {
+		a.ints = make([]int, ints)
+	}
+	if len(a.lists) < lists {
+		a.lists = make([][]int, lists)
+	}
+	if len(a.loops) < lists {
+		a.loops = make([]bool, lists)
+	}
+	if len(a.graphs) < graphs {
+		a.graphs = make([]Graph, graphs)
+	}
+}
+
+// CloneSize returns the list entries and the lists a copy of g takes in a
+// CloneArena (Reserve). O(n).
+func CloneSize(g *Graph) (ints, lists int) {
+	ints, lists = flatLen(g.out), len(g.out)
+	if g.in != nil {
+		ints += flatLen(g.in)
+		lists += len(g.in)
+	}
+	return ints, lists
+}
+
 // take carves n entries off *block (a new block of at least min when it
 // is short), capacity n.
 func take[T any](block *[]T, n, min int) []T {

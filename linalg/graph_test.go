@@ -282,3 +282,30 @@ func TestCloneArena(t *testing.T) {
 		}
 	}
 }
+
+// TestCloneArenaReserve: copies of the sizes CloneSize reports fill a
+// reserved arena exactly, with no block beyond the reserved ones.
+func TestCloneArenaReserve(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 1))
+	var gs []*Graph
+	ints, lists := 0, 0
+	for k := range 30 {
+		n := 1 + r.IntN(30)
+		g := NewGraph(n, k%2 == 0)
+		for range 2 * n {
+			g.AddEdge(r.IntN(n), r.IntN(n))
+		}
+		a, b := CloneSize(g)
+		ints, lists, gs = ints+a, lists+b, append(gs, g)
+	}
+	var a CloneArena
+	a.Reserve(ints, lists, len(gs))
+	for _, g := range gs {
+		if c := a.Clone(g); !c.Equal(g) {
+			t.Fatal("the arena's copy differs")
+		}
+	}
+	if len(a.ints) != 0 || len(a.lists) != 0 || len(a.graphs) != 0 || cap(a.ints) != 0 {
+		t.Fatalf("left %d ints, %d lists, %d graphs: the sizes are not exact", len(a.ints), len(a.lists), len(a.graphs))
+	}
+}
