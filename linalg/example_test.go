@@ -129,3 +129,37 @@ func ExampleSquareSym() {
 	// [6 -4]
 	// [5]
 }
+
+// A batch that copies many small graphs sizes one arena for all the
+// copies (CloneSize, Reserve) and makes them there: a copy is then two
+// array copies, with no allocation of its own. Each copy is a graph like
+// any other: editing it leaves the original and the other copies alone.
+func ExampleCloneArena() {
+	ring := func(n int) *linalg.Graph {
+		g := linalg.NewGraph(n, false)
+		for u := range n {
+			g.AddEdge(u, (u+1)%n)
+		}
+		return g
+	}
+	graphs := []*linalg.Graph{ring(4), ring(5), ring(6)}
+	ints, lists := 0, 0
+	for _, g := range graphs {
+		a, b := linalg.CloneSize(g)
+		ints, lists = ints+a, lists+b
+	}
+	var arena linalg.CloneArena
+	arena.Reserve(ints, lists, len(graphs))
+	copies := make([]*linalg.Graph, len(graphs))
+	for i, g := range graphs {
+		copies[i] = arena.Clone(g)
+	}
+	copies[1].AddEdge(0, 2)
+	for i := range graphs {
+		fmt.Println(graphs[i].NumEdges(), copies[i].NumEdges(), copies[i].Equal(graphs[i]))
+	}
+	// Output:
+	// 4 4 true
+	// 5 6 false
+	// 6 6 true
+}
