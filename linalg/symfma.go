@@ -113,13 +113,18 @@ func dotRows(a, b []float64) float64 {
 	return s
 }
 
+// fmaMinRows is the least number of rows for which MulAdd packs its
+// operands for the fused multiply–add kernel.
+const fmaMinRows = 16
+
 // MulAdd adds to the m×nc block c (row stride ldc) the product of the
 // m×k matrix A, A(r, l) = a[r·sa + l·sl], and the k×nc matrix b (row
 // stride ldb): MulAddOrdered's product, with fused multiply–adds in
 // register blocks where the CPU has them (then not MulAddOrdered's bits,
 // nor gonum's), else MulAddOrdered itself. O(m·nc·k).
 func MulAdd(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []float64, ldc int) {
-	if !fmaKernel {
+	if !fmaKernel || m < fmaMinRows {
+		// Few rows: packing b would cost as much as the product.
 		gemmSeq(m, nc, k, a, sa, sl, b, ldb, c, ldc)
 		return
 	}
@@ -183,14 +188,66 @@ func gemmFMA(m, nc, k int, a []float64, sa, sl int, b []float64, sbl, sbj int, c
 	}
 }
 
-// projectOutFMA is projectOut with gemmFMA: h = cols·Q (k×q0) and
-// cols −= h·Qᵀ, for the k×n cols and the q0×n qt. O(k·q0·n).
-func projectOutFMA(n, k, q0 int, cols, qt, h []float64) {
-	clear(h[:k*q0])
-	gemmFMA(k, q0, n, cols, n, 1, qt, 1, n, h, q0)
-	neg := make([]float64, k*q0)
-	for i, v := range h[:k*q0] {
-		neg[i] = -v
+// gemmFMAU adds to the m×nc block c (row stride ldc) the product of the
+// row-major m×k a (row stride lda) and k×nc b (row stride ldb), read in
+// place by fmaBlock4x8U (no copies: for products that pass over a large
+// operand once, where packing would double the memory traffic), the last
+// m mod 4 rows and nc mod 8 columns entry by entry; row groups split over
+// GOMAXPROCS goroutines when the product is large. O(m·nc·k).
+func gemmFMAU(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	if m == 0 || nc == 0 || k == 0 {
+		return
 	}
-	gemmFMA(k, n, q0, neg, q0, 1, qt, n, 1, cols, n)
+	ng, nb := m/4, nc/8
+	if ng > 0 && nb > 0 {
+		_ = a[(4*ng-1)*lda+k-1]
+		_ = b[(k-1)*ldb+8*nb-1]
+		_ = c[(4*ng-1)*ldc+8*nb-1]
+	}
+	w := 1
+	if m*nc*k >= 1<<20 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	if nb > 0 {
+		parallel.Each(w, ng, func(_, g int) {
+			for blk := range nb {
+				fmaBlock4x8U(&a[4*g*lda], lda, &b[8*blk], ldb, k, &c[4*g*ldc+8*blk], ldc)
+			}
+		})
+	}
+	for r := range m {
+		j0 := 8 * nb
+		if r >= 4*ng {
+			j0 = 0
+		}
+		for j := j0; j < nc; j++ {
+			var s float64
+			for l := range k {
+				s += a[r*lda+l] * b[l*ldb+j]
+			}
+			c[r*ldc+j] += s
+		}
+	}
+}
+
+// projectOutFMA is projectOut with the fused multiply–add kernel: h =
+// cols·Q (k×q0) and cols −= h·Qᵀ, for the k×n cols and the q0×n qt, each
+// product one pass over qt in place. O(k·q0·n).
+func projectOutFMA(n, k, q0 int, cols, qt, h []float64) {
+	nk := make([]float64, n*k) // colsᵀ, n×k
+	for c := range k {
+		for i, v := range cols[c*n : c*n+n] {
+			nk[i*k+c] = v
+		}
+	}
+	ht := make([]float64, q0*k) // hᵀ = Q·colsᵀ
+	gemmFMAU(q0, k, n, qt, n, nk, k, ht, k)
+	neg := make([]float64, k*q0)
+	for c := range k {
+		for b := range q0 {
+			h[c*q0+b] = ht[b*k+c]
+			neg[c*q0+b] = -ht[b*k+c]
+		}
+	}
+	gemmFMAU(k, n, q0, neg, q0, qt, n, cols, n)
 }

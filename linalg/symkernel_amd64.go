@@ -42,3 +42,10 @@ func fmaBlock4x8(tp, zp *float64, k int, c *float64, ldc int)
 // fmaKernel reports whether AddToSym uses fmaBlock4x8 (addUpperTZFMA):
 // on amd64 with AVX2 and FMA, in the pure-Go build.
 var fmaKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX && cpu.X86.HasFMA
+
+// fmaBlock4x8U is fmaBlock4x8 on operands in place: four rows of A at a
+// (row stride lda, each contiguous) and eight columns of B at b (row
+// stride ldb). The caller checks the bounds.
+//
+//go:noescape
+func fmaBlock4x8U(a *float64, lda int, b *float64, ldb int, k int, c *float64, ldc int)

@@ -26,3 +26,7 @@ var fmaKernel = false
 func fmaBlock4x8(tp, zp *float64, k int, c *float64, ldc int) {
 	panic("linalg: fmaBlock4x8 without FMA")
 }
+
+func fmaBlock4x8U(a *float64, lda int, b *float64, ldb int, k int, c *float64, ldc int) {
+	panic("linalg: fmaBlock4x8U without FMA")
+}
