@@ -74,11 +74,11 @@ import (
 // Speed. The decisions are kept, not the scores' last bits (definitions
 // §2.2, rewire-3): the carried residual bound skips most dense residual
 // checks, so an exact solve forced by a margin may come at another
-// iteration than before. Otherwise the same floating-point operations run
-// in the same order as the first fast engine's: the products of the update
-// and of the ADI's Gram–Schmidt by AVX2 kernels that make gonum's sums in gonum's order
-// (linalg.LowRankSym.AddToSym, linalg.MulAddOrdered), the Woodbury
-// correction of the shifted solves without a goroutine per 64 rows, the
+// iteration than before; and the products of the update, of the ADI's
+// Gram–Schmidt and of the Woodbury correction use fused multiply–adds in
+// register blocks where the CPU has them (linalg.LowRankSym.AddToSym,
+// linalg.MulAdd), so the scores' last bits depend on the CPU. The
+// Woodbury correction of the shifted solves runs without a goroutine per 64 rows, the
 // candidate arcs of MinRAfterAdd solved concurrently (sharing the tail's
 // Sherman–Morrison vectors), and the scans split by rows over the workers
 // (rank.Max.Kept). On Cora's 2485-node SCC an iteration's time then goes to

@@ -301,8 +301,9 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 		woodburyApply(s.n, m, k, s.z[j], ur.Data, ur.Stride, b)
 		return
 	}
-	// b −= z u in the order of woodburyApply, by linalg.MulAddOrdered on bᵀ
-	// (m×n): a(r, l) = u_lr, the rows of −zᵀ.
+	// b −= z u by linalg.MulAdd on bᵀ (m×n): a(r, l) = u_lr, the rows of
+	// −zᵀ (fused multiply–adds where the CPU has them: the scores' last
+	// bits are not kept, definitions §2.2).
 	bt := b
 	if m > 1 {
 		bt = make([]float64, m*s.n)
@@ -312,7 +313,7 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 			}
 		}
 	}
-	linalg.MulAddOrdered(m, s.n, k, ur.Data, 1, ur.Stride, s.zneg[j], s.n, bt, s.n)
+	linalg.MulAdd(m, s.n, k, ur.Data, 1, ur.Stride, s.zneg[j], s.n, bt, s.n)
 	if m > 1 {
 		for i := range s.n {
 			for r := range m {

@@ -78,7 +78,11 @@ func (l *LowRankSym) Norm2() float64 {
 	}
 	r := l.R
 	g := make([]float64, r*r)
-	blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, r, r, l.N, 1, l.Z, r, l.Z, r, 0, g, r)
+	if r <= gramRowsMax {
+		gramRows(l.N, r, l.Z, g)
+	} else {
+		blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, r, r, l.N, 1, l.Z, r, l.Z, r, 0, g, r)
+	}
 	lam, vec, ok := symEig(r, g, true)
 	if !ok {
 		return math.Inf(1)
@@ -99,6 +103,35 @@ func (l *LowRankSym) Norm2() float64 {
 		return math.Inf(1)
 	}
 	return math.Max(math.Abs(mu[0]), math.Abs(mu[r-1]))
+}
+
+// gramRowsMax is the widest factor whose Gram matrix Norm2 sums row by
+// row: gonum's Dgemm(Trans, NoTrans) makes an AxpyUnitary call of length r
+// per row of Z, which for the ADI's residual factors (r ≤ 8, a norm per
+// step) cost more than the rest of the norm.
+const gramRowsMax = 16
+
+// gramRows sets the r×r g (both triangles) to ZᵀZ for the n×r row-major z,
+// summing the rows' outer products in order. O(n·r²/2).
+func gramRows(n, r int, z, g []float64) {
+	clear(g[:r*r])
+	for i := range n {
+		row := z[i*r : i*r+r]
+		for a, va := range row {
+			if va == 0 {
+				continue
+			}
+			ga := g[a*r : a*r+r]
+			for b := a; b < r; b++ {
+				ga[b] += va * row[b]
+			}
+		}
+	}
+	for a := range r {
+		for b := a + 1; b < r; b++ {
+			g[b*r+a] = g[a*r+b]
+		}
+	}
 }
 
 // symEig returns the eigenvalues (ascending) and, if vectors, the
@@ -197,7 +230,9 @@ func (l *LowRankSym) Compress(tol float64) (*LowRankSym, float64) {
 // AddToSym adds alpha·Z D Zᵀ to the symmetric n×n matrix x (row-major,
 // stride ld, both triangles set and kept so). It computes T = Z D once and the
 // upper block triangle of T Zᵀ by matrix products in row blocks, then mirrors
-// it: about n²·R multiply–adds (half of a full product) plus O(n·R²).
+// it: about n²·R multiply–adds (half of a full product) plus O(n·R²). On
+// amd64 with FMA the products are fused multiply–adds (symfma.go), accurate
+// to rounding but not the bits of gonum's Dgemm.
 func (l *LowRankSym) AddToSym(alpha float64, x []float64, ld int) {
 	n, r := l.N, l.R
 	if r == 0 || n == 0 {
@@ -207,6 +242,11 @@ func (l *LowRankSym) AddToSym(alpha float64, x []float64, ld int) {
 	t := make([]float64, n*r)
 	if !symKernel || !scaleDiag(n, r, alpha, l.Z, l.D, t) {
 		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, r, r, alpha, l.Z, r, l.D, r, 0, t, r)
+	}
+	if fmaKernel {
+		// Fused multiply–adds in register blocks (symfma.go).
+		addUpperTZFMA(n, r, t, l.Z, x, ld) // mirrored too
+		return
 	}
 	if symKernel {
 		// The same sums as the products below, faster (symkernel.go).
@@ -518,7 +558,9 @@ func (o *orthoBasis) add(v []float64, k int) {
 		h := make([]float64, k*q0)
 		for range 2 {
 			// h = cols·Q (k×q0), cols −= h·Qᵀ.
-			if symKernel {
+			if fmaKernel {
+				projectOutFMA(n, k, q0, cols, o.qt, h)
+			} else if symKernel {
 				projectOut(n, k, q0, cols, o.qt, h)
 			} else {
 				impl.Dgemm(blas.NoTrans, blas.Trans, k, q0, n, 1, cols, n, o.qt, n, 0, h, q0)
@@ -597,7 +639,9 @@ func (o *orthoBasis) result(d []float64, tol float64) (*LowRankSym, float64) {
 	u, dd, rk, dropped := truncateEig(q, lam, vec, tol)
 	z := make([]float64, n*rk)
 	if rk > 0 {
-		if symKernel {
+		if fmaKernel {
+			gemmFMA(n, rk, q, o.qt, 1, n, u, rk, 1, z, rk)
+		} else if symKernel {
 			// The same sums (z starts at +0, so Dgemm's skipped zero
 			// products change nothing).
 			gemmSeq(n, rk, q, o.qt, 1, n, u, rk, z, rk)

@@ -30,3 +30,22 @@ func axpyRowAVX2(a *float64, sl int, b *float64, ldb int, c *float64, k int)
 // (addUpperTZ): on amd64 with AVX2, in the pure-Go build, where it gives
 // the same bits as gonum's Dgemm.
 var symKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX
+
+// fmaBlock4x8 adds to the 4×8 block of c (row stride ldc) the products of
+// four packed rows of T (tp) and eight packed rows of Z (zp) over k ≥ 1
+// terms, with fused multiply–adds (symfma_amd64.s). The caller checks the
+// bounds.
+//
+//go:noescape
+func fmaBlock4x8(tp, zp *float64, k int, c *float64, ldc int)
+
+// fmaKernel reports whether AddToSym uses fmaBlock4x8 (addUpperTZFMA):
+// on amd64 with AVX2 and FMA, in the pure-Go build.
+var fmaKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX && cpu.X86.HasFMA
+
+// fmaBlock4x8U is fmaBlock4x8 on operands in place: four rows of A at a
+// (row stride lda, each contiguous) and eight columns of B at b (row
+// stride ldb). The caller checks the bounds.
+//
+//go:noescape
+func fmaBlock4x8U(a *float64, lda int, b *float64, ldb int, k int, c *float64, ldc int)

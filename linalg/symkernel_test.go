@@ -19,6 +19,8 @@ func TestAddToSymKernelBits(t *testing.T) {
 	if !symKernel {
 		t.Skip("no product kernel on this build or CPU")
 	}
+	defer func(old bool) { fmaKernel = old }(fmaKernel)
+	fmaKernel = false
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct{ n, r int }{
 		{1, 1}, {5, 3}, {63, 26}, {64, 64}, {130, 65}, {193, 90}, {200, 1}, {401, 129}, {777, 91}, {1000, 150},
@@ -60,7 +62,8 @@ func TestAddToSymKernelBits(t *testing.T) {
 }
 
 // BenchmarkAddToSym: the update of a 2485-node SCC's X (Cora's largest) by
-// a correction of rank 90, with the product kernel and with Dgemm.
+// a correction of rank 90, with the fused multiply–add kernel, with the
+// ordered product kernel and with Dgemm.
 func BenchmarkAddToSym(b *testing.B) {
 	const n, r = 2485, 90
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -72,18 +75,17 @@ func BenchmarkAddToSym(b *testing.B) {
 		l.D[a*r+a] = rng.NormFloat64()
 	}
 	x := make([]float64, n*n)
-	for _, k := range []bool{true, false} {
-		name := "dgemm"
-		if k {
-			name = "kernel"
-			if !symKernel {
-				continue
-			}
+	for _, tc := range []struct {
+		name     string
+		sym, fma bool
+	}{{"fma", true, true}, {"kernel", true, false}, {"dgemm", false, false}} {
+		if (tc.sym && !symKernel) || (tc.fma && !fmaKernel) {
+			continue
 		}
-		b.Run(name, func(b *testing.B) {
-			old := symKernel
-			symKernel = k
-			defer func() { symKernel = old }()
+		b.Run(tc.name, func(b *testing.B) {
+			oldS, oldF := symKernel, fmaKernel
+			symKernel, fmaKernel = tc.sym, tc.fma
+			defer func() { symKernel, fmaKernel = oldS, oldF }()
 			for b.Loop() {
 				l.AddToSym(1e-9, x, n)
 			}
