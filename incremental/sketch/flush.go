@@ -138,7 +138,9 @@ func (e *Engine) flushBounds() error {
 		}
 	}
 	for p, i := range e.kept {
-		e.dhat[i] = e.diag[p]
+		if i >= 0 {
+			e.dhat[i] = e.diag[p]
+		}
 	}
 	e.waiting = e.waiting[:0]
 	e.dirty = true
