@@ -37,9 +37,10 @@ func (e *Engine) chooseCandidates(rs *roundStart, extra []int) map[int]bool {
 // keptNodes returns the nodes the round keeps: the candidates isCand and
 // the nodes kept before (when the last round is not stale) while there
 // are room and fewer than carryKept; and with Removes the removal
-// candidates, the lightest edges by the sketch (splitPool: the ends of
-// some join the nodes, the others are returned as edge vectors). O(|K| log |K| + m·k)
-// with the removal candidates.
+// candidates, the lightest edges by the sketch, kept as edge vectors
+// (since sketch-19: one solve an edge, where their two ends took two and
+// two of M's columns; docs/sketch.md, "Third round"). O(|K| log |K| +
+// m·k) with the removal candidates.
 func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) (map[int]bool, []incremental.Pair) {
 	keep := make(map[int]bool, len(isCand))
 	for i := range isCand {
@@ -63,68 +64,12 @@ func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) (map[int]bool, [
 	if e.opt.Removes {
 		// Removal candidates: the lightest non-bridge edges by the sketch.
 		bridges := tarjan.Bridges(e.g)
-		pool = splitPool(lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.RemovalCandidates), keep)
+		pool = lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.RemovalCandidates)
+		for j := range pool {
+			pool[j].Score = 0
+		}
 	}
 	return keep, pool
-}
-
-// splitPool keeps the removal candidates pool in the fewest of M's
-// columns (sketch-19; docs/sketch.md, "Third round"). The candidates form
-// a graph on their ends; in each of its components the ends can be kept
-// as nodes (a column for each end not kept yet: the component's edges are
-// then edges with both ends kept) or the edges as edge vectors e_u − e_v
-// (a column and a solve each). A component with a kept node or a cycle
-// has no more ends to keep than edges (contract its kept nodes into one:
-// a connected graph has at least a node fewer edges than nodes), so its
-// ends join keep (and become addition candidates); a tree with no kept
-// node has an end more than edges, so its edges are returned, in pool's
-// order, as edge vectors. Keeping any part of a tree as nodes costs more,
-// and any part of the other components as edge vectors no less, so the
-// columns are the fewest: never more than sketch-18's, which kept every
-// candidate's ends, and half where the candidates are disjoint edges
-// among nodes not kept. O(|pool|·α).
-func splitPool(pool []incremental.Pair, keep map[int]bool) []incremental.Pair {
-	id := make(map[int]int, 2*len(pool)) // end → its place in parent
-	var parent []int
-	find := func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	place := func(i int) int {
-		if x, ok := id[i]; ok {
-			return x
-		}
-		id[i] = len(parent)
-		parent = append(parent, len(parent))
-		return id[i]
-	}
-	for _, f := range pool {
-		a, b := find(place(f.U)), find(place(f.V))
-		parent[max(a, b)] = min(a, b)
-	}
-	nodes, edges := make([]int, len(parent)), make([]int, len(parent))
-	anyKept := make([]bool, len(parent))
-	for i, x := range id {
-		r := find(x)
-		nodes[r]++
-		anyKept[r] = anyKept[r] || keep[i]
-	}
-	for _, f := range pool {
-		edges[find(id[f.U])]++
-	}
-	var own []incremental.Pair
-	for _, f := range pool {
-		r := find(id[f.U])
-		if !anyKept[r] && edges[r] == nodes[r]-1 {
-			own = append(own, incremental.Pair{U: f.U, V: f.V})
-			continue
-		}
-		keep[f.U], keep[f.V] = true, true
-	}
-	return own
 }
 
 // sketchedEdges lists the edges of g that are not bridges, in g.Edges()'s

@@ -22,20 +22,17 @@
 //     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
 //   - for removals, the RemovalCandidates (default 2·Round) edges of
-//     smallest sketched resistance that are not bridges (Tarjan), kept
-//     as edge vectors e_u − e_v (since sketch-19; their ends before).
+//     smallest sketched resistance that are not bridges (Tarjan), i.e.
+//     their endpoints.
 //
-// It then solves L x = c exactly (relative residual Tol) for every
-// column c of V, the removal candidates' e_u − e_v and the kept nodes'
-// e_i, keeping only the block M = VᵀL⁺V (L⁺[K, K] among the nodes K, an
-// edge's R on its diagonal), |V|² floats. Inside the round every decision
-// is exact among the candidates: MaxPair ranks all pairs of addition
-// candidates (the kept nodes) by R_ij = M_ii + M_jj − 2M_ij with
-// definitions §3.1's rule, MinEdge the removal candidates and the edges
-// with both ends in K, and every edit (a removal candidate, or both ends
-// kept) updates M by Sherman–Morrison, L⁺' = L⁺ ∓ u uᵀ / (1 ± R_ab) with
-// Vᵀu = VᵀL⁺(e_a − e_b) read from M's columns: exact, so M stays VᵀL⁺V of
-// the current graph (the updates
+// It then solves L x = e_c exactly (relative residual Tol) for every
+// candidate node c, keeping only the block M = L⁺[K, K] of the kept nodes
+// K, |K|² floats. Inside the round every decision is exact among the
+// candidates: MaxPair ranks all pairs of addition candidates by R_ij =
+// M_ii + M_jj − 2M_ij with definitions §3.1's rule, MinEdge all edges with both ends
+// in K, and every edit (both ends are kept) updates M by Sherman–Morrison,
+// L⁺' = L⁺ ∓ u uᵀ / (1 ± R_ab) with u = L⁺(e_a − e_b) read from M's
+// columns: exact, so M stays L⁺[K, K] of the current graph (the updates
 // wait and M takes them in one pass every boundBatch edits, an entry read
 // in between replaying its own: deferred.go, the same numbers). The error is
 // in the choice of candidates only: the farthest pair is missed when one

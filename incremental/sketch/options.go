@@ -16,11 +16,11 @@ type Options struct {
 	// removal candidates too.
 	Removes bool
 	// RemovalCandidates is the number of edges of least sketched
-	// resistance a round keeps for the removals, each as an edge vector
-	// (default 2·Round: a pool smaller than the removals a round makes runs
-	// dry, and the later removals then take heavier edges). The removal is
-	// exact only among the kept edges; a larger pool costs a solve and a
-	// column of M per edge.
+	// resistance whose ends a round keeps for the removals (default
+	// 2·Round: a pool smaller than the removals a round makes runs dry,
+	// and the later removals then take heavier edges). The removal is
+	// exact only among the kept edges; a larger pool keeps more nodes (M
+	// is |K|², one solve per node).
 	RemovalCandidates int
 	// WithinComponents restricts pairs to one component (as in
 	// incremental.Options).
