@@ -2,90 +2,77 @@ package sketch
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
-	"github.com/ohmgnn/ohm/incremental"
 	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
-// solveKept makes M's columns the round's removal candidates pool (edge
-// vectors, first) and the kept nodes keep (ascending ids, all of them
-// addition candidates) and sets M = VᵀL⁺V: the entries of two columns kept
-// before are reused when M is still of the current graph (no addition
-// joined components since), the exact anchors' rows come from their
-// columns, and every other column takes one solve (L x = e_i for a node,
-// L x = e_u − e_v for an edge); M is then made symmetric. O(|todo|)
-// solves + O(|K|²).
-func (e *Engine) solveKept(rs *roundStart, keep map[int]bool, pool []incremental.Pair) error {
+// solveKept makes the nodes keep the round's K (ascending ids), all of
+// them addition candidates, and sets M = L⁺[K, K]: the entries of two nodes
+// kept before are reused when M is still L⁺[K, K] of the current graph (no
+// addition joined components since), the exact anchors' rows come from
+// their columns, and every other kept node takes one solve; M is then
+// made symmetric. O(|todo|) solves + O(|K|²).
+func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	n := e.g.N()
-	var oldAt map[[2]int]int // a column kept before → its old position
+	var oldIndex []int32
 	var oldM []float64
 	oldStride := 0
 	if !e.stale && len(e.kept) > 0 {
 		e.flushM()
-		oldAt = make(map[[2]int]int, len(e.kept))
-		for p := range e.kept {
-			oldAt[e.column(p)] = p
-		}
-		oldM, oldStride = e.m, e.stride
+		oldIndex, oldM, oldStride = slices.Clone(e.index), e.m, e.stride
 	}
 	e.dropWaiting()
-	e.pool = pool
-	e.poolAt = make(map[[2]int]int32, len(pool))
 	e.kept = e.kept[:0]
-	for p, f := range pool {
-		e.poolAt[[2]int{f.U, f.V}] = int32(p)
-		e.kept = append(e.kept, -1)
-	}
 	for i := range keep {
 		e.kept = append(e.kept, i)
 	}
-	slices.Sort(e.kept[len(pool):])
+	slices.Sort(e.kept)
 	for i := range e.index {
 		e.index[i] = -1
 	}
 	for p, i := range e.kept {
-		if i >= 0 {
-			e.index[i] = int32(p)
-		}
+		e.index[i] = int32(p)
 	}
 	e.setCandidates()
 	K := len(e.kept)
 	e.m, e.stride = make([]float64, K*K), K
-	old := make([]int, K) // position before, or −1
-	for p := range e.kept {
-		old[p] = -1
-		if op, ok := oldAt[e.column(p)]; ok {
-			old[p] = op
-		}
-	}
-	var todo []int // positions to solve (the anchors' columns are known)
+	var todo []int // kept positions to solve (the anchors' columns are known)
+	reused := func(i int) bool { return oldIndex != nil && oldIndex[i] >= 0 }
 	for p, i := range e.kept {
 		row := e.row(p)
-		if op := old[p]; op >= 0 {
-			for p2, o2 := range old {
-				if o2 >= 0 {
-					row[p2] = oldM[op*oldStride+o2]
+		if reused(i) {
+			op := int(oldIndex[i]) * oldStride
+			for p2, j := range e.kept {
+				if reused(j) {
+					row[p2] = oldM[op+int(oldIndex[j])]
 				}
 			}
-		} else if q, ok := rs.inX[i]; ok && i >= 0 {
-			e.project(rs.cols[q*n:(q+1)*n], row)
+		} else if q, ok := rs.inX[i]; ok {
+			for p2, j := range e.kept {
+				row[p2] = rs.cols[q*n+j]
+			}
 		} else {
 			todo = append(todo, p)
 		}
 	}
-	_, err := e.solver.SolveMany(len(todo), func(q int, b []float64) { e.rhs(todo[q], b) },
-		func(q int, x []float64) { e.project(x, e.row(todo[q])) }, e.opt.Tol, 10*n+100, max(1, e.opt.Workers))
+	_, err := e.solver.SolveMany(len(todo), func(q int, b []float64) { b[e.kept[todo[q]]] = 1 },
+		func(q int, x []float64) {
+			p := todo[q]
+			row := e.row(p)
+			for p2, i := range e.kept {
+				row[p2] = x[i]
+			}
+		}, e.opt.Tol, 10*n+100, max(1, e.opt.Workers))
 	if err != nil {
 		return fmt.Errorf("sketch: re-scoring solves: %w", err)
 	}
 	e.solves += len(todo)
 	S := e.stride
-	for p := range e.kept { // reused rows: the new columns' entries by symmetry
-		if old[p] >= 0 {
-			for p2, o2 := range old {
-				if o2 < 0 {
+	for p, i := range e.kept { // reused rows: the new nodes' entries by symmetry
+		if reused(i) {
+			for p2, j := range e.kept {
+				if !reused(j) {
 					e.m[p*S+p2] = e.m[p2*S+p]
 				}
 			}
@@ -102,64 +89,22 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool, pool []incremental
 	return nil
 }
 
-// column names M's column p: {i, −1} for node i, {u, v} for the edge.
-func (e *Engine) column(p int) [2]int {
-	if i := e.kept[p]; i >= 0 {
-		return [2]int{i, -1}
-	}
-	f := e.pool[p]
-	return [2]int{f.U, f.V}
-}
-
-// rhs sets b (zero) to column p's vector: e_i, or e_u − e_v for an edge.
-func (e *Engine) rhs(p int, b []float64) {
-	if i := e.kept[p]; i >= 0 {
-		b[i] = 1
-		return
-	}
-	b[e.pool[p].U], b[e.pool[p].V] = 1, -1
-}
-
-// project sets dst[p] to column p's vector times x, for every column:
-// x_i for a node, x_u − x_v for an edge (with x = L⁺b, M's row of b).
-// O(|columns|).
-func (e *Engine) project(x, dst []float64) {
-	for p, i := range e.kept {
-		if i >= 0 {
-			dst[p] = x[i]
-		} else {
-			dst[p] = x[e.pool[p].U] - x[e.pool[p].V]
-		}
-	}
-}
-
-// r is the exact resistance between kept nodes at positions a and b
-// (across components, L⁺_aa + L⁺_bb: M_ab is 0 there). O(waiting
-// updates).
+// r is the exact resistance between kept positions a and b (across
+// components, L⁺_aa + L⁺_bb: M_ab is 0 there). O(waiting updates).
 func (e *Engine) r(a, b int32) float64 {
 	return e.diag[a] + e.diag[b] - 2*e.at(int(a), int(b))
 }
 
-// setRowMin sets rowMin to every row's minimum of M over the nodes'
-// columns (the pairs bestCandidatePair bounds), the rows split among up
-// to Workers goroutines; nothing may wait (flushM). O(|K|²).
+// setRowMin sets rowMin to every row's minimum of M, the rows split
+// among up to Workers goroutines; nothing may wait (flushM). O(|K|²).
 func (e *Engine) setRowMin() {
 	K := len(e.kept)
 	e.rowMin = slices.Grow(e.rowMin[:0], K)[:K]
 	parallel.Rows(e.rowWorkers(), K, func(_, lo, hi int) {
 		for p := lo; p < hi; p++ {
-			e.rowMin[p] = e.nodeMin(e.row(p))
+			e.rowMin[p] = minimum(e.row(p))
 		}
 	})
-}
-
-// nodeMin is the least entry of a row of M (or of an update's vector)
-// over the nodes' columns, +Inf when no node is kept.
-func (e *Engine) nodeMin(row []float64) float64 {
-	if len(row) == len(e.pool) {
-		return math.Inf(1)
-	}
-	return minimum(row[len(e.pool):])
 }
 
 // row is M's row p as stored (without the waiting updates): |K| numbers.

@@ -38,7 +38,7 @@ func (e *Engine) calibrate(rs *roundStart) {
 		if rs.ecc[i] <= 0 {
 			continue
 		}
-		exact := e.farthest(i, e.nodes(), func(_, a int) float64 { return e.r(c, e.index[a]) },
+		exact := e.farthest(i, e.kept, func(_, a int) float64 { return e.r(c, e.index[a]) },
 			func(_, a int) float64 { return e.r(c, e.index[a]) })
 		ratios = append(ratios, exact/rs.ecc[i])
 	}

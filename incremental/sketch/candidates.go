@@ -34,14 +34,11 @@ func (e *Engine) chooseCandidates(rs *roundStart, extra []int) map[int]bool {
 	return isCand
 }
 
-// keptNodes returns the nodes the round keeps: the candidates isCand and
-// the nodes kept before (when the last round is not stale) while there
-// are room and fewer than carryKept; and with Removes the removal
-// candidates, the lightest edges by the sketch, kept as edge vectors
-// (since sketch-19: one solve an edge, where their two ends took two and
-// two of M's columns; docs/sketch.md, "Third round"). O(|K| log |K| +
-// m·k) with the removal candidates.
-func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) (map[int]bool, []incremental.Pair) {
+// keptNodes returns the nodes the round keeps: the candidates isCand, the
+// nodes kept before (when the last round is not stale) while there are
+// room and fewer than carryKept, and with Removes the removal candidates'
+// ends. O(|K| log |K| + m·k) with the removal candidates.
+func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) map[int]bool {
 	keep := make(map[int]bool, len(isCand))
 	for i := range isCand {
 		keep[i] = true
@@ -51,7 +48,7 @@ func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) (map[int]bool, [
 		// fewer than carryKept of them with the new candidates (and fits
 		// in MaxKept): their entries cost no solve (solveKept), and a node
 		// dropped could hold the farthest pair that its new bound misses.
-		old := slices.Clone(e.nodes())
+		old := slices.Clone(e.kept)
 		slices.SortFunc(old, byDesc(rs.ecc))
 		for _, i := range old {
 			if len(keep) >= min(e.opt.MaxKept, carryKept) {
@@ -60,16 +57,14 @@ func (e *Engine) keptNodes(rs *roundStart, isCand map[int]bool) (map[int]bool, [
 			keep[i] = true
 		}
 	}
-	var pool []incremental.Pair
 	if e.opt.Removes {
 		// Removal candidates: the lightest non-bridge edges by the sketch.
 		bridges := tarjan.Bridges(e.g)
-		pool = lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.RemovalCandidates)
-		for j := range pool {
-			pool[j].Score = 0
+		for _, p := range lightest(sketchedEdges(e.g, rs.sk, bridges, max(1, e.opt.Workers)), e.opt.RemovalCandidates) {
+			keep[p.U], keep[p.V] = true, true
 		}
 	}
-	return keep, pool
+	return keep
 }
 
 // sketchedEdges lists the edges of g that are not bridges, in g.Edges()'s
@@ -136,21 +131,18 @@ func lightest(es []incremental.Pair, t int) []incremental.Pair {
 
 // setCandidates makes every kept node an addition candidate (removals
 // raise the resistances around their ends, which can become the farthest),
-// in ascending node id: the row-major order rank.Max wants. The removal
-// candidates, edges, are none.
+// in ascending node id: the row-major order rank.Max wants.
 func (e *Engine) setCandidates() {
 	e.cand = e.cand[:0]
-	for p := len(e.pool); p < len(e.kept); p++ {
+	for p := range e.kept {
 		e.cand = append(e.cand, int32(p))
 	}
 	slices.SortFunc(e.cand, func(a, b int32) int { return cmp.Compare(e.kept[a], e.kept[b]) })
 }
 
 // carryKept caps the nodes a new round keeps from the rounds before
-// (with its own addition candidates; its removal candidates, edges, come
-// on top):
-// without it K would grow by the new candidates every round (before
-// sketch-19 by the removal candidates' ends too), up
+// (with its own addition candidates; its removal candidates come on top):
+// without it K would grow by the removal candidates' ends every round, up
 // to MaxKept, and the O(|K|²) per iteration of the decision and of M's
 // updates would take over.
 const carryKept = 1024

@@ -35,17 +35,14 @@ func (e *Engine) Add(u, v int) error {
 	return nil
 }
 
-// Remove removes {u, v} from the graph; it must be a removal candidate
-// or have both ends kept, and must not be a bridge of the current graph
-// (its resistance below 1).
+// Remove removes {u, v} from the graph; both ends must be kept and the
+// edge must not be a bridge of the current graph (its resistance below 1).
 func (e *Engine) Remove(u, v int) error {
 	if e.err != nil {
 		return e.err
 	}
-	if !e.inPool(u, v) {
-		if err := e.check("remove", u, v); err != nil {
-			return err
-		}
+	if err := e.check("remove", u, v); err != nil {
+		return err
 	}
 	if !e.g.HasEdge(u, v) {
 		return &incremental.EditError{Op: "remove", U: u, V: v, Reason: incremental.ErrNoEdge}
@@ -96,34 +93,22 @@ func (e *Engine) Commit() error {
 			e.stale = true
 			continue
 		}
-		// The edit's column of M: a removal candidate's own, else its
-		// ends' difference (b = −1: the edit is column a).
+		a, b := int(e.index[ed.u]), int(e.index[ed.v])
 		j := len(cs)
 		us = us[:(j+1)*K]
 		u := us[j*K:]
-		key := [2]int{min(ed.u, ed.v), max(ed.u, ed.v)}
-		a, b := int(e.index[ed.u]), int(e.index[ed.v])
-		if f, ok := e.poolAt[key]; ok && !ed.add {
-			a, b = int(f), -1
-			e.rowInto(a, u[:K])
-			delete(e.poolAt, key)
-		} else {
-			e.rowInto(a, u[:K])
-			e.rowInto(b, rowB)
-			floats.Sub(u[:K], rowB)
-		}
+		e.rowInto(a, u[:K])
+		e.rowInto(b, rowB)
+		floats.Sub(u[:K], rowB)
 		// M is still that of the graph before the iteration.
 		carry(u, us, cs, a, b)
-		rho := u[a]
-		if b >= 0 {
-			rho -= u[b]
-		}
+		rho := u[a] - u[b]
 		var c float64
 		if ed.add {
 			c = -1 / (1 + rho)
-			e.edges = append(e.edges, incremental.Pair{U: key[0], V: key[1]})
+			e.edges = append(e.edges, incremental.Pair{U: min(ed.u, ed.v), V: max(ed.u, ed.v)})
 		} else {
-			e.edges = slices.DeleteFunc(e.edges, func(p incremental.Pair) bool { return p.U == key[0] && p.V == key[1] })
+			e.edges = slices.DeleteFunc(e.edges, func(p incremental.Pair) bool { return p.U == min(ed.u, ed.v) && p.V == max(ed.u, ed.v) })
 			if !(rho < 1-1e-9) {
 				return fmt.Errorf("sketch: remove (%d, %d): resistance %.12g: %w", ed.u, ed.v, rho, incremental.ErrBridge)
 			}
@@ -160,10 +145,9 @@ func (e *Engine) Commit() error {
 // updates, u_j = us[j·K:(j+1)·K], each of the graph after the ones before
 // it): the vectors wait (deferred.go), at most deferCap of them, and the
 // diagonal takes them at once, as does each row's rowMin, lowered by the
-// most the updates can lower an entry of the row's nodes' columns
-// (rounding is monotone): rowMin stays a lower bound on the row's minimum
-// over them (flushM, every boundBatch edits at the latest, makes it exact
-// again). O(|K|) an edit.
+// most the updates can lower an entry of the row (rounding is monotone):
+// rowMin stays a lower bound on the row's minimum (flushM, every
+// boundBatch edits at the latest, makes it exact again). O(|K|) an edit.
 func (e *Engine) updateM(cs, us []float64) {
 	if len(cs) == 0 {
 		return
@@ -173,11 +157,8 @@ func (e *Engine) updateM(cs, us []float64) {
 		e.flushM()
 	}
 	lows, highs := make([]float64, len(cs)), make([]float64, len(cs))
-	P := len(e.pool)
 	for j := range cs {
-		if P < K { // the nodes' columns
-			lows[j], highs[j] = floats.Min(us[j*K+P:(j+1)*K]), floats.Max(us[j*K+P:(j+1)*K])
-		}
+		lows[j], highs[j] = floats.Min(us[j*K:(j+1)*K]), floats.Max(us[j*K:(j+1)*K])
 	}
 	lo := len(d.cs)
 	d.us = append(d.us, us[:len(cs)*K]...)
@@ -201,28 +182,16 @@ func (e *Engine) updateM(cs, us []float64) {
 // carry brings x = L⁺(e_a − e_b) of a graph to the graph after edits
 // with Sherman–Morrison coefficients cs and vectors prev (one after
 // another, len(x) numbers each, each of the graph after the ones before
-// it): x += c_i x_i (x_i[a] − x_i[b]) in the order of i; with b = −1 the
-// edit is M's column a (a removal candidate's edge vector) and x_i[a]
-// its projection. Commit carries M's columns past an iteration's edits
-// (flushBounds carries the full vectors past a batch's with carryBatch,
-// the same numbers). O(len(cs)·len(x)).
+// it): x += c_i x_i (x_i[a] − x_i[b]) in the order of i. Commit carries
+// M's columns past an iteration's edits (flushBounds carries the full
+// vectors past a batch's with carryBatch, the same numbers).
+// O(len(cs)·len(x)).
 func carry(x, prev, cs []float64, a, b int) {
 	n := len(x)
 	for i, c := range cs {
 		xi := prev[i*n : (i+1)*n]
-		proj := xi[a]
-		if b >= 0 {
-			proj -= xi[b]
-		}
-		if f := c * proj; f != 0 {
+		if f := c * (xi[a] - xi[b]); f != 0 {
 			floats.AddScaled(x, f, xi)
 		}
 	}
-}
-
-// inPool reports whether {u, v} is a removal candidate of the round that
-// is still an edge of the graph. O(1).
-func (e *Engine) inPool(u, v int) bool {
-	_, ok := e.poolAt[[2]int{min(u, v), max(u, v)}]
-	return ok
 }

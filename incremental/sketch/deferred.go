@@ -115,7 +115,7 @@ func (e *Engine) rowInto(p int, dst []float64) {
 }
 
 // flushM writes the waiting updates into M and makes rowMin every
-// written row's minimum over the nodes' columns again (each row read while it is in cache), the
+// written row's minimum again (each row read while it is in cache), the
 // rows split among up to Workers goroutines (each entry's arithmetic the
 // same whatever the split). O(|K|²·waiting vectors), one pass over M.
 func (e *Engine) flushM() {
@@ -129,7 +129,7 @@ func (e *Engine) flushM() {
 		for p := lo; p < hi; p++ {
 			row := e.row(p)
 			e.addWaiting(p, row, fs)
-			e.rowMin[p] = e.nodeMin(row)
+			e.rowMin[p] = minimum(row)
 		}
 	})
 	e.dropWaiting()

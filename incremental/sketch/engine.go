@@ -17,23 +17,16 @@ type Engine struct {
 	g   *linalg.Graph
 	opt Options
 
-	solver *laplace.Solver // of the graph the round started on
-	comp   []int32         // component per node, at the round's start
-	// M's columns: the removal candidates as edge vectors e_u − e_v first
-	// (positions [0, len(pool)), pool[p] the edge, kept[p] = −1), then the
-	// kept nodes K as unit vectors e_i (kept[p] = i, in the order they
-	// were kept). M = VᵀL⁺V for V these columns (docs/sketch.md, "Third
-	// round"): L⁺[K, K] among nodes, R_f on an edge's diagonal.
-	kept     []int
-	pool     []incremental.Pair
-	poolAt   map[[2]int]int32 // removal candidate → its position, while it is an edge of the graph
-	index    []int32          // node → position in kept, or −1
-	cand     []int32          // positions (in kept) of the addition candidates, ascending ids
-	m        []float64        // M = VᵀL⁺V but the updates waiting in deferred, M_pq at m[p·stride+q]
-	stride   int              // M's row stride, at least |K|: grow adds rows and columns in place while it can
-	diag     []float64        // M's current diagonal (the waiting updates added)
+	solver   *laplace.Solver // of the graph the round started on
+	comp     []int32         // component per node, at the round's start
+	kept     []int           // K, in the order the nodes were kept
+	index    []int32         // node → position in kept, or −1
+	cand     []int32         // positions (in kept) of the addition candidates, ascending ids
+	m        []float64       // M = L⁺[K, K] but the updates waiting in deferred, M_pq at m[p·stride+q]
+	stride   int             // M's row stride, at least |K|: grow adds rows and columns in place while it can
+	diag     []float64       // M's current diagonal (the waiting updates added)
 	deferred deferredM
-	edges    []incremental.Pair // edges of the graph with both ends kept, not in poolAt (row-major U < V)
+	edges    []incremental.Pair // edges of the graph with both ends kept (row-major U < V)
 
 	// The bounds on the eccentricities, ecc per node, and scale the factor
 	// the calibration puts on them.
@@ -118,17 +111,8 @@ func (e *Engine) Rounds() int { return e.round }
 // Solves is the number of Laplacian systems solved so far.
 func (e *Engine) Solves() int { return e.solves }
 
-// Kept is the number of nodes whose L⁺ entries the round keeps exactly
-// (the removal candidates, edges, not counted: Pool).
-func (e *Engine) Kept() int { return len(e.kept) - len(e.pool) }
-
-// Pool is the number of removal candidates the round keeps as edge
-// vectors.
-func (e *Engine) Pool() int { return len(e.pool) }
-
-// nodes is K, the kept nodes, in the order of their positions (which
-// follow the pool's).
-func (e *Engine) nodes() []int { return e.kept[len(e.pool):] }
+// Kept is the number of nodes whose L⁺ entries the round keeps exactly.
+func (e *Engine) Kept() int { return len(e.kept) }
 
 // Err is the error of a round started by MaxPair, if any (a stop of
 // Options.Stop among them): MaxPair then reports no pair, MinEdge none,

@@ -14,13 +14,11 @@ import (
 	"github.com/ohmgnn/ohm/linalg/graphgen"
 )
 
-// TestSketchKeptBlockExact: after additions, and removals of removal
-// candidates (edge vectors, sketch-19) and of edges among kept nodes,
+// TestSketchKeptBlockExact: after additions and removals among kept nodes,
 // nodes kept later (one solve on the current graph: the round's solver
 // with its updates) and a new round that reuses the entries of the nodes
-// it keeps again all give M = VᵀL⁺V of the current graph (V: the
-// removal candidates' e_u − e_v, the kept nodes' e_i), against a dense
-// pseudoinverse of it, on a graph with two components; so do the
+// it keeps again all give M = L⁺[K, K] of the current graph, against a
+// dense pseudoinverse of it, on a graph with two components; so do the
 // anchors' full columns and the diagonal estimates of the anchors, which
 // the edits update once their vectors are solved (flushBounds: a batch of
 // edits solved on the graph before them, then carried forward), and the
@@ -42,7 +40,7 @@ func keptBlockRun(t *testing.T, workers int) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(g, Options{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers, Removes: true, RemovalCandidates: 24})
+	e, err := New(g, Options{Round: 1000, Candidates: 12, Seed: 2, BoundTol: 1e-10, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,26 +55,10 @@ func keptBlockRun(t *testing.T, workers int) *Engine {
 			t.Fatal(err)
 		}
 		K := len(e.kept)
-		if len(e.pool) == 0 {
-			t.Fatalf("%s: no removal candidates", label)
-		}
-		// Column p of V as (node, weight) terms.
-		terms := func(p int) [][2]float64 {
-			if i := e.kept[p]; i >= 0 {
-				return [][2]float64{{float64(i), 1}}
-			}
-			return [][2]float64{{float64(e.pool[p].U), 1}, {float64(e.pool[p].V), -1}}
-		}
 		worst := 0.0
-		for p := range K {
-			for q := range K {
-				want := 0.0
-				for _, x := range terms(p) {
-					for _, y := range terms(q) {
-						want += x[1] * y[1] * P.At(int(x[0]), int(y[0]))
-					}
-				}
-				worst = math.Max(worst, math.Abs(e.row(p)[q]-want))
+		for p, i := range e.kept {
+			for q, j := range e.kept {
+				worst = math.Max(worst, math.Abs(e.row(p)[q]-P.At(i, j)))
 			}
 		}
 		t.Logf("%s: %d kept, worst |M − L⁺| %.2g", label, K, worst)
@@ -98,12 +80,11 @@ func keptBlockRun(t *testing.T, workers int) *Engine {
 		checkLiveBounds(t, e, label)
 		checkBestPair(t, e, label)
 	}
-	turn := 0
 	edit := func() {
 		e.Begin()
 		added := false
-		for x, a := range e.nodes() {
-			for _, b := range e.nodes()[x+1:] {
+		for x, a := range e.kept {
+			for _, b := range e.kept[x+1:] {
 				if !added && a != b && !e.g.HasEdge(a, b) && e.comp[a] == e.comp[b] {
 					if err := e.Add(a, b); err != nil {
 						t.Fatal(err)
@@ -112,30 +93,14 @@ func keptBlockRun(t *testing.T, workers int) *Engine {
 				}
 			}
 		}
-		// A removal candidate (edge vector) one iteration, an edge among
-		// kept nodes the next.
 		bridges := tarjan.Bridges(e.g)
-		removable := e.edges
-		if turn++; turn%2 == 1 {
-			removable = nil
-			for _, f := range e.pool {
-				if e.inPool(f.U, f.V) {
-					removable = append(removable, f)
-				}
-			}
-		}
-		removed := false
-		for _, p := range removable {
+		for _, p := range e.edges {
 			if e.g.HasEdge(p.U, p.V) && !bridges.Has(p.U, p.V) && !e.added[[2]int{p.U, p.V}] {
 				if err := e.Remove(p.U, p.V); err != nil {
 					t.Fatal(err)
 				}
-				removed = true
 				break
 			}
-		}
-		if !removed {
-			t.Fatalf("iteration %d: nothing to remove", turn)
 		}
 		if err := e.Commit(); err != nil {
 			t.Fatal(err)
@@ -176,7 +141,7 @@ func checkBestPair(t *testing.T, e *Engine, label string) {
 	t.Helper()
 	K := len(e.kept)
 	for p := range K {
-		if low := slices.Min(e.row(p)[len(e.pool):]); e.rowMin[p] > low {
+		if low := slices.Min(e.row(p)); e.rowMin[p] > low {
 			t.Fatalf("%s: row %d: kept bound on the minimum %.15g above M's %.15g", label, p, e.rowMin[p], low)
 		}
 	}

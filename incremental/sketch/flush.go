@@ -138,9 +138,7 @@ func (e *Engine) flushBounds() error {
 		}
 	}
 	for p, i := range e.kept {
-		if i >= 0 {
-			e.dhat[i] = e.diag[p]
-		}
+		e.dhat[i] = e.diag[p]
 	}
 	e.waiting = e.waiting[:0]
 	e.dirty = true

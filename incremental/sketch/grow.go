@@ -31,13 +31,16 @@ func (e *Engine) grow(ws []int) error {
 		e.kept = append(e.kept, w)
 	}
 	K := K0 + N
-	y := make([]float64, N*K) // row j: L⁺ e_{ws[j]} on M's columns
+	y := make([]float64, N*K) // row j: L⁺ e_{ws[j]} on the kept positions
 	n := e.g.N()
 	room := max(0, maxAnchors-len(e.anchors))
 	newCols := make([]float64, min(N, room)*n)
 	_, err := e.solver.SolveMany(N, func(q int, b []float64) { b[ws[q]] = 1 },
 		func(q int, x []float64) {
-			e.project(x, y[q*K:(q+1)*K])
+			row := y[q*K : (q+1)*K]
+			for p, i := range e.kept {
+				row[p] = x[i]
+			}
 			if q < room {
 				copy(newCols[q*n:(q+1)*n], x)
 			}
@@ -69,13 +72,13 @@ func (e *Engine) grow(ws []int) error {
 	}
 	e.setDiag()
 	// The old rows' bounds stay bounds over their old columns; the new
-	// columns (nodes) and rows are read once. O(K·N), not M's O(K²).
+	// columns and rows are read once. O(K·N), not M's O(K²).
 	e.rowMin = slices.Grow(e.rowMin[:K0], N)[:K]
 	for p := range K0 {
 		e.rowMin[p] = min(e.rowMin[p], minimum(e.row(p)[K0:]))
 	}
 	for p := K0; p < K; p++ {
-		e.rowMin[p] = e.nodeMin(e.row(p))
+		e.rowMin[p] = minimum(e.row(p))
 	}
 	for j, w := range ws {
 		e.dhat[w], e.sd[w] = e.diag[K0+j], 0
@@ -83,7 +86,7 @@ func (e *Engine) grow(ws []int) error {
 	e.setCandidates()
 	for _, w := range ws {
 		for _, v := range e.g.Neighbours(w) {
-			if e.index[v] >= 0 && (int(e.index[v]) < K0 || v > w) && !e.inPool(v, w) {
+			if e.index[v] >= 0 && (int(e.index[v]) < K0 || v > w) {
 				e.edges = append(e.edges, incremental.Pair{U: min(v, w), V: max(v, w)})
 			}
 		}

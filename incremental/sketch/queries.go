@@ -55,22 +55,14 @@ func (e *Engine) SolveResistance(u, v int) (float64, error) {
 // Skip sets the pairs MaxPair leaves out.
 func (e *Engine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
 
-// MinEdge is the first removal candidate or edge with both ends kept, in
-// ascending exact resistance of G(t) (definitions §3.1's rule), that
-// accept takes; edges added in the open batch are not candidates. A
-// removal candidate's R is its diagonal entry of M. O((|pool| + |edges of
-// K|)·log).
+// MinEdge is the first edge with both ends kept, in ascending exact
+// resistance of G(t) (definitions §3.1's rule), that accept takes; edges added in
+// the open batch are not candidates. O(|edges of K|·log).
 func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 	if e.err != nil {
 		return incremental.Pair{}, false
 	}
 	var es []incremental.Pair
-	for p, f := range e.pool {
-		if q, ok := e.poolAt[[2]int{f.U, f.V}]; ok && int(q) == p && e.g.HasEdge(f.U, f.V) {
-			f.Score = e.diag[p]
-			es = append(es, f)
-		}
-	}
 	for _, p := range e.edges {
 		if e.added[[2]int{p.U, p.V}] || !e.g.HasEdge(p.U, p.V) {
 			continue
@@ -81,13 +73,10 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 	return rank.FirstAccepted(es, rank.Ascending, rank.ScoreOnly, accept)
 }
 
-// Resistance is R_ij: exact when both are kept or {i, j} is a removal
-// candidate, else the estimate of a fresh two-sided solve would be
-// needed, which the engine does not make: false.
+// Resistance is R_ij: exact when both are kept, else the estimate of a
+// fresh two-sided solve would be needed, which the engine does not make:
+// false.
 func (e *Engine) Resistance(i, j int) (float64, bool) {
-	if f, ok := e.poolAt[[2]int{min(i, j), max(i, j)}]; ok {
-		return e.diag[f], true
-	}
 	a, b := e.index[i], e.index[j]
 	if a < 0 || b < 0 {
 		return 0, false

@@ -60,8 +60,7 @@ func (e *Engine) refresh(extra []int) error {
 		return err
 	}
 	isCand := e.chooseCandidates(rs, extra)
-	keep, pool := e.keptNodes(rs, isCand)
-	if err := e.solveKept(rs, keep, pool); err != nil {
+	if err := e.solveKept(rs, e.keptNodes(rs, isCand)); err != nil {
 		return err
 	}
 	e.calibrate(rs)
@@ -129,14 +128,12 @@ func (rs *roundStart) sortByEcc() {
 
 // finishRound sets what the round's decisions read once M is solved and
 // the calibration made: the rows' minima of M, the exact L⁺_ii of the kept
-// nodes, the live bounds and the cover, the edges with both ends kept (but
-// the removal candidates, M's own columns), and the round's iterations. O(|K|² + n + Σ deg over K).
+// nodes, the live bounds and the cover, the edges with both ends kept, and
+// the round's iterations. O(|K|² + n + Σ deg over K).
 func (e *Engine) finishRound(rs *roundStart) error {
 	e.setRowMin()
 	for p, i := range e.kept { // kept nodes: L⁺_ii exact
-		if i >= 0 {
-			e.dhat[i], e.sd[i] = e.diag[p], 0
-		}
+		e.dhat[i], e.sd[i] = e.diag[p], 0
 	}
 	e.ecc = rs.ecc
 	e.dirty = true
@@ -144,9 +141,9 @@ func (e *Engine) finishRound(rs *roundStart) error {
 		return err
 	}
 	e.edges = e.edges[:0]
-	for _, u := range e.nodes() {
+	for _, u := range e.kept {
 		for _, v := range e.g.Neighbours(u) {
-			if v > u && e.index[v] >= 0 && !e.inPool(u, v) {
+			if v > u && e.index[v] >= 0 {
 				e.edges = append(e.edges, incremental.Pair{U: u, V: v})
 			}
 		}
