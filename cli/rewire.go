@@ -13,6 +13,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/internal/atomicfile"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -85,6 +86,8 @@ type RewireSummary struct {
 	// (definitions §2.2; 0 for the other engines and forms).
 	Fallbacks int     `json:"fallbacks"`
 	Seconds   float64 `json:"seconds"`
+	// OhmVersion is the release and commit that ran it (release.Build).
+	OhmVersion string `json:"ohm_version"`
 }
 
 // Run validates every flag and checks that the outputs can be written,
@@ -295,7 +298,7 @@ func summarize(name string, cfg rewire.Config, directed bool, res *rewire.Result
 		Iterations: res.Iterations, Added: res.Added, Removed: res.Removed,
 		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
 		Version: rewire.RunVersion(cfg.Method, directed, res.Engine), Engine: string(res.Engine), Seconds: res.Seconds,
-		Rounds: res.Rounds, Solves: res.Solves, Fallbacks: res.Fallbacks,
+		Rounds: res.Rounds, Solves: res.Solves, Fallbacks: res.Fallbacks, OhmVersion: release.Build(),
 	}
 	if directed {
 		s.Form = "directed"

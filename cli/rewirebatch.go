@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
@@ -34,6 +35,7 @@ type BatchSummary struct {
 	// CPUSeconds is the process's CPU time (user and system, every thread)
 	// over the same span; 0 where the system cannot say.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	OhmVersion string  `json:"ohm_version"` // the release and commit that ran it (release.Build)
 }
 
 // batchEdit is one line of a batch's edit log: the graph's index, then
@@ -179,7 +181,7 @@ func encodeBatchLog(w io.Writer, results []*rewire.Result) error {
 
 // summarizeBatch is the summary of a batch of cfg on dataset name.
 func summarizeBatch(name string, cfg rewire.Config, directed bool, results []*rewire.Result) BatchSummary {
-	s := BatchSummary{Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, Edits: cfg.Edits,
+	s := BatchSummary{OhmVersion: release.Build(), Dataset: name, Form: "undirected", Method: string(cfg.Method), Budget: cfg.Budget, Edits: cfg.Edits,
 		ManyTotals: rewire.Totals(results)}
 	if directed {
 		s.Form = "directed"

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
@@ -67,8 +68,9 @@ type TrainOut struct {
 	TestAccStd  float64    `json:"test_acc_std"`
 	ValAccMean  float64    `json:"val_acc_mean"`
 	Runs        []TrainRun `json:"runs"`
-	Seconds     float64    `json:"seconds"`  // wall time of all runs (without loading)
-	EpochMs     float64    `json:"epoch_ms"` // mean wall time of one epoch of one run
+	Seconds     float64    `json:"seconds"`     // wall time of all runs (without loading)
+	EpochMs     float64    `json:"epoch_ms"`    // mean wall time of one epoch of one run
+	OhmVersion  string     `json:"ohm_version"` // the release and commit that ran it (release.Build)
 }
 
 // config checks every flag before anything is loaded and returns the
@@ -286,7 +288,7 @@ func (c *trainCmd) applySplitRule(d *dataset.Dataset, split int) error {
 
 // summarizeTraining assembles the output from the results.
 func summarizeTraining(name string, cfg gnn.Config, feat gnn.Features, graph string, res []gnn.Result, seconds float64) TrainOut {
-	out := TrainOut{Dataset: name, Model: cfg.Kind.String(), Layers: cfg.Layers, PairNorm: cfg.PairNorm,
+	out := TrainOut{OhmVersion: release.Build(), Dataset: name, Model: cfg.Kind.String(), Layers: cfg.Layers, PairNorm: cfg.PairNorm,
 		Features: feat.String(), Graph: graph, Runs: make([]TrainRun, len(res)), Seconds: seconds}
 	if cfg.PairNorm {
 		out.PairNormAt = cfg.PairNormAt.String()
@@ -316,16 +318,28 @@ func printTraining(w io.Writer, o TrainOut, cfg gnn.Config, form string) error {
 		cfg.Epochs, cfg.LR, cfg.WeightDecay, cfg.DecayScope, cfg.Dropout)
 	fmt.Fprintf(tw, "runs\t%d\n", len(o.Runs))
 	fmt.Fprintf(tw, "test accuracy\t%.2f ± %.2f %% (population std)\n", 100*o.TestAccMean, 100*o.TestAccStd)
-	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*o.ValAccMean)
-	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", o.Seconds, o.EpochMs)
+	rows := make([]string, len(o.Runs))
+	for i, r := range o.Runs {
+		rows[i] = fmt.Sprintf("%d\t%d\t%d\t%.2f\t%.2f\t", r.Seed, r.Split, r.BestEpoch, 100*r.ValAcc, 100*r.TestAcc)
+	}
+	return printRunTable(w, tw, o.ValAccMean, o.Seconds, o.EpochMs, "seed\tsplit\tbest_epoch\tval_acc %\ttest_acc %\t", rows)
+}
+
+// printRunTable ends the summary of a train command, node or graph task:
+// the validation accuracy and time lines on tw, flushed, a blank line, then
+// header and one row per run (tab-separated cells, each ending in a tab),
+// right-aligned.
+func printRunTable(w io.Writer, tw *tabwriter.Writer, valAcc, seconds, epochMs float64, header string, rows []string) error {
+	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*valAcc)
+	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", seconds, epochMs)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seed\tsplit\tbest_epoch\tval_acc %\ttest_acc %\t")
-	for _, r := range o.Runs {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%.2f\t\n", r.Seed, r.Split, r.BestEpoch, 100*r.ValAcc, 100*r.TestAcc)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, r)
 	}
 	return tw.Flush()
 }

@@ -51,7 +51,7 @@ func TestTrainJSONFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"dataset", "model", "layers", "pairnorm", "features", "graph", "test_acc_mean", "test_acc_std",
-		"val_acc_mean", "runs", "seconds", "epoch_ms"}
+		"val_acc_mean", "runs", "seconds", "epoch_ms", "ohm_version"}
 	if got := sortedKeys(raw); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("fields %v, want %v", got, want)
 	}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	release "github.com/ohmgnn/ohm"
 	"github.com/ohmgnn/ohm/model/dataset"
 	"github.com/ohmgnn/ohm/model/gnn"
 )
@@ -51,8 +52,9 @@ type GraphTrainOut struct {
 	TestAccStd  float64         `json:"test_acc_std"`
 	ValAccMean  float64         `json:"val_acc_mean"`
 	Runs        []GraphTrainRun `json:"runs"`
-	Seconds     float64         `json:"seconds"`  // wall time of all trials (without loading)
-	EpochMs     float64         `json:"epoch_ms"` // mean wall time of one epoch of one trial
+	Seconds     float64         `json:"seconds"`     // wall time of all trials (without loading)
+	EpochMs     float64         `json:"epoch_ms"`    // mean wall time of one epoch of one trial
+	OhmVersion  string          `json:"ohm_version"` // the release and commit that ran it (release.Build)
 }
 
 // checkNodeTask refuses the graph-task flags and TU datasets in a node task.
@@ -236,7 +238,7 @@ func (c *trainCmd) runGraph(g *Globals) error {
 
 // summarizeGraphTraining assembles the output from the results.
 func summarizeGraphTraining(name string, cfg gnn.GraphConfig, res []gnn.GraphResult, seconds float64) GraphTrainOut {
-	out := GraphTrainOut{Dataset: name, Task: "graph", Model: cfg.Kind.String(), Layers: cfg.Layers, Hidden: cfg.Hidden,
+	out := GraphTrainOut{OhmVersion: release.Build(), Dataset: name, Task: "graph", Model: cfg.Kind.String(), Layers: cfg.Layers, Hidden: cfg.Hidden,
 		Pool: cfg.Pool.String(), Graph: "original", Trials: len(res), Runs: make([]GraphTrainRun, len(res)), Seconds: seconds}
 	test, val := make([]float64, len(res)), make([]float64, len(res))
 	epochs, secs := 0, 0.0
@@ -266,16 +268,9 @@ func printGraphTraining(w io.Writer, o GraphTrainOut, cfg gnn.GraphConfig) error
 		cfg.BatchSize, cfg.LR, cfg.WeightDecay, cfg.Dropout, cfg.Patience)
 	fmt.Fprintf(tw, "trials\t%d (a random 80/10/10 split each)\n", o.Trials)
 	fmt.Fprintf(tw, "test accuracy\t%.2f ± %.2f %% (2σ/√trials)\n", 100*o.TestAccMean, 100*o.TestAccCI)
-	fmt.Fprintf(tw, "val accuracy\t%.2f %%\n", 100*o.ValAccMean)
-	fmt.Fprintf(tw, "time\t%.2f s, %.2f ms/epoch\n", o.Seconds, o.EpochMs)
-	if err := tw.Flush(); err != nil {
-		return err
+	rows := make([]string, len(o.Runs))
+	for i, r := range o.Runs {
+		rows[i] = fmt.Sprintf("%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t", r.Seed, r.Epochs, r.BestEpoch, 100*r.TrainAcc, 100*r.ValAcc, 100*r.TestAcc)
 	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seed\tepochs\tbest_epoch\ttrain_acc %\tval_acc %\ttest_acc %\t")
-	for _, r := range o.Runs {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t\n", r.Seed, r.Epochs, r.BestEpoch, 100*r.TrainAcc, 100*r.ValAcc, 100*r.TestAcc)
-	}
-	return tw.Flush()
+	return printRunTable(w, tw, o.ValAccMean, o.Seconds, o.EpochMs, "seed\tepochs\tbest_epoch\ttrain_acc %\tval_acc %\ttest_acc %\t", rows)
 }
