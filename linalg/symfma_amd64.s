@@ -2,6 +2,17 @@
 
 #include "textflag.h"
 
+// ZERO_ACC clears the eight accumulators Y0–Y7.
+#define ZERO_ACC \
+	VXORPD Y0, Y0, Y0 \
+	VXORPD Y1, Y1, Y1 \
+	VXORPD Y2, Y2, Y2 \
+	VXORPD Y3, Y3, Y3 \
+	VXORPD Y4, Y4, Y4 \
+	VXORPD Y5, Y5, Y5 \
+	VXORPD Y6, Y6, Y6 \
+	VXORPD Y7, Y7, Y7
+
 // FMA_ROW multiplies the broadcast t entry at off(SI) by the panel row
 // (Y8, Y9) and adds it to the accumulators a and b with fused
 // multiply–adds.
@@ -33,14 +44,7 @@ TEXT ·fmaBlock4x8(SB), NOSPLIT, $0-40
 	MOVQ c+24(FP), DX
 	MOVQ ldc+32(FP), R9
 	SHLQ $3, R9
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	ZERO_ACC
 
 loop:
 	VMOVUPD (DI), Y8
@@ -87,14 +91,7 @@ TEXT ·fmaBlock4x8U(SB), NOSPLIT, $0-56
 	MOVQ c+40(FP), DX
 	MOVQ ldc+48(FP), R9
 	SHLQ $3, R9
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	ZERO_ACC
 
 loopu:
 	VMOVUPD (DI), Y8
