@@ -173,19 +173,7 @@ func gemmFMA(m, nc, k int, a []float64, sa, sl int, b []float64, sbl, sbj int, c
 			}
 		}
 	})
-	for r := range m {
-		j0 := 8 * nb
-		if r >= 4*ng {
-			j0 = 0
-		}
-		for j := j0; j < nc; j++ {
-			var s float64
-			for l := range k {
-				s += a[r*sa+l*sl] * b[l*sbl+j*sbj]
-			}
-			c[r*ldc+j] += s
-		}
-	}
+	gemmEdges(m, nc, k, 4*ng, 8*nb, a, sa, sl, b, sbl, sbj, c, ldc)
 }
 
 // gemmFMAU adds to the m×nc block c (row stride ldc) the product of the
@@ -215,19 +203,7 @@ func gemmFMAU(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []floa
 			}
 		})
 	}
-	for r := range m {
-		j0 := 8 * nb
-		if r >= 4*ng {
-			j0 = 0
-		}
-		for j := j0; j < nc; j++ {
-			var s float64
-			for l := range k {
-				s += a[r*lda+l] * b[l*ldb+j]
-			}
-			c[r*ldc+j] += s
-		}
-	}
+	gemmEdges(m, nc, k, 4*ng, 8*nb, a, lda, 1, b, ldb, 1, c, ldc)
 }
 
 // projectOutFMA is projectOut with the fused multiply–add kernel: h =
@@ -250,4 +226,24 @@ func projectOutFMA(n, k, q0 int, cols, qt, h []float64) {
 		}
 	}
 	gemmFMAU(k, n, q0, neg, q0, qt, n, cols, n)
+}
+
+// gemmEdges adds to c the entries of the product A·B (strides as in
+// gemmFMA) that the 4×8 blocks leave: columns from nb8 on in the first
+// mg rows, every column in the rest, entry by entry. O((m·(nc−nb8) +
+// (m−mg)·nb8)·k).
+func gemmEdges(m, nc, k, mg, nb8 int, a []float64, sa, sl int, b []float64, sbl, sbj int, c []float64, ldc int) {
+	for r := range m {
+		j0 := nb8
+		if r >= mg {
+			j0 = 0
+		}
+		for j := j0; j < nc; j++ {
+			var s float64
+			for l := range k {
+				s += a[r*sa+l*sl] * b[l*sbl+j*sbj]
+			}
+			c[r*ldc+j] += s
+		}
+	}
 }
