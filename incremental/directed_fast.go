@@ -146,6 +146,7 @@ type fastSCC struct {
 	eta    float64   // absolute rounding allowance of a score
 	pvec   []float64 // power-iteration vector of λ_max(Y)
 	lamY   float64   // its estimate of λ_max(Y)
+	lvec   []float64 // power-iteration vector of ‖L‖₂ (lapNorm)
 	dmax   int       // largest out-degree inside the SCC at the last estimate
 	res    []float64 // n×n workspace of the residual
 	stale  bool      // the solver's rows may disagree with the graph
@@ -341,10 +342,10 @@ func (f *fastSCC) estimateShifts(X *mat.SymDense, rows [][]int) []float64 {
 	for _, r := range rows {
 		f.dmax = max(f.dmax, len(r))
 	}
-	b := math.Max(1, 2*float64(f.dmax))
+	b := math.Max(1, math.Min(2*float64(f.dmax), shiftTopSafety*f.lapNorm(rows)))
 	a := 0.5
 	if lam > 0 {
-		a = math.Min(1, 1/(2*lam)) / 2
+		a = math.Min(1, 1/(2*lam)) * shiftBottomSafety
 	}
 	a = math.Min(a, b)
 	J := linalg.WachspressCount(a, b, adiReduction)
