@@ -26,13 +26,18 @@ import (
 //
 // a Lyapunov equation whose right-hand side has rank at most 2 per edit, so
 // that Δ is numerically of low rank (on Cora's largest SCC, 2485 nodes:
-// 35–45 for one edit, 85–95 for an iteration's addition and removal). The low-rank ADI iteration (linalg.SolveLyapunovADI) computes it with
-// Wachspress shifts for the interval [a, b] that holds the real parts of M's
-// eigenvalues: b = max(1, 2·max out-degree) (Gershgorin), and
-// a = min(1, 1/(2λ_max(Y)))/2, because every eigenvalue λ ≠ 1 of M has
-// Re λ = zᴴΠz / (2 zᴴYz) ≥ 1/(2λ_max(Y)) for its left eigenvector z, and
-// λ_max(Y) is estimated by a power iteration (hence the safety factor 2). Each
-// step is a sparse shifted solve (shiftSolver). The correction is compressed
+// 35–45 for one edit, 85–95 for an iteration's addition and removal). The
+// low-rank ADI iteration (linalg.SolveLyapunovADI) computes it with
+// Wachspress shifts for an interval [a, b] estimated to hold the real parts
+// of M's eigenvalues (directed_fast_shifts.go): b = max(1, 1.05·‖L‖₂), ‖L‖₂
+// by a power iteration (every eigenvalue of M is 1 or one of ΠL, so
+// Re λ ≤ max(1, ‖L‖₂); b never above the Gershgorin bound 2·max
+// out-degree), and a = 0.9·min(1, 1/(2λ_max(Y))),
+// because every eigenvalue λ ≠ 1 of M has Re λ = zᴴΠz / (2 zᴴYz) ≥
+// 1/(2λ_max(Y)) for its left eigenvector z, λ_max(Y) estimated by a power
+// iteration. The interval need not be a bound: the ADI's residual decides
+// when an update has converged (to updateRelTol). Each step is a sparse
+// shifted solve (shiftSolver). The correction is compressed
 // (linalg.LowRankSym.Compress) and added to X in about n²·rank
 // multiply–adds.
 //

@@ -10,8 +10,9 @@ import "math"
 // the interval is taken from estimates, not from the rigorous but loose
 // bounds of Gershgorin (b = 2·max out-degree, about twice max Re λ on
 // Cora's SCC) and of a power iteration with a safety factor 2 (a): on
-// Cora's 2485-node SCC the spectrum is real to 3·10⁻³ in [0.028, 169],
-// the old interval [0.0074, 333] and the new one about [0.0148, 178].
+// Cora's 2485-node SCC the spectrum is real to 3·10⁻³ in [0.028, 169];
+// the old interval was [0.0075, 333] (47 shifts), the new one is
+// [0.0134, 176] (43 shifts, about 43 steps per update instead of 48).
 
 // shiftTopSafety multiplies the power-iteration estimate of ‖L‖₂ for the
 // top b of the shift interval (max Re λ(M) ≤ max(1, ‖L‖₂)).
