@@ -42,3 +42,74 @@ func center(x, w, sd, isd []float64, dot, sum float64) {
 		x[k], w[k] = xk, xk*isd[k]
 	}
 }
+
+// extremes is the state of extremePair's scan over y: the most negative
+// entry a1 (its first index ia), the next a2 (equal to a1 on a tie; 0
+// when there are fewer than two negatives), and likewise the most
+// positive b1 (ib) and the next b2; ia, ib = −1 for none.
+type extremes struct {
+	a1, a2, b1, b2 float64
+	ia, ib         int
+}
+
+// add takes entry i, v = y_i, into the scan (i above every index taken).
+// O(1).
+func (e *extremes) add(i int, v float64) {
+	switch {
+	case v < e.a2:
+		if v < e.a1 {
+			e.a1, e.a2, e.ia = v, e.a1, i
+		} else {
+			e.a2 = v // ties a1: a2 = a1, no quick answer
+		}
+	case v > e.b2:
+		if v > e.b1 {
+			e.b1, e.b2, e.ib = v, e.b1, i
+		} else {
+			e.b2 = v
+		}
+	}
+}
+
+// scanExtremes is the scan of every entry of y in order. O(n).
+func scanExtremes(y []float64) extremes {
+	e := extremes{ia: -1, ib: -1}
+	for i, v := range y {
+		e.add(i, v)
+	}
+	return e
+}
+
+// divScan sets y[k] = x[k]/sd1[k] and returns scanExtremes(y): with
+// fosrKernel, the quotients and four interleaved scans (entries k ≡ 0, 1,
+// 2, 3 mod 4) in one pass (extremesAVX2), merged, then the last 0–3
+// entries one by one; the scan's branches, which mispredict on FoSR's
+// vector, become blends. The same quotients and extremes. O(n).
+func divScan(y, x, sd1 []float64) extremes {
+	n := len(y)
+	x, sd1 = x[:n], sd1[:n]
+	if !fosrKernel || n < 4 {
+		divTo(y, x, sd1)
+		return scanExtremes(y)
+	}
+	var l extremeLanes
+	extremesAVX2(&y[0], &x[0], &sd1[0], n, &l) // the lanes merged
+	e := l.merge()
+	for i := n &^ 3; i < n; i++ {
+		y[i] = x[i] / sd1[i]
+		e.add(i, y[i])
+	}
+	return e
+}
+
+// extremeLanes is extremesAVX2's output: the scan of its entries in
+// every lane, merged (lane 0 is read).
+type extremeLanes struct {
+	a1, a2, b1, b2 [4]float64
+	ia, ib         [4]int64
+}
+
+// merge is the scan the lanes hold. O(1).
+func (l *extremeLanes) merge() extremes {
+	return extremes{a1: l.a1[0], a2: l.a2[0], b1: l.b1[0], b2: l.b2[0], ia: int(l.ia[0]), ib: int(l.ib[0])}
+}

@@ -100,3 +100,52 @@ func BenchmarkFoSRKernels(b *testing.B) {
 		}
 	})
 }
+
+// TestFoSRDivScan: divScan gives the quotients of the Go loop and the
+// extremes of extremePair's scalar scan (the values, the first indices)
+// for every length 0–40, on vectors with ties, signed zeros, NaNs and
+// entries of one sign only.
+func TestFoSRDivScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for n := range 41 {
+		for trial := range 200 {
+			x, sd1 := make([]float64, n), make([]float64, n)
+			pool := []float64{-3, -2, -2, 0, math.Copysign(0, -1), 1, 2, 2, math.NaN()}
+			for i := range x {
+				switch {
+				case trial%4 == 0: // few distinct values: ties
+					x[i] = pool[r.IntN(len(pool))]
+				case trial%4 == 1: // one sign
+					x[i] = r.Float64() + 0.1
+				default:
+					x[i] = 2*r.Float64() - 1
+				}
+				sd1[i] = 1 + float64(r.IntN(5))
+				if trial%4 == 3 {
+					sd1[i] = math.Sqrt(sd1[i])
+				}
+			}
+			if trial%8 == 5 {
+				for i := range x {
+					x[i] = -x[i]
+				}
+			}
+			got, want := make([]float64, n), make([]float64, n)
+			e := divScan(got, x, sd1)
+			for k := range want {
+				want[k] = x[k] / sd1[k]
+			}
+			for k := range want {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+					t.Fatalf("n = %d, trial %d, y[%d] = %v, want %v", n, trial, k, got[k], want[k])
+				}
+			}
+			w := scanExtremes(want)
+			if math.Float64bits(e.a1) != math.Float64bits(w.a1) || math.Float64bits(e.a2) != math.Float64bits(w.a2) ||
+				math.Float64bits(e.b1) != math.Float64bits(w.b1) || math.Float64bits(e.b2) != math.Float64bits(w.b2) ||
+				e.ia != w.ia || e.ib != w.ib {
+				t.Fatalf("n = %d, trial %d, y = %v:\n got %+v\nwant %+v", n, trial, want, e, w)
+			}
+		}
+	}
+}
