@@ -218,7 +218,6 @@ func (f *fosr) powerStep() error {
 	n := len(f.x)
 	x, sd, isd := f.x[:n], f.sd[:n], f.isd[:n]
 	w, y := f.w[:n+1], f.y[:n]
-	start, end, nb := f.adj.start[:n], f.adj.end[:n], f.adj.nb
 	dot, sum := 0.0, f.sum
 	for i := range n {
 		dot += x[i] * sd[i]
@@ -230,24 +229,7 @@ func (f *fosr) powerStep() error {
 			w[i] = x[i] * isd[i]
 		}
 	}
-	norm := 0.0
-	for i := range n {
-		// The neighbours in order, then the self-loop, as the reference
-		// sums them (fosrAdj); the padding adds w[n] = +0, which changes
-		// no sum (s starts at +0, and a sum of doubles is then never −0).
-		row := nb[start[i]:end[i]]
-		s := 0.0
-		for len(row) >= 4 {
-			s += w[row[0]]
-			s += w[row[1]]
-			s += w[row[2]]
-			s += w[row[3]]
-			row = row[4:]
-		}
-		yi := x[i] + s*isd[i]
-		y[i] = yi
-		norm += yi * yi
-	}
+	norm := f.adj.rows(x, isd, y, w)
 	norm = math.Sqrt(norm)
 	if !(norm > 0) || math.IsInf(norm, 0) {
 		return ErrFoSRVanished

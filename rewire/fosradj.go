@@ -87,3 +87,38 @@ func (a *fosrAdj) add(g *linalg.Graph, u, v int) {
 		a.start[i], a.end[i] = pos, pos+l
 	}
 }
+
+// rows sets y[i] = x[i] + s_i·isd[i], s_i the sum of w over row i in
+// order (the neighbours, then the self-loop, as the reference sums them;
+// the padding adds w[n] = +0, which changes no sum: s starts at +0, and a
+// sum of doubles is then never −0), and returns Σ y[i]² in order: the
+// sums of a power step (w has n+1 entries). With fosrRowsKernel, in
+// fosrRowsSSE2, the same roundings. O(n + m).
+func (a *fosrAdj) rows(x, isd, y, w []float64) float64 {
+	n := len(x)
+	isd, y, w = isd[:n], y[:n], w[:n+1]
+	start, end, nb := a.start[:n], a.end[:n], a.nb
+	if n == 0 {
+		return 0
+	}
+	if fosrRowsKernel {
+		// The rows lie inside nb (build, add) and hold indices ≤ n.
+		return fosrRowsSSE2(&x[0], &isd[0], &y[0], &w[0], &nb[0], &start[0], &end[0], n)
+	}
+	norm := 0.0
+	for i := range n {
+		row := nb[start[i]:end[i]]
+		s := 0.0
+		for len(row) >= 4 {
+			s += w[row[0]]
+			s += w[row[1]]
+			s += w[row[2]]
+			s += w[row[3]]
+			row = row[4:]
+		}
+		yi := x[i] + s*isd[i]
+		y[i] = yi
+		norm += yi * yi
+	}
+	return norm
+}
