@@ -132,7 +132,6 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 		return nil, nil
 	}
 	f.g.AddEdge(u, v)
-	f.adj.add(f.g, u, v)
 	f.setDeg(u, f.deg[u]+1)
 	f.setDeg(v, f.deg[v]+1)
 	if err := f.powerStep(); err != nil {
@@ -161,8 +160,7 @@ type fosr struct {
 	// beside it (setDeg); sum is Σ d (whole numbers: exact in any order).
 	sd, isd, sd1 []float64
 	sum          float64
-	x, y, w      []float64     // w has n+1 entries, w[n] = 0 (adj's padding)
-	adj          fosrAdj       // powerStep's neighbour rows
+	x, y, w      []float64     // w has n+1 entries, w[n] = 0 (neighbourSums)
 	mark         []bool        // denseMarked's scratch
 	search       productSearch // minProductNonEdge's buffers
 }
@@ -193,7 +191,6 @@ func (f *fosr) reset(g *linalg.Graph) {
 		}
 		f.setDeg(u, d)
 	}
-	f.adj.build(g)
 }
 
 // setDeg sets node u's degree to d, with its roots and the sum. O(1).
@@ -229,7 +226,7 @@ func (f *fosr) powerStep() error {
 			w[i] = x[i] * isd[i]
 		}
 	}
-	norm := f.adj.rows(x, isd, y, w)
+	norm := neighbourSums(f.g, x, isd, y, w)
 	norm = math.Sqrt(norm)
 	if !(norm > 0) || math.IsInf(norm, 0) {
 		return ErrFoSRVanished

@@ -1,5 +1,7 @@
 package rewire
 
+import "github.com/ohmgnn/ohm/linalg"
+
 // divTo sets dst[k] = a[k] / b[k] for every k of dst (a and b at least as
 // long). O(n), four quotients an instruction with fosrKernel.
 func divTo(dst, a, b []float64) {
@@ -112,4 +114,37 @@ type extremeLanes struct {
 // merge is the scan the lanes hold. O(1).
 func (l *extremeLanes) merge() extremes {
 	return extremes{a1: l.a1[0], a2: l.a2[0], b1: l.b1[0], b2: l.b2[0], ia: int(l.ia[0]), ib: int(l.ib[0])}
+}
+
+// neighbourSums sets y[i] = x[i] + s_i·isd[i], s_i the sum of w over i's
+// neighbours in order and then w[i] when i has a self-loop (as the
+// reference sums them), and returns Σ y[i]² in order: the sums of a power
+// step on the undirected g. w has n+1 entries, w[n] = +0 (fosrRowsSSE2
+// reads it for the entries past a list's end). With fosrRowsKernel, in
+// fosrRowsSSE2, with the same roundings. O(n + m).
+func neighbourSums(g *linalg.Graph, x, isd, y, w []float64) float64 {
+	n := len(x)
+	lists, loop := g.OutLists()
+	isd, y, w, lists, loop = isd[:n], y[:n], w[:n+1], lists[:n], loop[:n]
+	if n == 0 {
+		return 0
+	}
+	if fosrRowsKernel {
+		// The lists hold nodes < n (the graph's invariant).
+		return fosrRowsSSE2(&x[0], &isd[0], &y[0], &w[0], &lists[0], &loop[0], n)
+	}
+	norm := 0.0
+	for i, nb := range lists {
+		s := 0.0
+		for _, j := range nb {
+			s += w[j]
+		}
+		if loop[i] {
+			s += w[i]
+		}
+		yi := x[i] + s*isd[i]
+		y[i] = yi
+		norm += yi * yi
+	}
+	return norm
 }
