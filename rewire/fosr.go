@@ -182,15 +182,19 @@ func (f *fosr) reset(g *linalg.Graph) {
 	}
 	f.w = f.w[:n+1]
 	f.w[n] = 0
-	clear(f.deg)
-	f.g, f.sum = g, 0
-	for u := range n {
-		d := float64(g.Degree(u))
-		if g.HasSelfLoop(u) {
+	f.g = g
+	lists, loop := g.OutLists()
+	sum := 0.0
+	for u, nb := range lists[:n] {
+		d := float64(len(nb))
+		if loop[u] {
 			d++
 		}
-		f.setDeg(u, d)
+		f.deg[u] = d
+		sum += d // whole numbers: exact, as setDeg's running sum
 	}
+	f.sum = sum
+	roots(f.deg, f.sd, f.isd, f.sd1)
 }
 
 // setDeg sets node u's degree to d, with its roots and the sum. O(1).

@@ -1,6 +1,10 @@
 package rewire
 
-import "github.com/ohmgnn/ohm/linalg"
+import (
+	"math"
+
+	"github.com/ohmgnn/ohm/linalg"
+)
 
 // divTo sets dst[k] = a[k] / b[k] for every k of dst (a and b at least as
 // long). O(n), four quotients an instruction with fosrKernel.
@@ -147,4 +151,21 @@ func neighbourSums(g *linalg.Graph, x, isd, y, w []float64) float64 {
 		norm += yi * yi
 	}
 	return norm
+}
+
+// roots sets sd[k] = √deg[k], isd[k] = invSqrt(deg[k]) and sd1[k] =
+// √(deg[k]+1) for every k of deg (FoSR's degree roots, setDeg's), four
+// entries an instruction with fosrKernel, the same bits. O(n).
+func roots(deg, sd, isd, sd1 []float64) {
+	n := len(deg)
+	sd, isd, sd1 = sd[:n], isd[:n], sd1[:n]
+	k := 0
+	if fosrKernel && n >= 4 {
+		rootsAVX2(&deg[0], &sd[0], &isd[0], &sd1[0], n)
+		k = n &^ 3
+	}
+	for ; k < n; k++ {
+		d := deg[k]
+		sd[k], isd[k], sd1[k] = math.Sqrt(d), invSqrt(d), math.Sqrt(d+1)
+	}
 }

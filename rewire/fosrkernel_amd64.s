@@ -239,3 +239,42 @@ extdone:
 	VMOVDQU Y15, 160(AX)
 	VZEROUPPER
 	RET
+
+// func rootsAVX2(deg, sd, isd, sd1 *float64, n int)
+//
+// For k < n &^ 3: sd[k] = √deg[k], isd[k] = 1/√deg[k] (+0 where deg[k] is
+// 0), sd1[k] = √(deg[k] + 1), four a step; VSQRTPD and VDIVPD round as
+// SQRTSD and DIVSD (correctly rounded), VADDPD as ADDSD.
+TEXT ·rootsAVX2(SB), NOSPLIT, $0-40
+	MOVQ deg+0(FP), SI
+	MOVQ sd+8(FP), DI
+	MOVQ isd+16(FP), R8
+	MOVQ sd1+24(FP), R9
+	MOVQ n+32(FP), CX
+	SHLQ $3, CX
+	ANDQ $-32, CX
+	MOVQ $0x3FF0000000000000, DX
+	MOVQ DX, X9
+	VBROADCASTSD X9, Y9 // 1
+	VXORPD Y8, Y8, Y8   // 0
+	XORQ R11, R11
+
+roots4:
+	CMPQ R11, CX
+	JGE  rootsdone
+	VMOVUPD (SI)(R11*1), Y0
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, (DI)(R11*1)
+	VDIVPD  Y1, Y9, Y2
+	VCMPPD  $0, Y8, Y0, Y3 // deg = 0
+	VANDNPD Y2, Y3, Y2
+	VMOVUPD Y2, (R8)(R11*1)
+	VADDPD  Y9, Y0, Y4
+	VSQRTPD Y4, Y4
+	VMOVUPD Y4, (R9)(R11*1)
+	ADDQ $32, R11
+	JMP  roots4
+
+rootsdone:
+	VZEROUPPER
+	RET

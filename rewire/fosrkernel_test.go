@@ -149,3 +149,33 @@ func TestFoSRDivScan(t *testing.T) {
 		}
 	}
 }
+
+// TestFoSRRoots: roots gives setDeg's √d, invSqrt(d) and √(d+1) bit for
+// bit for every length 0–40, on degrees (zeros included) and on other
+// non-negative values.
+func TestFoSRRoots(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	for n := range 41 {
+		for trial := range 20 {
+			deg := make([]float64, n)
+			for i := range deg {
+				if trial%2 == 0 {
+					deg[i] = float64(r.IntN(12))
+				} else {
+					deg[i] = r.Float64() * math.Pow(10, float64(r.IntN(20)-10))
+				}
+			}
+			sd, isd, sd1 := make([]float64, n), make([]float64, n), make([]float64, n)
+			roots(deg, sd, isd, sd1)
+			for i, d := range deg {
+				want := [3]float64{math.Sqrt(d), invSqrt(d), math.Sqrt(d + 1)}
+				got := [3]float64{sd[i], isd[i], sd1[i]}
+				for c := range 3 {
+					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+						t.Fatalf("n = %d, deg[%d] = %v: root %d is %v, want %v", n, i, d, c, got[c], want[c])
+					}
+				}
+			}
+		}
+	}
+}
