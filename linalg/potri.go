@@ -1,0 +1,98 @@
+package linalg
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// potriUpper is lapack64.Potri of the upper Cholesky factor in a (n×n,
+// row stride lda), with the bits of gonum's pure-Go Dpotri: Dtrtri (blocks
+// of 64 columns: Dtrmm, Dtrsm, Dtrti2), then Dlauum. The Dtrmm of each
+// block, the bulk of Dtrtri's arithmetic, is trmmUpper (the same sums in
+// the same order, AVX2 blocks of 4 rows × 8 columns); the rest is gonum's.
+// Elsewhere (no AVX2, the openblas build) it is lapack64.Potri. It
+// reports false when a diagonal entry is zero (Dtrtri's failure).
+// O(n³).
+func potriUpper(n int, a []float64, lda int) bool {
+	if !symKernel || !pureGoLAPACK {
+		_, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Data: a, Stride: lda})
+		return ok
+	}
+	for i := range n {
+		if a[i*lda+i] == 0 {
+			return false
+		}
+	}
+	impl := lapackgonum.Implementation{}
+	const nb = 64 // gonum's Ilaenv for DTRTRI
+	if nb > n {
+		impl.Dtrti2(blas.Upper, blas.NonUnit, n, a, lda)
+	} else {
+		bi := blas64.Implementation()
+		for j := 0; j < n; j += nb {
+			jb := min(nb, n-j)
+			trmmUpper(j, jb, a, lda, a[j:], lda)
+			bi.Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit, j, jb, -1, a[j*lda+j:], lda, a[j:], lda)
+			impl.Dtrti2(blas.Upper, blas.NonUnit, jb, a[j*lda+j:], lda)
+		}
+	}
+	impl.Dlauum(blas.Upper, n, a, lda)
+	return true
+}
+
+// trmmUpper sets the m×n b to A·b for the upper triangle A of a (m×m,
+// non-unit diagonal), with the bits of gonum's Dtrmm(Left, Upper, NoTrans,
+// NonUnit, m, n, 1, a, lda, b, ldb): row i of b is scaled by A_ii, then
+// gains A_ik·(row k) for k = i+1, …, m−1 in turn (rows below i still as
+// they were), each product and sum rounded on its own, a zero A_ik
+// skipped. Rows go four at a time: the part of their sums within the four
+// rows in Go, the rest, where no A_ik is zero, by MulAddOrdered (AVX2
+// 4×8 blocks). O(m²·n).
+func trmmUpper(m, n int, a []float64, lda int, b []float64, ldb int) {
+	for i0 := 0; i0 < m; i0 += 4 {
+		i1 := min(i0+4, m)
+		for i := i0; i < i1; i++ {
+			bi := b[i*ldb : i*ldb+n]
+			for j := range bi {
+				bi[j] *= a[i*lda+i]
+			}
+			for k := i + 1; k < i1; k++ {
+				axpyRow(a[i*lda+k], b[k*ldb:k*ldb+n], bi)
+			}
+		}
+		if i1 == m {
+			continue
+		}
+		zero := i1-i0 < 4
+		for i := i0; i < i1 && !zero; i++ {
+			for _, v := range a[i*lda+i1 : i*lda+m] {
+				zero = zero || v == 0
+			}
+		}
+		if !zero {
+			MulAddOrdered(4, n, m-i1, a[i0*lda+i1:], lda, 1, b[i1*ldb:], ldb, b[i0*ldb:], ldb)
+			continue
+		}
+		for i := i0; i < i1; i++ {
+			bi := b[i*ldb : i*ldb+n]
+			for k := i1; k < m; k++ {
+				axpyRow(a[i*lda+k], b[k*ldb:k*ldb+n], bi)
+			}
+		}
+	}
+}
+
+// axpyRow is gonum's AxpyUnitary(alpha, x, y) as Dtrmm calls it: y[j] +=
+// alpha·x[j], the product rounded before the sum (never fused), nothing
+// when alpha is zero. O(len(y)).
+func axpyRow(alpha float64, x, y []float64) {
+	if alpha == 0 {
+		return
+	}
+	x = x[:len(y)]
+	for j := range y {
+		y[j] += float64(alpha * x[j])
+	}
+}
