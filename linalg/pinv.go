@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -69,7 +68,7 @@ func ComponentPinvIn(buf []float64, g *Graph, nodes []int) (*mat.SymDense, error
 	var P *mat.SymDense
 	if nc <= conditionBound {
 		raw := A.RawSymmetric()
-		if _, ok := lapack64.Potrf(raw); !ok {
+		if !potrfUpper(nc, raw.Data, raw.Stride) {
 			return nil, fmt.Errorf("linalg: Cholesky of L+J/n failed on a component of %d nodes (component labels wrong?)", nc)
 		}
 		if !potriUpper(nc, raw.Data, raw.Stride) {

@@ -96,3 +96,62 @@ func axpyRow(alpha float64, x, y []float64) {
 		y[j] += float64(alpha * x[j])
 	}
 }
+
+// potrfUpper is lapack64.Potrf of the upper triangle of the symmetric a
+// (n×n, row stride lda), with the bits of gonum's pure-Go Dpotrf: blocks
+// of 64 columns (Dsyrk, Dpotf2, Dgemm, Dtrsm), the Dgemm of each block by
+// gemmTransNeg (the same sums in the same order, AVX2 4×8 blocks); the
+// rest is gonum's. Elsewhere (no AVX2, the openblas build) it is
+// lapack64.Potrf. It reports false when a is not positive definite.
+// O(n³).
+func potrfUpper(n int, a []float64, lda int) bool {
+	if !symKernel || !pureGoLAPACK {
+		_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Data: a, Stride: lda})
+		return ok
+	}
+	impl := lapackgonum.Implementation{}
+	const nb = 64 // gonum's Ilaenv for DPOTRF
+	if n <= nb {
+		return impl.Dpotf2(blas.Upper, n, a, lda)
+	}
+	bi := blas64.Implementation()
+	var neg []float64
+	for j := 0; j < n; j += nb {
+		jb := min(nb, n-j)
+		bi.Dsyrk(blas.Upper, blas.Trans, jb, j, -1, a[j:], lda, 1, a[j*lda+j:], lda)
+		if !impl.Dpotf2(blas.Upper, jb, a[j*lda+j:], lda) {
+			return false
+		}
+		if j+jb < n {
+			if cap(neg) < jb*j {
+				neg = make([]float64, jb*(n-jb))
+			}
+			gemmTransNeg(jb, n-j-jb, j, a[j:], lda, a[j+jb:], lda, a[j*lda+j+jb:], lda, neg[:jb*j])
+			bi.Dtrsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, jb, n-j-jb, 1, a[j*lda+j:], lda, a[j*lda+j+jb:], lda)
+		}
+	}
+	return true
+}
+
+// gemmTransNeg sets the m×nc c to c − aᵀ·b (a k×m, b k×nc, row strides
+// lda, ldb, ldc), with the bits of gonum's Dgemm(Trans, NoTrans, m, nc, k,
+// −1, a, lda, b, ldb, 1, c, ldc): every entry gains (−a_lr)·b_lj for l =
+// 0, 1, …, k−1 in turn, the product rounded before the sum. Without a
+// zero a_lr (which Dgemm skips) by MulAddOrdered on neg (m·k floats, the
+// coefficients −a_lr), else by Dgemm. O(m·nc·k).
+func gemmTransNeg(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, neg []float64) {
+	if m == 0 || nc == 0 || k == 0 {
+		return
+	}
+	for r := range m {
+		for l := range k {
+			v := a[l*lda+r]
+			if v == 0 {
+				blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, m, nc, k, -1, a, lda, b, ldb, 1, c, ldc)
+				return
+			}
+			neg[r*k+l] = -v
+		}
+	}
+	MulAddOrdered(m, nc, k, neg, k, 1, b, ldb, c, ldc)
+}

@@ -10,12 +10,30 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
-// spdFactor is the upper Cholesky factor (lapack64.Potrf) of a random
-// symmetric positive definite n×n matrix with row stride lda: L + J/n of a
-// random connected graph (the matrices ComponentPinv inverts) or, when
-// dense is set, BᵀB + nI of a random B, with some exact zeros in the
-// factor's upper triangle when zeros is set.
+// spdFactor is the upper Cholesky factor (lapack64.Potrf) of spdMatrix,
+// with some exact zeros in the factor's upper triangle when zeros is set.
 func spdFactor(t *testing.T, r *rand.Rand, n, lda int, dense, zeros bool) []float64 {
+	a := spdMatrix(r, n, lda, dense)
+	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Data: a, Stride: lda}); !ok {
+		t.Fatalf("n = %d: not positive definite", n)
+	}
+	if zeros {
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if r.IntN(7) == 0 {
+					a[i*lda+j] = 0
+				}
+			}
+		}
+	}
+	return a
+}
+
+// spdMatrix is a random symmetric positive definite n×n matrix with row
+// stride lda (both triangles): L + J/n of a random connected graph (the
+// matrices ComponentPinv inverts) or, when dense is set, BᵀB + nI of a
+// random B.
+func spdMatrix(r *rand.Rand, n, lda int, dense bool) []float64 {
 	a := make([]float64, n*lda)
 	if dense {
 		bm := make([]float64, n*n)
@@ -56,18 +74,6 @@ func spdFactor(t *testing.T, r *rand.Rand, n, lda int, dense, zeros bool) []floa
 			}
 		}
 	}
-	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Data: a, Stride: lda}); !ok {
-		t.Fatalf("n = %d: not positive definite", n)
-	}
-	if zeros {
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				if r.IntN(7) == 0 {
-					a[i*lda+j] = 0
-				}
-			}
-		}
-	}
 	return a
 }
 
@@ -103,6 +109,45 @@ func TestPotriUpperBitForBit(t *testing.T) {
 	}
 }
 
+// TestPotrfUpperBitForBit: potrfUpper leaves the upper triangle as gonum's
+// Dpotrf (lapack64.Potrf) does, bit for bit, on both sides of the block
+// size 64, for graph Laplacians and dense matrices, with exact zeros in
+// the matrix (which Dgemm skips once they reach the factor), and fails
+// where it fails.
+func TestPotrfUpperBitForBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 9))
+	for _, n := range []int{1, 2, 7, 63, 64, 65, 100, 128, 129, 200, 257} {
+		for trial := range 4 {
+			lda := n + trial%2*5
+			a := spdMatrix(r, n, lda, trial%2 == 1)
+			if trial == 2 && n > 1 {
+				for j := 1; j < n; j++ { // a zero row in the upper part of the first row
+					a[j], a[j*lda] = 0, 0
+				}
+			}
+			if trial == 3 && n > 70 {
+				a[70*lda+70] = -1 // not positive definite in the second block
+			}
+			b := append([]float64(nil), a...)
+			ok := potrfUpper(n, a, lda)
+			_, okb := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Data: b, Stride: lda})
+			if ok != okb {
+				t.Fatalf("n = %d, trial %d: ok %v, gonum's %v", n, trial, ok, okb)
+			}
+			if !ok {
+				continue
+			}
+			for i := range n {
+				for j := i; j < n; j++ {
+					if math.Float64bits(a[i*lda+j]) != math.Float64bits(b[i*lda+j]) {
+						t.Fatalf("n = %d, trial %d: entry (%d, %d) = %v, gonum's %v", n, trial, i, j, a[i*lda+j], b[i*lda+j])
+					}
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkPotriUpper times the inverse from the Cholesky factor of L + J/n
 // of a random connected graph of 300 nodes (PROTEINS' largest graphs are
 // 200–620): potriUpper against gonum's Dpotri.
@@ -121,6 +166,26 @@ func BenchmarkPotriUpper(b *testing.B) {
 		for b.Loop() {
 			copy(a, f)
 			lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Data: a, Stride: n})
+		}
+	})
+}
+
+// BenchmarkPotrfUpper times the Cholesky factor of L + J/n of a random
+// connected graph of 300 nodes: potrfUpper against gonum's Dpotrf.
+func BenchmarkPotrfUpper(b *testing.B) {
+	const n = 300
+	m := spdMatrix(rand.New(rand.NewPCG(2, 3)), n, n, false)
+	a := make([]float64, n*n)
+	b.Run("potrfUpper", func(b *testing.B) {
+		for b.Loop() {
+			copy(a, m)
+			potrfUpper(n, a, n)
+		}
+	})
+	b.Run("gonum", func(b *testing.B) {
+		for b.Loop() {
+			copy(a, m)
+			lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Data: a, Stride: n})
 		}
 	})
 }
