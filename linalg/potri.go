@@ -9,9 +9,10 @@ import (
 
 // potriUpper is lapack64.Potri of the upper Cholesky factor in a (n×n,
 // row stride lda), with the bits of gonum's pure-Go Dpotri: Dtrtri (blocks
-// of 64 columns: Dtrmm, Dtrsm, Dtrti2), then Dlauum. The Dtrmm of each
-// block, the bulk of Dtrtri's arithmetic, is trmmUpper (the same sums in
-// the same order, AVX2 blocks of 4 rows × 8 columns); the rest is gonum's.
+// of 64 columns: Dtrmm, Dtrsm, Dtrti2), then Dlauum (lauumUpper). The
+// Dtrmm of each block, the bulk of Dtrtri's arithmetic, is trmmUpper (the
+// same sums in the same order, AVX2 blocks of 4 rows × 8 columns); the
+// rest is gonum's.
 // Elsewhere (no AVX2, the openblas build) it is lapack64.Potri. It
 // reports false when a diagonal entry is zero (Dtrtri's failure).
 // O(n³).
@@ -38,8 +39,64 @@ func potriUpper(n int, a []float64, lda int) bool {
 			impl.Dtrti2(blas.Upper, blas.NonUnit, jb, a[j*lda+j:], lda)
 		}
 	}
-	impl.Dlauum(blas.Upper, n, a, lda)
+	lauumUpper(n, a, lda)
 	return true
+}
+
+// lauumUpper is gonum's Dlauum(Upper, n, a, lda) — U·Uᵀ of the upper
+// triangle U of a, in place — with its bits: blocks of 64 (Dtrmm, Dlauu2,
+// Dgemm, Dsyrk), the Dgemm of each block by gemmNT (the same dot products
+// in the same order, AVX2 eight columns at a time); the rest is gonum's.
+// O(n³).
+func lauumUpper(n int, a []float64, lda int) {
+	impl := lapackgonum.Implementation{}
+	const nb = 64 // gonum's Ilaenv for DLAUUM
+	if n <= nb {
+		impl.Dlauu2(blas.Upper, n, a, lda)
+		return
+	}
+	bi := blas64.Implementation()
+	var zt []float64
+	for i := 0; i < n; i += nb {
+		ib := min(nb, n-i)
+		bi.Dtrmm(blas.Right, blas.Upper, blas.Trans, blas.NonUnit, i, ib, 1, a[i*lda+i:], lda, a[i:], lda)
+		impl.Dlauu2(blas.Upper, ib, a[i*lda+i:], lda)
+		if n-i-ib > 0 {
+			if need := ib * (n - i - ib); cap(zt) < need {
+				zt = make([]float64, need)
+			}
+			gemmNT(i, ib, n-i-ib, a[i+ib:], lda, a[i*lda+i+ib:], lda, a[i:], lda, zt)
+			bi.Dsyrk(blas.Upper, blas.NoTrans, ib, n-i-ib, 1, a[i*lda+i+ib:], lda, 1, a[i*lda+i:], lda)
+		}
+	}
+}
+
+// gemmNT adds a·bᵀ to the m×nc c (a m×k, b nc×k, row strides lda, ldb,
+// ldc) with the bits of gonum's Dgemm(NoTrans, Trans, m, nc, k, 1, a, lda,
+// b, ldb, 1, c, ldc): c_rj += DotUnitary(row r of a, row j of b), over the
+// whole k, or chunk by chunk of 64 when Dgemm goes parallel (gemmChunked),
+// by dotChunk on bᵀ copied into zt (k·nc floats). O(m·nc·k).
+func gemmNT(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, zt []float64) {
+	if m == 0 || nc == 0 || k == 0 {
+		return
+	}
+	zt = zt[:k*nc]
+	for j := range nc {
+		for l, v := range b[j*ldb : j*ldb+k] {
+			zt[l*nc+j] = v
+		}
+	}
+	step := k
+	if gemmChunked(m, nc) {
+		step = gemmBlock
+	}
+	for r := range m {
+		row := c[r*ldc : r*ldc+nc]
+		for k0 := 0; k0 < k; k0 += step {
+			kc := min(step, k-k0)
+			dotChunk(a[r*lda+k0:r*lda+k0+kc], zt[k0*nc:], nc, row, kc)
+		}
+	}
 }
 
 // trmmUpper sets the m×n b to A·b for the upper triangle A of a (m×m,

@@ -79,15 +79,16 @@ func spdMatrix(r *rand.Rand, n, lda int, dense bool) []float64 {
 
 // TestPotriUpperBitForBit: potriUpper leaves every entry of the upper
 // triangle as gonum's Dpotri (lapack64.Potri) does, bit for bit, on both
-// sides of the block size 64, for graph Laplacians and dense matrices,
-// with and without exact zeros in the factor (which Dtrmm skips), with a
-// row stride above n.
+// sides of the block size 64 and past Dgemm's parallel threshold (330:
+// Dlauum's last product is summed in chunks), for graph Laplacians and
+// dense matrices, with and without exact zeros in the factor (which Dtrmm
+// skips), with a row stride above n.
 func TestPotriUpperBitForBit(t *testing.T) {
 	if !symKernel {
 		t.Log("no AVX2 here: potriUpper is lapack64.Potri")
 	}
 	r := rand.New(rand.NewPCG(21, 8))
-	for _, n := range []int{1, 2, 3, 5, 8, 33, 63, 64, 65, 67, 100, 128, 129, 131, 200, 257} {
+	for _, n := range []int{1, 2, 3, 5, 8, 33, 63, 64, 65, 67, 100, 128, 129, 131, 200, 257, 330} {
 		for trial := range 4 {
 			lda := n + trial%2*3
 			a := spdFactor(t, r, n, lda, trial%2 == 1, trial >= 2)
