@@ -156,9 +156,9 @@ func axpyRow(alpha float64, x, y []float64) {
 
 // potrfUpper is lapack64.Potrf of the upper triangle of the symmetric a
 // (n×n, row stride lda), with the bits of gonum's pure-Go Dpotrf: blocks
-// of 64 columns (Dsyrk, Dpotf2, Dgemm, Dtrsm), the Dgemm of each block by
-// gemmTransNeg (the same sums in the same order, AVX2 4×8 blocks); the
-// rest is gonum's. Elsewhere (no AVX2, the openblas build) it is
+// of 64 columns (Dsyrk, Dpotf2, Dgemm, Dtrsm), the Dgemm and the Dtrsm of
+// each block by gemmTransNeg and trsmUpperTrans (the same sums in the same
+// order, AVX2 4×8 blocks); the rest is gonum's. Elsewhere (no AVX2, the openblas build) it is
 // lapack64.Potrf. It reports false when a is not positive definite.
 // O(n³).
 func potrfUpper(n int, a []float64, lda int) bool {
@@ -172,7 +172,9 @@ func potrfUpper(n int, a []float64, lda int) bool {
 		return impl.Dpotf2(blas.Upper, n, a, lda)
 	}
 	bi := blas64.Implementation()
-	var neg []float64
+	// The coefficients of gemmTransNeg (jb·j ≤ nb·(n−nb)) and of
+	// trsmUpperTrans (4·nb).
+	neg := make([]float64, max(nb*(n-nb), 4*nb))
 	for j := 0; j < n; j += nb {
 		jb := min(nb, n-j)
 		bi.Dsyrk(blas.Upper, blas.Trans, jb, j, -1, a[j:], lda, 1, a[j*lda+j:], lda)
@@ -180,11 +182,8 @@ func potrfUpper(n int, a []float64, lda int) bool {
 			return false
 		}
 		if j+jb < n {
-			if cap(neg) < jb*j {
-				neg = make([]float64, jb*(n-jb))
-			}
 			gemmTransNeg(jb, n-j-jb, j, a[j:], lda, a[j+jb:], lda, a[j*lda+j+jb:], lda, neg[:jb*j])
-			bi.Dtrsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, jb, n-j-jb, 1, a[j*lda+j:], lda, a[j*lda+j+jb:], lda)
+			trsmUpperTrans(jb, n-j-jb, a[j*lda+j:], lda, a[j*lda+j+jb:], lda, neg)
 		}
 	}
 	return true
@@ -211,4 +210,46 @@ func gemmTransNeg(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []
 		}
 	}
 	MulAddOrdered(m, nc, k, neg, k, 1, b, ldb, c, ldc)
+}
+
+// trsmUpperTrans solves Uᵀ·X = b in place for the upper triangle U of a
+// (m×m, non-unit diagonal; b m×nc), with the bits of gonum's
+// Dtrsm(Left, Upper, Trans, NonUnit, m, nc, 1, a, lda, b, ldb): row i of
+// b gains (−U_ki)·(row k of X) for k = 0, …, i−1 in turn (a zero U_ki
+// skipped), then is multiplied by 1/U_ii. Rows go four at a time: the
+// rows above them, final, by MulAddOrdered on neg (the coefficients −U_ki,
+// 4·m floats) when none is zero, then the part within the four in Go.
+// O(m²·nc).
+func trsmUpperTrans(m, nc int, a []float64, lda int, b []float64, ldb int, neg []float64) {
+	for i0 := 0; i0 < m; i0 += 4 {
+		i1 := min(i0+4, m)
+		zero := i1-i0 < 4
+		for r := range i1 - i0 {
+			for l := range i0 {
+				v := a[l*lda+i0+r]
+				zero = zero || v == 0
+				neg[r*i0+l] = -v
+			}
+		}
+		if !zero {
+			MulAddOrdered(4, nc, i0, neg, i0, 1, b, ldb, b[i0*ldb:], ldb)
+		} else {
+			for i := i0; i < i1; i++ {
+				bi := b[i*ldb : i*ldb+nc]
+				for k := range i0 {
+					axpyRow(-a[k*lda+i], b[k*ldb:k*ldb+nc], bi)
+				}
+			}
+		}
+		for k := i0; k < i1; k++ {
+			bk := b[k*ldb : k*ldb+nc]
+			tmp := 1 / a[k*lda+k]
+			for j := range bk {
+				bk[j] *= tmp
+			}
+			for i := k + 1; i < i1; i++ {
+				axpyRow(-a[k*lda+i], bk, b[i*ldb:i*ldb+nc])
+			}
+		}
+	}
 }
