@@ -8,7 +8,8 @@ import (
 )
 
 // potriUpper is lapack64.Potri of the upper Cholesky factor in a (n×n,
-// row stride lda), with the bits of gonum's pure-Go Dpotri: Dtrtri (blocks
+// row stride lda), with the bits of gonum's pure-Go Dpotri in the upper
+// triangle (the lower one is overwritten in places): Dtrtri (blocks
 // of 64 columns: Dtrmm, Dtrsm, Dtrti2), then Dlauum (lauumUpper). The
 // Dtrmm of each block, the bulk of Dtrtri's arithmetic, is trmmUpper (the
 // same sums in the same order, AVX2 blocks of 4 rows × 8 columns); the
@@ -44,10 +45,11 @@ func potriUpper(n int, a []float64, lda int) bool {
 }
 
 // lauumUpper is gonum's Dlauum(Upper, n, a, lda) — U·Uᵀ of the upper
-// triangle U of a, in place — with its bits: blocks of 64 (Dtrmm, Dlauu2,
-// Dgemm, Dsyrk), the Dgemm of each block by gemmNT (the same dot products
-// in the same order, AVX2 eight columns at a time); the rest is gonum's.
-// O(n³).
+// triangle U of a, in place — with its bits in the upper triangle: blocks
+// of 64 (Dtrmm, Dlauu2, Dgemm, Dsyrk), the Dgemm and the Dsyrk of each
+// block by gemmNT (the same dot products in the same order, AVX2 eight
+// columns at a time; the Dsyrk's block whole, its lower triangle
+// overwritten); the rest is gonum's. O(n³).
 func lauumUpper(n int, a []float64, lda int) {
 	impl := lapackgonum.Implementation{}
 	const nb = 64 // gonum's Ilaenv for DLAUUM
@@ -65,18 +67,23 @@ func lauumUpper(n int, a []float64, lda int) {
 			if need := ib * (n - i - ib); cap(zt) < need {
 				zt = make([]float64, need)
 			}
-			gemmNT(i, ib, n-i-ib, a[i+ib:], lda, a[i*lda+i+ib:], lda, a[i:], lda, zt)
-			bi.Dsyrk(blas.Upper, blas.NoTrans, ib, n-i-ib, 1, a[i*lda+i+ib:], lda, 1, a[i*lda+i:], lda)
+			gemmNT(i, ib, n-i-ib, a[i+ib:], lda, a[i*lda+i+ib:], lda, a[i:], lda, zt, gemmChunked(i, ib))
+			// Dsyrk(Upper, NoTrans, ib, n−i−ib, 1, …): c += dot over the
+			// whole inner dimension, gemmNT's sums unchunked (the lower
+			// triangle, unused, is overwritten).
+			gemmNT(ib, ib, n-i-ib, a[i*lda+i+ib:], lda, a[i*lda+i+ib:], lda, a[i*lda+i:], lda, zt, false)
 		}
 	}
 }
 
 // gemmNT adds a·bᵀ to the m×nc c (a m×k, b nc×k, row strides lda, ldb,
-// ldc) with the bits of gonum's Dgemm(NoTrans, Trans, m, nc, k, 1, a, lda,
-// b, ldb, 1, c, ldc): c_rj += DotUnitary(row r of a, row j of b), over the
-// whole k, or chunk by chunk of 64 when Dgemm goes parallel (gemmChunked),
-// by dotChunk on bᵀ copied into zt (k·nc floats). O(m·nc·k).
-func gemmNT(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, zt []float64) {
+// ldc): c_rj += DotUnitary(row r of a, row j of b) over the whole k, or
+// chunk by chunk of 64 when chunked — the bits of gonum's Dgemm(NoTrans,
+// Trans, m, nc, k, 1, a, lda, b, ldb, 1, c, ldc) with chunked =
+// gemmChunked(m, nc) (its parallel path), and of the upper triangle of
+// Dsyrk(Upper, NoTrans, …, 1, a, lda, 1, c, ldc) unchunked —, by dotChunk
+// on bᵀ copied into zt (k·nc floats). O(m·nc·k).
+func gemmNT(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, zt []float64, chunked bool) {
 	if m == 0 || nc == 0 || k == 0 {
 		return
 	}
@@ -87,7 +94,7 @@ func gemmNT(m, nc, k int, a []float64, lda int, b []float64, ldb int, c []float6
 		}
 	}
 	step := k
-	if gemmChunked(m, nc) {
+	if chunked {
 		step = gemmBlock
 	}
 	for r := range m {
@@ -155,10 +162,12 @@ func axpyRow(alpha float64, x, y []float64) {
 }
 
 // potrfUpper is lapack64.Potrf of the upper triangle of the symmetric a
-// (n×n, row stride lda), with the bits of gonum's pure-Go Dpotrf: blocks
-// of 64 columns (Dsyrk, Dpotf2, Dgemm, Dtrsm), the Dgemm and the Dtrsm of
-// each block by gemmTransNeg and trsmUpperTrans (the same sums in the same
-// order, AVX2 4×8 blocks); the rest is gonum's. Elsewhere (no AVX2, the openblas build) it is
+// (n×n, row stride lda), with the bits of gonum's pure-Go Dpotrf in the
+// upper triangle: blocks of 64 columns (Dsyrk, Dpotf2, Dgemm, Dtrsm), the
+// Dsyrk, the Dgemm and the Dtrsm of each block by gemmTransNeg and
+// trsmUpperTrans (the same sums in the same order, AVX2 4×8 blocks; the
+// Dsyrk's block whole, the lower triangle of the diagonal blocks
+// overwritten); the rest is gonum's. Elsewhere (no AVX2, the openblas build) it is
 // lapack64.Potrf. It reports false when a is not positive definite.
 // O(n³).
 func potrfUpper(n int, a []float64, lda int) bool {
@@ -171,13 +180,14 @@ func potrfUpper(n int, a []float64, lda int) bool {
 	if n <= nb {
 		return impl.Dpotf2(blas.Upper, n, a, lda)
 	}
-	bi := blas64.Implementation()
 	// The coefficients of gemmTransNeg (jb·j ≤ nb·(n−nb)) and of
 	// trsmUpperTrans (4·nb).
 	neg := make([]float64, max(nb*(n-nb), 4*nb))
 	for j := 0; j < n; j += nb {
 		jb := min(nb, n-j)
-		bi.Dsyrk(blas.Upper, blas.Trans, jb, j, -1, a[j:], lda, 1, a[j*lda+j:], lda)
+		// Dsyrk(Upper, Trans, jb, j, −1, …): its upper triangle's sums are
+		// gemmTransNeg's (the lower one, unused, is overwritten).
+		gemmTransNeg(jb, jb, j, a[j:], lda, a[j:], lda, a[j*lda+j:], lda, neg[:jb*j])
 		if !impl.Dpotf2(blas.Upper, jb, a[j*lda+j:], lda) {
 			return false
 		}
