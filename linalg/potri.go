@@ -32,11 +32,10 @@ func potriUpper(n int, a []float64, lda int) bool {
 	if nb > n {
 		impl.Dtrti2(blas.Upper, blas.NonUnit, n, a, lda)
 	} else {
-		bi := blas64.Implementation()
 		for j := 0; j < n; j += nb {
 			jb := min(nb, n-j)
 			trmmUpper(j, jb, a, lda, a[j:], lda)
-			bi.Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit, j, jb, -1, a[j*lda+j:], lda, a[j:], lda)
+			trsmRightUpperNeg(j, jb, a[j*lda+j:], lda, a[j:], lda)
 			impl.Dtrti2(blas.Upper, blas.NonUnit, jb, a[j*lda+j:], lda)
 		}
 	}
@@ -155,6 +154,13 @@ func axpyRow(alpha float64, x, y []float64) {
 	if alpha == 0 {
 		return
 	}
+	axpyRowAll(alpha, x, y)
+}
+
+// axpyRowAll is axpyRow also for a zero alpha (as Dtrsm's right-side
+// solve calls AxpyUnitary: a zero product still turns a −0 into +0).
+// O(len(y)).
+func axpyRowAll(alpha float64, x, y []float64) {
 	x = x[:len(y)]
 	for j := range y {
 		y[j] += float64(alpha * x[j])
@@ -259,6 +265,63 @@ func trsmUpperTrans(m, nc int, a []float64, lda int, b []float64, ldb int, neg [
 			}
 			for i := k + 1; i < i1; i++ {
 				axpyRow(-a[k*lda+i], bk, b[i*ldb:i*ldb+nc])
+			}
+		}
+	}
+}
+
+// trsmRightUpperNeg sets the m×n b to −b·U⁻¹ for the upper triangle U of
+// a (n×n, non-unit diagonal), with the bits of gonum's Dtrsm(Right, Upper,
+// NoTrans, NonUnit, m, n, −1, a, lda, b, ldb): each row is negated, then
+// for k = 0, …, n−1 in turn its entry k, unless zero, is divided by U_kk
+// and the entries after it gain (−x_k)·U_kj. Rows go four at a time and
+// their entries eight at a time: an entry first gains the terms of the
+// entries before its eight (final by then) by MulAddOrdered when none of
+// them is zero, then those of its eight in Go. O(m·n²).
+func trsmRightUpperNeg(m, n int, a []float64, lda int, b []float64, ldb int) {
+	var coef [4 * 64]float64 // −x of the four rows' final entries (n ≤ 64)
+	var skip [4 * 64]bool    // the entries gonum skips (zero before the division)
+	if n > 64 {
+		blas64.Implementation().Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit, m, n, -1, a, lda, b, ldb)
+		return
+	}
+	for i0 := 0; i0 < m; i0 += 4 {
+		rows := min(4, m-i0)
+		for r := range rows {
+			br := b[(i0+r)*ldb : (i0+r)*ldb+n]
+			for j := range br {
+				br[j] = -br[j] // ScalUnitary(−1): exact
+			}
+		}
+		zero := rows < 4 // a zero final entry: no MulAddOrdered from there on
+		for j0 := 0; j0 < n; j0 += 8 {
+			j1 := min(j0+8, n)
+			if j0 > 0 {
+				if !zero {
+					MulAddOrdered(4, j1-j0, j0, coef[:], n, 1, a[j0:], lda, b[i0*ldb+j0:], ldb)
+				} else {
+					for r := range rows {
+						br := b[(i0+r)*ldb : (i0+r)*ldb+n]
+						for k := range j0 {
+							if !skip[r*n+k] {
+								axpyRowAll(-br[k], a[k*lda+j0:k*lda+j1], br[j0:j1])
+							}
+						}
+					}
+				}
+			}
+			for r := range rows {
+				br := b[(i0+r)*ldb : (i0+r)*ldb+n]
+				for k := j0; k < j1; k++ {
+					skip[r*n+k] = br[k] == 0
+					if skip[r*n+k] {
+						zero = true
+						continue
+					}
+					br[k] /= a[k*lda+k]
+					axpyRowAll(-br[k], a[k*lda+k+1:k*lda+j1], br[k+1:j1])
+					coef[r*n+k] = -br[k]
+				}
 			}
 		}
 	}

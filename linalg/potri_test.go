@@ -190,3 +190,53 @@ func BenchmarkPotrfUpper(b *testing.B) {
 		}
 	})
 }
+
+// TestTrsmRightUpperNegBitForBit: trsmRightUpperNeg leaves b as gonum's
+// Dtrsm(Right, Upper, NoTrans, NonUnit, m, n, −1, …) does, bit for bit,
+// for widths 1–64 and heights 1–13, with zeros and negative zeros in b
+// (which Dtrsm skips) and in U, and entries that underflow.
+func TestTrsmRightUpperNegBitForBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 4))
+	for _, n := range []int{1, 2, 7, 8, 9, 16, 17, 33, 63, 64} {
+		for m := 1; m <= 13; m++ {
+			for trial := range 3 {
+				lda, ldb := n+trial, n+2*trial
+				a := make([]float64, n*lda)
+				for i := range n {
+					a[i*lda+i] = 0.5 + r.Float64()
+					for j := i + 1; j < n; j++ {
+						a[i*lda+j] = r.NormFloat64()
+						if trial == 1 && r.IntN(5) == 0 {
+							a[i*lda+j] = 0
+						}
+					}
+				}
+				b := make([]float64, m*ldb)
+				for i := range m {
+					for j := range n {
+						switch v := r.IntN(10); {
+						case trial == 2 && v == 0:
+							b[i*ldb+j] = 0
+						case trial == 2 && v == 1:
+							b[i*ldb+j] = math.Copysign(0, -1)
+						case trial == 2 && v == 2:
+							b[i*ldb+j] = 1e-310
+						default:
+							b[i*ldb+j] = r.NormFloat64()
+						}
+					}
+				}
+				want := append([]float64(nil), b...)
+				blas64.Implementation().Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit, m, n, -1, a, lda, want, ldb)
+				trsmRightUpperNeg(m, n, a, lda, b, ldb)
+				for i := range m {
+					for j := range n {
+						if math.Float64bits(b[i*ldb+j]) != math.Float64bits(want[i*ldb+j]) {
+							t.Fatalf("n = %d, m = %d, trial %d: entry (%d, %d) = %v, gonum's %v", n, m, trial, i, j, b[i*ldb+j], want[i*ldb+j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
