@@ -18,14 +18,7 @@ func TestLapNorm(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 2))
 	for _, tc := range []struct{ n, extra, hub int }{{2, 0, 0}, {5, 3, 0}, {30, 10, 0}, {60, 400, 0}, {120, 200, 40}, {200, 300, 90}} {
 		g := dirStrong(r, tc.n, tc.extra)
-		rows := make([][]int, tc.n)
-		for i := range tc.n {
-			for _, j := range g.Out(i) {
-				if j != i {
-					rows[i] = append(rows[i], j)
-				}
-			}
-		}
+		rows := outRows(g)
 		// A hub: node 0 points to tc.hub more nodes.
 		for j := 1; j < tc.n && len(rows[0]) < tc.hub; j++ {
 			if !slices.Contains(rows[0], j) {
