@@ -26,13 +26,18 @@ import (
 //
 // a Lyapunov equation whose right-hand side has rank at most 2 per edit, so
 // that Δ is numerically of low rank (on Cora's largest SCC, 2485 nodes:
-// 35–45 for one edit, 85–95 for an iteration's addition and removal). The low-rank ADI iteration (linalg.SolveLyapunovADI) computes it with
-// Wachspress shifts for the interval [a, b] that holds the real parts of M's
-// eigenvalues: b = max(1, 2·max out-degree) (Gershgorin), and
-// a = min(1, 1/(2λ_max(Y)))/2, because every eigenvalue λ ≠ 1 of M has
-// Re λ = zᴴΠz / (2 zᴴYz) ≥ 1/(2λ_max(Y)) for its left eigenvector z, and
-// λ_max(Y) is estimated by a power iteration (hence the safety factor 2). Each
-// step is a sparse shifted solve (shiftSolver). The correction is compressed
+// 35–45 for one edit, 85–95 for an iteration's addition and removal). The
+// low-rank ADI iteration (linalg.SolveLyapunovADI) computes it with
+// Wachspress shifts for an interval [a, b] estimated to hold the real parts
+// of M's eigenvalues (directed_fast_shifts.go): b = max(1, 1.05·‖L‖₂), ‖L‖₂
+// by a power iteration (every eigenvalue of M is 1 or one of ΠL, so
+// Re λ ≤ max(1, ‖L‖₂); b never above the Gershgorin bound 2·max
+// out-degree), and a = 0.9·min(1, 1/(2λ_max(Y))),
+// because every eigenvalue λ ≠ 1 of M has Re λ = zᴴΠz / (2 zᴴYz) ≥
+// 1/(2λ_max(Y)) for its left eigenvector z, λ_max(Y) estimated by a power
+// iteration. The interval need not be a bound: the ADI's residual decides
+// when an update has converged (to updateRelTol). Each step is a sparse
+// shifted solve (shiftSolver). The correction is compressed
 // (linalg.LowRankSym.Compress) and added to X in about n²·rank
 // multiply–adds.
 //
@@ -146,6 +151,7 @@ type fastSCC struct {
 	eta    float64   // absolute rounding allowance of a score
 	pvec   []float64 // power-iteration vector of λ_max(Y)
 	lamY   float64   // its estimate of λ_max(Y)
+	lvec   []float64 // power-iteration vector of ‖L‖₂ (lapNorm)
 	dmax   int       // largest out-degree inside the SCC at the last estimate
 	res    []float64 // n×n workspace of the residual
 	stale  bool      // the solver's rows may disagree with the graph
@@ -341,10 +347,10 @@ func (f *fastSCC) estimateShifts(X *mat.SymDense, rows [][]int) []float64 {
 	for _, r := range rows {
 		f.dmax = max(f.dmax, len(r))
 	}
-	b := math.Max(1, 2*float64(f.dmax))
+	b := math.Max(1, math.Min(2*float64(f.dmax), shiftTopSafety*f.lapNorm(rows)))
 	a := 0.5
 	if lam > 0 {
-		a = math.Min(1, 1/(2*lam)) / 2
+		a = math.Min(1, 1/(2*lam)) * shiftBottomSafety
 	}
 	a = math.Min(a, b)
 	J := linalg.WachspressCount(a, b, adiReduction)
@@ -539,25 +545,42 @@ func (e *Directed) fastRebuildFrom(s int, rows [][]int) error {
 	return nil
 }
 
-// adi runs the low-rank ADI iteration for M Δ + Δ Mᵀ = W S Wᵀ with the SCC's
-// solver (its candidate arc included, if set), to a residual of
-// max(1e-14, 1e-15·‖W S Wᵀ‖₂), compressed with the relative threshold
-// truncate (< 0: raw factors). Not reaching the tolerance is not an error
-// here: the residual check decides.
+// adi runs the low-rank ADI iteration of an update, M Δ + Δ Mᵀ = W S Wᵀ
+// with the SCC's solver, to a residual of
+// max(updateAbsTol, updateRelTol·‖W S Wᵀ‖₂), compressed with the relative
+// threshold truncate (< 0: raw factors). Not reaching the tolerance is not
+// an error here: the residual check decides.
 func (e *Directed) adi(f *fastSCC, W []float64, k int, S []float64, truncate float64) (*linalg.LowRankSym, linalg.ADIInfo, error) {
-	return e.adiWith(f, W, k, S, truncate, adiRelTol, f.solver.solve)
+	return e.adiWith(f, W, k, S, truncate, updateRelTol, updateAbsTol, f.solver.solve)
 }
 
-// adiRelTol is the ADI's residual target relative to its right-hand side's
-// norm (with an absolute floor of 1e-14).
-const adiRelTol = 1e-15
+// updateRelTol and updateAbsTol are the residual target of an update's ADI,
+// relative to its right-hand side's norm and absolute. An update's residual
+// enters the carried bound (directed_fast_bound.go) beside the compression's
+// 2‖M‖₂δ, about 6·10⁻¹² per update on Cora's largest SCC, and the rounding
+// the dense checks measure, about 10⁻¹³ per update there: a target of about
+// 10⁻¹³ moves neither, and saves the last steps of each update (definitions
+// §2.2).
+const (
+	updateRelTol = 1e-14
+	updateAbsTol = 1e-13
+)
 
-// adiWith is adi with the relative residual target and the shifted solve
-// given (solverFor: a candidate's, which may run concurrently with others).
-func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate, relTol float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
+// adiRelTol and adiAbsTol are the residual target of a candidate arc's ADI
+// (RAfterAdd, MinRAfterAdd's full pass), relative to its right-hand side's
+// norm and absolute.
+const (
+	adiRelTol = 1e-15
+	adiAbsTol = 1e-14
+)
+
+// adiWith runs the ADI with the relative and absolute residual targets and
+// the shifted solve given (solverFor: a candidate's, which may run
+// concurrently with others).
+func (e *Directed) adiWith(f *fastSCC, W []float64, k int, S []float64, truncate, relTol, absTol float64, solve linalg.ShiftedSolve) (*linalg.LowRankSym, linalg.ADIInfo, error) {
 	sv := f.solver
 	rhs := (&linalg.LowRankSym{N: sv.n, R: k, Z: W, D: S}).Norm2()
-	opt := linalg.ADIOptions{Tol: math.Max(1e-14, relTol*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
+	opt := linalg.ADIOptions{Tol: math.Max(absTol, relTol*rhs), MaxSteps: 3 * len(sv.shifts), Truncate: truncate}
 	lr, info, err := linalg.SolveLyapunovADI(sv.n, W, k, S, sv.shifts, solve, opt)
 	if err != nil && !errors.Is(err, linalg.ErrADINotConverged) {
 		return nil, info, err

@@ -18,14 +18,7 @@ func TestMNormBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(64, 1))
 	for _, tc := range []struct{ n, extra int }{{2, 0}, {5, 3}, {30, 10}, {60, 400}, {120, 200}} {
 		g := dirStrong(r, tc.n, tc.extra)
-		rows := make([][]int, tc.n)
-		for i := range tc.n {
-			for _, j := range g.Out(i) {
-				if j != i {
-					rows[i] = append(rows[i], j)
-				}
-			}
-		}
+		rows := outRows(g)
 		var svd mat.SVD
 		if !svd.Factorize(denseM(rows, 0), mat.SVDNone) {
 			t.Fatal("SVD failed")

@@ -349,6 +349,7 @@ func (e *Directed) uncertainRemove() []int {
 		p   Pair
 		s   int
 		err float64
+		idx int // position in the row-major order
 	}
 	var arcs []arc
 	anyErr, maxErr := false, 0.0
@@ -363,13 +364,20 @@ func (e *Directed) uncertainRemove() []int {
 			er := e.errOf(s, r)
 			anyErr = anyErr || er > 0
 			maxErr = math.Max(maxErr, er)
-			arcs = append(arcs, arc{Pair{U: u, V: v, Score: r}, s, er})
+			arcs = append(arcs, arc{Pair{U: u, V: v, Score: r}, s, er, len(arcs)})
 		}
 	}
 	if !anyErr {
 		return nil
 	}
-	slices.SortStableFunc(arcs, func(a, b arc) int { return cmp.Compare(a.p.Score, b.p.Score) })
+	// By score, ties in the order collected (row-major): the stable order,
+	// by an unstable sort on distinct keys (faster than a stable one).
+	slices.SortFunc(arcs, func(a, b arc) int {
+		if c := cmp.Compare(a.p.Score, b.p.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.idx, b.idx)
+	})
 	removed := make([]bool, len(arcs))
 	var bad []int
 	for head := 0; ; {
@@ -455,7 +463,7 @@ func (e *Directed) candidateR(s, a, b, x, y int, relTol float64, solve linalg.Sh
 	}
 	W[lx*2]++
 	S := []float64{0, -1, -1, 0}
-	lr, info, err := e.adiWith(f, W, 2, S, -1, relTol, solve)
+	lr, info, err := e.adiWith(f, W, 2, S, -1, relTol, adiAbsTol, solve)
 	if err != nil {
 		return 0, 0, 0, err
 	}

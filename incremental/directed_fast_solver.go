@@ -177,24 +177,33 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 	if len(keep) > maxWoodbury {
 		return s.refactor()
 	}
-	// New rows need their A₀⁻¹ e_i columns.
+	// New rows need their A₀⁻¹ e_i columns: one solve with a right-hand
+	// side per new row (the same bits as one solve per row).
+	c0 := len(s.changed)
+	m := len(keep) - c0
 	forShifts(len(s.shifts), func(j int, work []float64) {
 		if s.z[j] == nil {
 			s.z[j] = make([]float64, s.n*maxWoodbury)
 			s.zneg[j] = make([]float64, maxWoodbury*s.n)
 		}
-		col := work[s.n:]
-		for c := len(s.changed); c < len(keep); c++ {
-			clear(col)
-			col[keep[c]] = 1
-			s.lu[j].Solve(col, 1, work[:s.n])
-			for i, v := range col {
-				s.z[j][i*maxWoodbury+c] = v
-				s.zneg[j][c*s.n+i] = -v
+		if m <= 0 {
+			return
+		}
+		cols := work[s.n*m : 2*s.n*m]
+		clear(cols)
+		for c := range m {
+			cols[keep[c0+c]*m+c] = 1
+		}
+		s.lu[j].Solve(cols, m, work[:s.n*m])
+		for i := range s.n {
+			for c := range m {
+				v := cols[i*m+c]
+				s.z[j][i*maxWoodbury+c0+c] = v
+				s.zneg[j][(c0+c)*s.n+i] = -v
 				s.zzero[j] = s.zzero[j] || v == 0
 			}
 		}
-	}, 2*s.n)
+	}, 2*s.n*max(m, 1))
 	s.changed, s.delta = keep, deltas
 	return s.factorCapacitance()
 }

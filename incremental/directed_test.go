@@ -40,6 +40,20 @@ func dirStrong(r *rand.Rand, n, extra int) *linalg.Graph {
 	return g
 }
 
+// outRows returns each node's out-neighbours in g, self-loops left out:
+// the rows the fast engine's solvers take.
+func outRows(g *linalg.Graph) [][]int {
+	rows := make([][]int, g.N())
+	for i := range rows {
+		for _, j := range g.Out(i) {
+			if j != i {
+				rows[i] = append(rows[i], j)
+			}
+		}
+	}
+	return rows
+}
+
 // dirBlocks returns a digraph whose nodes (ids shuffled, so that SCCs
 // interleave) form strongly connected blocks of the given sizes, one-way arcs
 // from earlier to later blocks only (so the blocks stay the SCCs), `sources`

@@ -15,6 +15,10 @@ func Backend() string { return backendName }
 // backendName is what Backend returns; the openblas build overrides it.
 var backendName = "gonum (pure Go)"
 
+// pureGoLAPACK reports whether lapack64 runs gonum's pure-Go LAPACK, whose
+// bits potriUpper reproduces; the openblas build clears it.
+var pureGoLAPACK = true
+
 // hessenbergSchur is the part of LAPACK that RealSchur calls directly, because
 // gonum's lapack64 does not wrap it: Hessenberg reduction (Dgehrd), the
 // orthogonal factor (Dorghr) and the multishift QR algorithm (Dhseqr), with

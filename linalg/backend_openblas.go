@@ -31,6 +31,7 @@ func init() {
 	lapack64.Use(lapacknetlib.Implementation{})
 	lapackImpl = netlibSchur{}
 	backendName = "openblas"
+	pureGoLAPACK = false
 }
 
 // netlibSchur is netlib's LAPACKE binding for RealSchur. It differs from the

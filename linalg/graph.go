@@ -241,6 +241,13 @@ func (g *Graph) E0() int { return g.m + g.nloops }
 // not keep it across an edit.
 func (g *Graph) Out(u int) []int { return g.out[u] }
 
+// OutLists returns every node's sorted out-neighbours (undirected: all
+// neighbours), self-loops excluded, and the self-loop flags: the graph's
+// own slices, for kernels that sweep them all (Out and HasSelfLoop node
+// by node). Do not modify them, and do not keep them across an edit.
+// O(1).
+func (g *Graph) OutLists() ([][]int, []bool) { return g.out, g.loop }
+
 // In returns the sorted in-neighbours of u (undirected: all neighbours),
 // self-loop excluded. The slice is the graph's own.
 func (g *Graph) In(u int) []int {

@@ -611,20 +611,7 @@ func (o *orthoBasis) result(d []float64, tol float64) (*LowRankSym, float64) {
 	if q == 0 {
 		return &LowRankSym{N: n}, 0
 	}
-	core := make([]float64, q*q)
-	for l, col := range o.r {
-		dl := d[l]
-		for a, va := range col {
-			if va == 0 {
-				continue
-			}
-			f := dl * va
-			row := core[a*q : a*q+q]
-			for b, vb := range col {
-				row[b] += f * vb
-			}
-		}
-	}
+	core := o.core(d)
 	lam, vec, ok := symEig(q, core, true)
 	if !ok {
 		// Keep the factors as they are: Z = Q, D = core.
@@ -650,6 +637,44 @@ func (o *orthoBasis) result(d []float64, tol float64) (*LowRankSym, float64) {
 		}
 	}
 	return &LowRankSym{N: n, R: rk, Z: z, D: dd}, dropped
+}
+
+// core returns the q×q core R D Rᵀ (row-major; D diagonal, d) of the
+// columns appended so far, Z = Q R. With the fused multiply–add kernel it
+// is one product R·(D Rᵀ) on R padded to q×L (L columns), about q²·L fused
+// multiply–adds in 4×8 register blocks (the upper triangle, which symEig
+// reads, and the lower one, which it does not); without it, the rows'
+// outer products summed in order, O(q²·L).
+func (o *orthoBasis) core(d []float64) []float64 {
+	q := o.q()
+	core := make([]float64, q*q)
+	if fmaKernel {
+		nl := len(o.r)
+		rm := make([]float64, q*nl)  // R, q×L
+		rdt := make([]float64, nl*q) // D Rᵀ, L×q
+		for l, col := range o.r {
+			for a, va := range col {
+				rm[a*nl+l] = va
+				rdt[l*q+a] = d[l] * va
+			}
+		}
+		gemmFMA(q, q, nl, rm, nl, 1, rdt, q, 1, core, q)
+		return core
+	}
+	for l, col := range o.r {
+		dl := d[l]
+		for a, va := range col {
+			if va == 0 {
+				continue
+			}
+			f := dl * va
+			row := core[a*q : a*q+q]
+			for b, vb := range col {
+				row[b] += f * vb
+			}
+		}
+	}
+	return core
 }
 
 // orthoBatch is the number of columns SolveLyapunovADI orthogonalizes at once.

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -71,10 +68,10 @@ func ComponentPinvIn(buf []float64, g *Graph, nodes []int) (*mat.SymDense, error
 	var P *mat.SymDense
 	if nc <= conditionBound {
 		raw := A.RawSymmetric()
-		if _, ok := lapack64.Potrf(raw); !ok {
+		if !potrfUpper(nc, raw.Data, raw.Stride) {
 			return nil, fmt.Errorf("linalg: Cholesky of L+J/n failed on a component of %d nodes (component labels wrong?)", nc)
 		}
-		if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nc, Data: raw.Data, Stride: raw.Stride}); !ok {
+		if !potriUpper(nc, raw.Data, raw.Stride) {
 			return nil, fmt.Errorf("linalg: inverse of L+J/n on a component of %d nodes: %w", nc, mat.Condition(math.Inf(1)))
 		}
 		for a := range nc { // as mat.Cholesky.InverseTo leaves it: the lower triangle zero

@@ -258,6 +258,10 @@ func (f *SparseLU) Solve(b []float64, k int, work []float64) {
 			}
 			y[i] = v * f.dinv[i]
 		}
+	} else if k == 2 {
+		f.solve2(y)
+	} else if k == 4 {
+		f.solve4(y)
 	} else {
 		for i := range n {
 			yi := y[i*k : i*k+k]
@@ -288,5 +292,73 @@ func (f *SparseLU) Solve(b []float64, k int, work []float64) {
 	}
 	for i, o := range s.perm {
 		copy(b[o*k:o*k+k], y[i*k:i*k+k])
+	}
+}
+
+// solve2 is Solve's forward and backward substitution for two right-hand
+// sides (y n×2 row-major, permuted), the row's two sums kept in registers:
+// the operations of the general loop, in its order.
+func (f *SparseLU) solve2(y []float64) {
+	s := f.sym
+	n := s.n
+	_ = y[2*n-1]
+	for i := range n {
+		a, b := y[2*i], y[2*i+1]
+		ls := s.lp[i]
+		lx := f.lx[ls:s.lp[i+1]]
+		for q, j32 := range s.lstr[ls:s.lp[i+1]] {
+			l, j := lx[q], int(j32)
+			a -= l * y[2*j]
+			b -= l * y[2*j+1]
+		}
+		y[2*i], y[2*i+1] = a, b
+	}
+	for i := n - 1; i >= 0; i-- {
+		a, b := y[2*i], y[2*i+1]
+		us := s.up[i]
+		ux := f.ux[us:s.up[i+1]]
+		for q, j32 := range s.ustr[us:s.up[i+1]] {
+			u, j := ux[q], int(j32)
+			a -= u * y[2*j]
+			b -= u * y[2*j+1]
+		}
+		d := f.dinv[i]
+		y[2*i], y[2*i+1] = a*d, b*d
+	}
+}
+
+// solve4 is solve2 for four right-hand sides.
+func (f *SparseLU) solve4(y []float64) {
+	s := f.sym
+	n := s.n
+	_ = y[4*n-1]
+	for i := range n {
+		a, b, c, d := y[4*i], y[4*i+1], y[4*i+2], y[4*i+3]
+		ls := s.lp[i]
+		lx := f.lx[ls:s.lp[i+1]]
+		for q, j32 := range s.lstr[ls:s.lp[i+1]] {
+			l, j := lx[q], int(j32)
+			yj := y[4*j : 4*j+4]
+			a -= l * yj[0]
+			b -= l * yj[1]
+			c -= l * yj[2]
+			d -= l * yj[3]
+		}
+		y[4*i], y[4*i+1], y[4*i+2], y[4*i+3] = a, b, c, d
+	}
+	for i := n - 1; i >= 0; i-- {
+		a, b, c, d := y[4*i], y[4*i+1], y[4*i+2], y[4*i+3]
+		us := s.up[i]
+		ux := f.ux[us:s.up[i+1]]
+		for q, j32 := range s.ustr[us:s.up[i+1]] {
+			u, j := ux[q], int(j32)
+			yj := y[4*j : 4*j+4]
+			a -= u * yj[0]
+			b -= u * yj[1]
+			c -= u * yj[2]
+			d -= u * yj[3]
+		}
+		g := f.dinv[i]
+		y[4*i], y[4*i+1], y[4*i+2], y[4*i+3] = a*g, b*g, c*g, d*g
 	}
 }

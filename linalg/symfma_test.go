@@ -169,3 +169,61 @@ func BenchmarkProjectOut(b *testing.B) {
 		}
 	})
 }
+
+// TestOrthoCoreFMA: the ADI's core R·D·Rᵀ by the fused product
+// (orthoBasis.core with fmaKernel) equals, to rounding, the rows' outer
+// products summed in order (without it) and a sum over the coefficients
+// computed here, for bases whose order q is and is not a multiple of the
+// 4×8 blocks, with dependent columns (R not square).
+func TestOrthoCoreFMA(t *testing.T) {
+	if !fmaKernel {
+		t.Skip("no fused multiply–add kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(51, 7))
+	for _, tc := range []struct{ n, blocks, k int }{{40, 3, 4}, {200, 9, 4}, {150, 13, 2}, {97, 5, 3}} {
+		o := newOrthoBasis(tc.n)
+		var d []float64
+		for blk := range tc.blocks {
+			v := randSlice(rng, tc.n*tc.k)
+			if blk%4 == 3 {
+				// A column the basis already spans: no new vector.
+				for i := range tc.n {
+					v[i*tc.k] = o.qt[i]
+				}
+			}
+			o.add(v, tc.k)
+			for range tc.k {
+				d = append(d, rng.NormFloat64())
+			}
+		}
+		q := o.q()
+		want := make([]float64, q*q)
+		for a := range q {
+			for b := range q {
+				var s float64
+				for l, col := range o.r {
+					if a < len(col) && b < len(col) {
+						s += d[l] * col[a] * col[b]
+					}
+				}
+				want[a*q+b] = s
+			}
+		}
+		got := o.core(d)
+		fmaKernel = false
+		ordered := o.core(d)
+		fmaKernel = true
+		var scale float64
+		for _, v := range want {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for e := range want {
+			if math.Abs(got[e]-want[e]) > 1e-13*scale || math.Abs(ordered[e]-want[e]) > 1e-13*scale {
+				t.Fatalf("n=%d q=%d: entry (%d, %d): fused %v, ordered %v, want %v", tc.n, q, e/q, e%q, got[e], ordered[e], want[e])
+			}
+		}
+		if q == len(o.r) && tc.blocks > 4 {
+			t.Fatalf("n=%d: no dependent column dropped (q %d)", tc.n, q)
+		}
+	}
+}

@@ -160,7 +160,7 @@ type fosr struct {
 	// beside it (setDeg); sum is Σ d (whole numbers: exact in any order).
 	sd, isd, sd1 []float64
 	sum          float64
-	x, y, w      []float64
+	x, y, w      []float64     // w has n+1 entries, w[n] = 0 (neighbourSums)
 	mark         []bool        // denseMarked's scratch
 	search       productSearch // minProductNonEdge's buffers
 }
@@ -170,24 +170,31 @@ type fosr struct {
 func (f *fosr) reset(g *linalg.Graph) {
 	n := g.N()
 	if cap(f.deg) < n {
-		v := make([]float64, 7*n) // one allocation for the seven vectors
-		for _, p := range []*[]float64{&f.deg, &f.x, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
+		v := make([]float64, 7*n+1) // one allocation for the seven vectors
+		for _, p := range []*[]float64{&f.deg, &f.x, &f.y, &f.sd, &f.isd, &f.sd1} {
 			*p, v = v[:n:n], v[n:]
 		}
+		f.w = v[: n+1 : n+1]
 		f.search.neg.h, f.search.pos.h = make([]entry, 0, n), make([]entry, 0, n)
 	}
-	for _, p := range []*[]float64{&f.deg, &f.x, &f.y, &f.w, &f.sd, &f.isd, &f.sd1} {
+	for _, p := range []*[]float64{&f.deg, &f.x, &f.y, &f.sd, &f.isd, &f.sd1} {
 		*p = (*p)[:n]
 	}
-	clear(f.deg)
-	f.g, f.sum = g, 0
-	for u := range n {
-		d := float64(g.Degree(u))
-		if g.HasSelfLoop(u) {
+	f.w = f.w[:n+1]
+	f.w[n] = 0
+	f.g = g
+	lists, loop := g.OutLists()
+	sum := 0.0
+	for u, nb := range lists[:n] {
+		d := float64(len(nb))
+		if loop[u] {
 			d++
 		}
-		f.setDeg(u, d)
+		f.deg[u] = d
+		sum += d // whole numbers: exact, as setDeg's running sum
 	}
+	f.sum = sum
+	roots(f.deg, f.sd, f.isd, f.sd1)
 }
 
 // setDeg sets node u's degree to d, with its roots and the sum. O(1).
@@ -211,31 +218,19 @@ func invSqrt(d float64) float64 {
 func (f *fosr) powerStep() error {
 	n := len(f.x)
 	x, sd, isd := f.x[:n], f.sd[:n], f.isd[:n]
-	w, y, g := f.w[:n], f.y[:n], f.g
+	w, y := f.w[:n+1], f.y[:n]
 	dot, sum := 0.0, f.sum
 	for i := range n {
 		dot += x[i] * sd[i]
 	}
 	if sum > 0 {
-		center(x, w, sd, isd, dot, sum)
+		center(x, w[:n], sd, isd, dot, sum)
 	} else {
 		for i := range n {
 			w[i] = x[i] * isd[i]
 		}
 	}
-	norm := 0.0
-	for i := range n {
-		s := 0.0
-		for _, j := range g.Neighbours(i) {
-			s += w[j]
-		}
-		if g.HasSelfLoop(i) {
-			s += w[i]
-		}
-		yi := x[i] + s*isd[i]
-		y[i] = yi
-		norm += yi * yi
-	}
+	norm := neighbourSums(f.g, x, isd, y, w)
 	norm = math.Sqrt(norm)
 	if !(norm > 0) || math.IsInf(norm, 0) {
 		return ErrFoSRVanished
@@ -249,12 +244,15 @@ func (f *fosr) powerStep() error {
 func (f *fosr) choose() (int, int, float64, bool) {
 	n := len(f.x)
 	y := f.y[:n]
-	divTo(y, f.x, f.sd1)
 	if n <= smallFoSR {
+		divTo(y, f.x, f.sd1)
 		return f.denseMarked(y)
 	}
-	u, v, p, ok := f.search.min(f.g, y)
-	if ok {
+	// search.min, its first step (extremePair) fused with the quotients.
+	if u, v, p, ok := divScan(y, f.x, f.sd1).pair(f.g); ok {
+		return u, v, p, true
+	}
+	if u, v, p, ok := f.search.heaps(f.g, y); ok {
 		return u, v, p, true
 	}
 	return f.denseMarked(y)
@@ -339,6 +337,12 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 	if u, v, p, ok := extremePair(g, y); ok {
 		return u, v, p, true
 	}
+	return s.heaps(g, y)
+}
+
+// heaps is min without its first step. O(n), then O(log n) per pair
+// passed over.
+func (s *productSearch) heaps(g *linalg.Graph, y []float64) (int, int, float64, bool) {
 	neg, pos := s.neg.h[:0], s.pos.h[:0]
 	for i, v := range y {
 		switch {
@@ -395,32 +399,19 @@ func (s *productSearch) min(g *linalg.Graph, y []float64) (int, int, float64, bo
 // the reference's argmin) chooses, ties being impossible. false: take the
 // heaps. O(n).
 func extremePair(g *linalg.Graph, y []float64) (int, int, float64, bool) {
-	ia, ib := -1, -1
-	var a1, a2, b1, b2 float64 // the two most negative and most positive (0: none)
-	for i, v := range y {
-		switch {
-		case v < a2:
-			if v < a1 {
-				a1, a2, ia = v, a1, i
-			} else {
-				a2 = v // ties a1: a2 = a1 below, no quick answer
-			}
-		case v > b2:
-			if v > b1 {
-				b1, b2, ib = v, b1, i
-			} else {
-				b2 = v
-			}
-		}
-	}
-	if ia < 0 || ib < 0 {
+	return scanExtremes(y).pair(g)
+}
+
+// pair is extremePair's answer from the scan e of y. O(1).
+func (e extremes) pair(g *linalg.Graph) (int, int, float64, bool) {
+	if e.ia < 0 || e.ib < 0 {
 		return 0, 0, 0, false
 	}
-	best := a1 * b1
-	if !(a2*b1 > best && a1*b2 > best) || g.HasEdge(ia, ib) {
+	best := e.a1 * e.b1
+	if !(e.a2*e.b1 > best && e.a1*e.b2 > best) || g.HasEdge(e.ia, e.ib) {
 		return 0, 0, 0, false
 	}
-	return min(ia, ib), max(ia, ib), best, true
+	return min(e.ia, e.ib), max(e.ia, e.ib), best, true
 }
 
 // lazyOrder hands out entries in ascending (v, i) one at a time: a binary

@@ -19,5 +19,11 @@ func scaleDivAVX2(dst, a *float64, n int, d float64)
 //go:noescape
 func centerAVX2(x, w, sd, isd *float64, n int, dot, sum float64)
 
+//go:noescape
+func extremesAVX2(y, x, sd1 *float64, n int, st *extremeLanes)
+
+//go:noescape
+func rootsAVX2(deg, sd, isd, sd1 *float64, n int)
+
 // fosrKernel reports whether the AVX2 kernels run (amd64 with AVX2).
 var fosrKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX

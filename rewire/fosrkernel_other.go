@@ -11,3 +11,7 @@ func scaleDivAVX2(dst, a *float64, n int, d float64) { panic("rewire: scaleDivAV
 func centerAVX2(x, w, sd, isd *float64, n int, dot, sum float64) {
 	panic("rewire: centerAVX2 without AVX2")
 }
+func extremesAVX2(y, x, sd1 *float64, n int, st *extremeLanes) {
+	panic("rewire: extremesAVX2 without AVX2")
+}
+func rootsAVX2(deg, sd, isd, sd1 *float64, n int) { panic("rewire: rootsAVX2 without AVX2") }

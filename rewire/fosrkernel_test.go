@@ -100,3 +100,82 @@ func BenchmarkFoSRKernels(b *testing.B) {
 		}
 	})
 }
+
+// TestFoSRDivScan: divScan gives the quotients of the Go loop and the
+// extremes of extremePair's scalar scan (the values, the first indices)
+// for every length 0–40, on vectors with ties, signed zeros, NaNs and
+// entries of one sign only.
+func TestFoSRDivScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for n := range 41 {
+		for trial := range 200 {
+			x, sd1 := make([]float64, n), make([]float64, n)
+			pool := []float64{-3, -2, -2, 0, math.Copysign(0, -1), 1, 2, 2, math.NaN()}
+			for i := range x {
+				switch {
+				case trial%4 == 0: // few distinct values: ties
+					x[i] = pool[r.IntN(len(pool))]
+				case trial%4 == 1: // one sign
+					x[i] = r.Float64() + 0.1
+				default:
+					x[i] = 2*r.Float64() - 1
+				}
+				sd1[i] = 1 + float64(r.IntN(5))
+				if trial%4 == 3 {
+					sd1[i] = math.Sqrt(sd1[i])
+				}
+			}
+			if trial%8 == 5 {
+				for i := range x {
+					x[i] = -x[i]
+				}
+			}
+			got, want := make([]float64, n), make([]float64, n)
+			e := divScan(got, x, sd1)
+			for k := range want {
+				want[k] = x[k] / sd1[k]
+			}
+			for k := range want {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+					t.Fatalf("n = %d, trial %d, y[%d] = %v, want %v", n, trial, k, got[k], want[k])
+				}
+			}
+			w := scanExtremes(want)
+			if math.Float64bits(e.a1) != math.Float64bits(w.a1) || math.Float64bits(e.a2) != math.Float64bits(w.a2) ||
+				math.Float64bits(e.b1) != math.Float64bits(w.b1) || math.Float64bits(e.b2) != math.Float64bits(w.b2) ||
+				e.ia != w.ia || e.ib != w.ib {
+				t.Fatalf("n = %d, trial %d, y = %v:\n got %+v\nwant %+v", n, trial, want, e, w)
+			}
+		}
+	}
+}
+
+// TestFoSRRoots: roots gives setDeg's √d, invSqrt(d) and √(d+1) bit for
+// bit for every length 0–40, on degrees (zeros included) and on other
+// non-negative values.
+func TestFoSRRoots(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	for n := range 41 {
+		for trial := range 20 {
+			deg := make([]float64, n)
+			for i := range deg {
+				if trial%2 == 0 {
+					deg[i] = float64(r.IntN(12))
+				} else {
+					deg[i] = r.Float64() * math.Pow(10, float64(r.IntN(20)-10))
+				}
+			}
+			sd, isd, sd1 := make([]float64, n), make([]float64, n), make([]float64, n)
+			roots(deg, sd, isd, sd1)
+			for i, d := range deg {
+				want := [3]float64{math.Sqrt(d), invSqrt(d), math.Sqrt(d + 1)}
+				got := [3]float64{sd[i], isd[i], sd1[i]}
+				for c := range 3 {
+					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+						t.Fatalf("n = %d, deg[%d] = %v: root %d is %v, want %v", n, i, d, c, got[c], want[c])
+					}
+				}
+			}
+		}
+	}
+}

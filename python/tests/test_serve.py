@@ -150,6 +150,10 @@ class TestKeptChild(ProxyCase):
         ei, n = sample_graph()
         self.use_proxy("hang")
         pid = ohm.serve_pid()
+        # Python leaves SIGINT ignored when it starts with it ignored (a
+        # background job of a shell without job control): the interrupt
+        # below would then never come, and the call would wait forever.
+        self.addCleanup(signal.signal, signal.SIGINT, signal.signal(signal.SIGINT, signal.default_int_handler))
         timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
         timer.start()
         self.addCleanup(timer.cancel)
