@@ -2,6 +2,7 @@ package incremental
 
 import (
 	"errors"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -29,23 +30,19 @@ import (
 // gtrState is S = (L⁺)² and the pending rank-2 update.
 type gtrState struct {
 	sq   packed
-	y    []float64   // S b of the pending addition
-	dS   []float64   // diagonal of S after the pending update
-	xx   float64     // xᵀx of the pending addition
-	c    float64     // 1/(1 + R_uv) of the pending addition (0: none)
-	cf   []float64   // the component labels as float64s (gtrRowAVX2's mask)
-	sc   [][]float64 // per worker: a row's scores (gtrRowAVX2)
-	scan bool        // the pass only scans
-	P, S []float64   // initGTR's dense copies of a component's L⁺ and S
+	y    []float64 // S b of the pending addition
+	dS   []float64 // diagonal of S after the pending update
+	xx   float64   // xᵀx of the pending addition
+	c    float64   // 1/(1 + R_uv) of the pending addition (0: none)
+	cf   []float64 // the component labels as float64s (gtrRowAVX2's mask)
+	scan bool      // the pass only scans
+	P, S []float64 // initGTR's dense copies of a component's L⁺ and S
 }
 
 // reuse is a state for n nodes in st's memory (Options.Reuse). O(n).
 func (st *gtrState) reuse(n int) *gtrState {
 	r := &gtrState{sq: reusePacked(st.sq, n), y: reuseFloats(st.y, n), dS: reuseFloats(st.dS, n),
 		cf: reuseFloats(st.cf, n), P: st.P, S: st.S}
-	for _, row := range st.sc {
-		r.sc = append(r.sc, reuseFloats(row, n))
-	}
 	return r
 }
 
@@ -63,7 +60,6 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	for i, c := range e.comp {
 		e.gtr.cf[i] = float64(c)
 	}
-	e.gtr.scratch(len(e.track))
 	clear(e.gtr.sq.data) // entries between components (and of isolated nodes) are 0
 	P, S := e.gtr.P, e.gtr.S
 	defer func() {
@@ -106,13 +102,6 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	}
 }
 
-// scratch gives each of w workers a row of scores. O(w·n) when it grows.
-func (st *gtrState) scratch(w int) {
-	for len(st.sc) < w {
-		st.sc = append(st.sc, make([]float64, len(st.y)))
-	}
-}
-
 // prepareGTR derives the rank-2 update of S from the pending rank-one update
 // of L⁺ (xs[0], alphas[0] = c), before the pass. O(n).
 func (e *Undirected) prepareGTR(u, v int) {
@@ -138,10 +127,10 @@ func (e *Undirected) prepareGTR(u, v int) {
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
 // running maximum (O(1) look-up), other components in the sweep. With
-// gtrKernel, gtrRowAVX2 updates the entries after the diagonal, writes
-// their scores to the worker's scratch and returns their greatest: only
-// when that exceeds the running maximum are the scores read again one by
-// one, to be offered in order.
+// gtrKernel, gtrRowAVX2 updates the entries after the diagonal and tests
+// their scores against the running maximum without dividing
+// (gtrFilter): only a row with a pair that may exceed it is scored again
+// one pair at a time, to be offered in order.
 func (e *Undirected) gtrPass(t int) {
 	tr := &e.track[t]
 	tr.Reset()
@@ -156,7 +145,6 @@ func (e *Undirected) gtrPass(t int) {
 	if c != 0 {
 		upd = 1
 	}
-	sc := st.sc[t]
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
 		rowL[0], rowS[0] = e.d[i], st.dS[i]
@@ -173,21 +161,12 @@ func (e *Undirected) gtrPass(t int) {
 		ci := cs[0]
 		floor := tr.Floor()
 		if gtrKernel {
-			cf, sr := st.cf[i:n][:m], sc[:m]
-			top := gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], &sr[1], m-1,
-				aL, aSx, aSy, dL[0], dS[0], cf[0], upd)
-			if !(top > floor) {
+			cf := st.cf[i:n][:m]
+			if !gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], m-1,
+				aL, aSx, aSy, dL[0], dS[0], cf[0], gtrFilter(floor), upd) {
 				continue
 			}
-			for k := 1; k < m; k++ {
-				if s := sr[k]; s > floor && cs[k] == ci && !e.g.HasEdge(i, i+k) {
-					tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
-					floor = tr.Floor()
-				}
-			}
-			continue
-		}
-		if c != 0 {
+		} else if c != 0 {
 			for k := 1; k < m; k++ {
 				rowL[k] -= aL * xr[k]
 				rowS[k] -= aSx*xr[k] + aSy*yr[k]
@@ -205,6 +184,17 @@ func (e *Undirected) gtrPass(t int) {
 			}
 		}
 	}
+}
+
+// gtrFilter is the threshold t of gtrRowAVX2's test b > t·(1 + r) for the
+// running maximum floor: a little below floor, so that every pair whose
+// score b/(1 + r), rounded, exceeds floor passes (1 + r > 0); −Inf (every
+// pair passes) unless floor > 0. O(1).
+func gtrFilter(floor float64) float64 {
+	if !(floor > 0) {
+		return math.Inf(-1)
+	}
+	return floor * (1 - 1e-12)
 }
 
 // Biharmonic returns S_ii + S_jj − 2S_ij in GTR mode (0 otherwise). O(1).

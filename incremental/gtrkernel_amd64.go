@@ -6,12 +6,12 @@ import "golang.org/x/sys/cpu"
 
 // gtrRowAVX2 is gtrPass's row kernel (gtrkernel_amd64.s): the update of n
 // entries of a row of L⁺ and of S, rounded as the scalar loop rounds it,
-// their scores in sc (0 for the pairs of another component than ci), and
-// the greatest of these (NaN scores left out; −Inf for n = 0). Pointers,
-// not slices: the caller checks the bounds.
+// and whether some pair of component ci has b > t·(1 + r) (b and r as
+// gtrPass computes them: its score is b/(1 + r)); NaNs never pass.
+// Pointers, not slices: the caller checks the bounds.
 //
 //go:noescape
-func gtrRowAVX2(l, s, x, y, dl, ds, cf, sc *float64, n int, aL, aSx, aSy, dL0, dS0, ci float64, upd int) float64
+func gtrRowAVX2(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL0, dS0, ci, t float64, upd int) bool
 
 // gtrKernel reports whether gtrPass uses gtrRowAVX2: on amd64 with AVX2,
 // built for a baseline below x86-64-v3 (from v3 on, the Go compiler may

@@ -2,56 +2,57 @@
 
 #include "textflag.h"
 
-// GTR_SCORE scores the four pairs whose updated entries of L⁺ and S are in
-// Y1 and Y6, at byte offset R11 of dL, dS, cf and sc: with r = (dL0 + dL_k)
-// − 2·L_k, s = ((dS0 + dS_k) − 2·S_k)/(1 + r), zeroed where cf_k ≠ ci,
-// stored in sc and kept in Y8 when greater (a NaN s is never kept). Each
-// operation is rounded as the Go expression of gtrPass rounds it (2·v as
-// v + v: exact).
+// GTR_SCORE tests the four pairs whose updated entries of L⁺ and S are in
+// Y1 and Y6, at byte offset R11 of dL, dS and cf: with r = (dL0 + dL_k) −
+// 2·L_k and b = (dS0 + dS_k) − 2·S_k, each rounded as the Go expression of
+// gtrPass rounds it (2·v as v + v: exact), the lanes where b > t·(1 + r)
+// and cf_k = ci are set in Y8 (a NaN never sets one).
 #define GTR_SCORE \
 	VMOVUPD (R8)(R11*1), Y2 \
 	VADDPD  Y2, Y12, Y2 \
 	VADDPD  Y1, Y1, Y1 \
 	VSUBPD  Y1, Y2, Y2 \
 	VADDPD  Y9, Y2, Y2 \
+	VMULPD  Y7, Y2, Y2 \
 	VMOVUPD (R9)(R11*1), Y3 \
 	VADDPD  Y3, Y11, Y3 \
 	VADDPD  Y6, Y6, Y6 \
 	VSUBPD  Y6, Y3, Y3 \
-	VDIVPD  Y2, Y3, Y3 \
+	VCMPPD  $0x1e, Y2, Y3, Y3 \
 	VMOVUPD (R10)(R11*1), Y4 \
 	VCMPPD  $0, Y10, Y4, Y4 \
 	VANDPD  Y4, Y3, Y3 \
-	VMOVUPD Y3, (R12)(R11*1) \
-	VMAXPD  Y8, Y3, Y8
+	VORPD   Y3, Y8, Y8
 
-// GTR_SCORE1 is GTR_SCORE for the one pair in the low lanes of X1 and X6,
-// its maximum kept in X7 (scalar operations leave Y8's upper lanes alone).
+// GTR_SCORE1 is GTR_SCORE for the one pair in the low lanes of X1 and X6
+// (its test's outcome or-ed into R12: a 128-bit VEX operation on X8 would
+// clear Y8's upper lanes).
 #define GTR_SCORE1 \
 	VMOVSD  (R8)(R11*1), X2 \
 	VADDSD  X2, X12, X2 \
 	VADDSD  X1, X1, X1 \
 	VSUBSD  X1, X2, X2 \
 	VADDSD  X9, X2, X2 \
+	VMULSD  X7, X2, X2 \
 	VMOVSD  (R9)(R11*1), X3 \
 	VADDSD  X3, X11, X3 \
 	VADDSD  X6, X6, X6 \
 	VSUBSD  X6, X3, X3 \
-	VDIVSD  X2, X3, X3 \
+	VCMPSD  $0x1e, X2, X3, X3 \
 	VMOVSD  (R10)(R11*1), X4 \
 	VCMPSD  $0, X10, X4, X4 \
 	VANDPD  X4, X3, X3 \
-	VMOVSD  X3, (R12)(R11*1) \
-	VMAXSD  X7, X3, X7
+	MOVQ    X3, DX \
+	ORQ     DX, R12
 
-// func gtrRowAVX2(l, s, x, y, dl, ds, cf, sc *float64, n int, aL, aSx, aSy, dL0, dS0, ci float64, upd int) float64
+// func gtrRowAVX2(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL0, dS0, ci, t float64, upd int) bool
 //
 // For k = 0, …, n−1: when upd ≠ 0, l[k] −= aL·x[k] and s[k] −= aSx·x[k] +
 // aSy·y[k], each product, sum and difference rounded separately (no fused
-// multiply–add), as gtrPass's scalar loop; then sc[k] is the score of
-// GTR_SCORE (0 for another component's pair), and the greatest of them is
-// returned (−Inf for n = 0). Four entries a step, the last 0–3 one by one.
-TEXT ·gtrRowAVX2(SB), NOSPLIT, $0-136
+// multiply–add), as gtrPass's scalar loop; then it reports whether some k
+// of component ci passes GTR_SCORE's test b > t·(1 + r). Four entries a
+// step, the last 0–3 one by one.
+TEXT ·gtrRowAVX2(SB), NOSPLIT, $0-129
 	MOVQ l+0(FP), AX
 	MOVQ s+8(FP), BX
 	MOVQ x+16(FP), SI
@@ -59,25 +60,23 @@ TEXT ·gtrRowAVX2(SB), NOSPLIT, $0-136
 	MOVQ dl+32(FP), R8
 	MOVQ ds+40(FP), R9
 	MOVQ cf+48(FP), R10
-	MOVQ sc+56(FP), R12
-	MOVQ n+64(FP), CX
+	MOVQ n+56(FP), CX
 	SHLQ $3, CX
 	MOVQ CX, R13
 	ANDQ $-32, R13 // bytes of the whole steps of four
-	VBROADCASTSD aL+72(FP), Y15
-	VBROADCASTSD aSx+80(FP), Y14
-	VBROADCASTSD aSy+88(FP), Y13
-	VBROADCASTSD dL0+96(FP), Y12
-	VBROADCASTSD dS0+104(FP), Y11
-	VBROADCASTSD ci+112(FP), Y10
+	VBROADCASTSD aL+64(FP), Y15
+	VBROADCASTSD aSx+72(FP), Y14
+	VBROADCASTSD aSy+80(FP), Y13
+	VBROADCASTSD dL0+88(FP), Y12
+	VBROADCASTSD dS0+96(FP), Y11
+	VBROADCASTSD ci+104(FP), Y10
+	VBROADCASTSD t+112(FP), Y7
 	MOVQ $0x3FF0000000000000, DX
 	MOVQ DX, X9
 	VBROADCASTSD X9, Y9
-	MOVQ $0xFFF0000000000000, DX
-	MOVQ DX, X8
-	VBROADCASTSD X8, Y8
-	VMOVAPD X8, X7
+	VXORPD Y8, Y8, Y8
 	XORQ R11, R11
+	XORQ R12, R12
 	MOVQ upd+120(FP), DX
 	TESTQ DX, DX
 	JE   scan
@@ -139,11 +138,9 @@ scan1:
 	JMP  scan1
 
 done:
-	VEXTRACTF128 $1, Y8, X0
-	VMAXPD       X8, X0, X8
-	VPERMILPD    $1, X8, X0
-	VMAXPD       X8, X0, X8
-	VMAXSD       X8, X7, X8
+	VMOVMSKPD Y8, DX
 	VZEROUPPER
-	MOVSD X8, ret+128(FP)
+	ORQ   R12, DX
+	TESTQ DX, DX
+	SETNE ret+128(FP)
 	RET

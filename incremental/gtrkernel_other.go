@@ -6,6 +6,6 @@ package incremental
 // loop only.
 var gtrKernel = false
 
-func gtrRowAVX2(l, s, x, y, dl, ds, cf, sc *float64, n int, aL, aSx, aSy, dL0, dS0, ci float64, upd int) float64 {
+func gtrRowAVX2(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL0, dS0, ci, t float64, upd int) bool {
 	panic("incremental: gtrRowAVX2 without AVX2")
 }

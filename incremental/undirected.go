@@ -222,9 +222,6 @@ func (e *Undirected) split() {
 		e.track[t].Keyed = e.opt.PerHop
 		e.tracks[t] = &e.track[t]
 	}
-	if e.gtr != nil {
-		e.gtr.scratch(w)
-	}
 	e.tasks = make([]func(), w)
 	for t := range w {
 		e.tasks[t] = func() {
