@@ -2,6 +2,7 @@ package incremental
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -30,19 +31,20 @@ import (
 // gtrState is S = (L⁺)² and the pending rank-2 update.
 type gtrState struct {
 	sq   packed
-	y    []float64 // S b of the pending addition
-	dS   []float64 // diagonal of S after the pending update
-	xx   float64   // xᵀx of the pending addition
-	c    float64   // 1/(1 + R_uv) of the pending addition (0: none)
-	cf   []float64 // the component labels as float64s (gtrRowAVX2's mask)
-	scan bool      // the pass only scans
-	P, S []float64 // initGTR's dense copies of a component's L⁺ and S
+	y    []float64             // S b of the pending addition
+	dS   []float64             // diagonal of S after the pending update
+	xx   float64               // xᵀx of the pending addition
+	c    float64               // 1/(1 + R_uv) of the pending addition (0: none)
+	cf   []float64             // the component labels as float64s (gtrRowAVX2's mask)
+	scan bool                  // the pass only scans
+	P, S []float64             // initGTR's dense copies of a component's L⁺ and S
+	work linalg.PinvSquareWork // refreshGTR's scratch
 }
 
 // reuse is a state for n nodes in st's memory (Options.Reuse). O(n).
 func (st *gtrState) reuse(n int) *gtrState {
 	r := &gtrState{sq: reusePacked(st.sq, n), y: reuseFloats(st.y, n), dS: reuseFloats(st.dS, n),
-		cf: reuseFloats(st.cf, n), P: st.P, S: st.S}
+		cf: reuseFloats(st.cf, n), P: st.P, S: st.S, work: st.work}
 	return r
 }
 
@@ -100,6 +102,56 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 			}
 		}
 	}
+}
+
+// gtrReference makes Refresh in GTR mode compute L⁺ and S as before issue
+// 48's own arithmetic (linalg.ComponentPinv and linalg.SquareSym, gonum's
+// bits) instead of linalg.ComponentPinvSquare: the yardstick of the tests
+// that the decisions did not change.
+var gtrReference = false
+
+// refreshGTR is Refresh in GTR mode: L⁺ and S of each component by
+// linalg.ComponentPinvSquare, written into the packed triangles,
+// O(Σ n_C³); then the scan. An error leaves the engine unusable.
+func (e *Undirected) refreshGTR(comp []int, count int, groups [][]int) error {
+	if e.gtr == nil {
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
+	}
+	st := e.gtr
+	e.comp = comp
+	e.size = make([]int, count)
+	for i, c := range comp {
+		e.size[c]++
+		st.cf[i] = float64(c)
+	}
+	clear(e.p.data) // entries between components (and of isolated nodes) are 0
+	clear(st.sq.data)
+	defer st.work.Release(keptScratch / 4)
+	for _, nodes := range groups {
+		nc := len(nodes)
+		if nc < 2 {
+			continue
+		}
+		lp, s, ld, err := linalg.ComponentPinvSquare(&st.work, e.g, nodes)
+		if err != nil {
+			return fmt.Errorf("incremental: refresh: %w", err)
+		}
+		contiguous := nodes[nc-1]-nodes[0] == nc-1 // nodes ascend: the rows are rows of the packed triangles
+		for a, i := range nodes {
+			rowL, rowS := e.p.row(i), st.sq.row(i)
+			lrow, srow := lp[a*ld+a:a*ld+nc], s[a*ld+a:a*ld+nc]
+			if contiguous {
+				copy(rowL, lrow)
+				copy(rowS, srow)
+				continue
+			}
+			for b := range lrow {
+				rowL[nodes[a+b]-i], rowS[nodes[a+b]-i] = lrow[b], srow[b]
+			}
+		}
+	}
+	e.scan()
+	return nil
 }
 
 // prepareGTR derives the rank-2 update of S from the pending rank-one update

@@ -1,0 +1,259 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+)
+
+// PinvSquareWork is the scratch of ComponentPinvSquare, kept from one call
+// to the next by its owner (the zero value is ready; not for concurrent
+// use).
+type PinvSquareWork struct {
+	a, t, p, s []float64
+	coef       []float64
+}
+
+// grow returns buf cut to n floats, all zero (a new slice when buf is
+// shorter). O(n).
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+		return *buf
+	}
+	*buf = (*buf)[:n]
+	clear(*buf)
+	return *buf
+}
+
+// Release drops scratch of more than keep floats per buffer (the memory of
+// a large component), keeping that of small ones for the next call. O(1).
+func (w *PinvSquareWork) Release(keep int) {
+	for _, b := range []*[]float64{&w.a, &w.t, &w.p, &w.s, &w.coef} {
+		if cap(*b) > keep {
+			*b = nil
+		}
+	}
+}
+
+// ComponentPinvSquare returns L_C⁺ and S = (L_C⁺)² of the connected
+// component C of g whose nodes (ascending) are given, indexed by position
+// in nodes: lp whole (both triangles), s its upper triangle (diagonal
+// included; below it, s holds partial sums), both with row stride
+// ld = SquareStride(len(nodes)) in w's memory (valid until w's next use).
+//
+// With AVX2 and FMA (the pure-Go build on amd64) it uses its own fused
+// multiply–add arithmetic (definitions §3.5): the Cholesky factor U of
+// M = L_C + J/n_C (blocked, right-looking), X = U⁻¹, L_C⁺ = X Xᵀ − J/n_C and
+// S = L_C⁺·L_C⁺, every product by 4×8 register blocks; the entries then
+// differ from ComponentPinv's and SquareSym's in their last bits. Elsewhere
+// it is ComponentPinv and SquareSym, their bits. About n_C³ multiply–adds
+// (n_C³/6 each for U, X and X Xᵀ, n_C³/2 for S); 4·ld² floats of scratch.
+func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []float64, ld int, err error) {
+	nc := len(nodes)
+	ld = SquareStride(nc)
+	if !fmaKernel {
+		return componentPinvSquareRef(w, g, nodes)
+	}
+	a := grow(&w.a, ld*ld) // padding rows and columns stay zero throughout
+	fillComponentMatrix(g, nodes, a, ld)
+	if !cholUpperFMA(nc, a, ld, w) {
+		return nil, nil, 0, fmt.Errorf("linalg: Cholesky of L+J/n failed on a component of %d nodes (component labels wrong?)", nc)
+	}
+	invUpperFMA(nc, a, ld, w)
+	// L⁺ + J/n = X Xᵀ, (X Xᵀ)_ic = Σ_{k ≥ max(i, c)} X_ik X_ck, by the rows of
+	// X and of its transpose (zeros outside the triangles).
+	xt := grow(&w.t, ld*ld)
+	for i := range nc {
+		for k, v := range a[i*ld+i : i*ld+nc] {
+			xt[(i+k)*ld+i] = v
+		}
+	}
+	p := grow(&w.p, ld*ld)
+	for i0 := 0; i0 < nc; i0 += 4 {
+		for c0 := i0 &^ 7; c0 < nc; c0 += 8 {
+			k0 := max(i0, c0)
+			fmaBlock4x8U(&a[i0*ld+k0], ld, &xt[k0*ld+c0], ld, nc-k0, &p[i0*ld+c0], ld)
+		}
+	}
+	inv := 1 / float64(nc)
+	for i := range nc {
+		row := p[i*ld : i*ld+nc]
+		for c := i; c < nc; c++ {
+			v := row[c] - inv
+			row[c], p[c*ld+i] = v, v
+		}
+	}
+	// S = L⁺·L⁺: S_ic = Σ_k L⁺_ik L⁺_kc, upper triangle.
+	s = grow(&w.s, ld*ld)
+	for i0 := 0; i0 < nc; i0 += 4 {
+		for c0 := i0 &^ 7; c0 < nc; c0 += 8 {
+			fmaBlock4x8U(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
+		}
+	}
+	return p, s, ld, nil
+}
+
+// componentPinvSquareRef is ComponentPinvSquare by ComponentPinvIn and
+// SquareSym (without the FMA kernel). O(n_C³).
+func componentPinvSquareRef(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []float64, ld int, err error) {
+	nc := len(nodes)
+	ld = SquareStride(nc)
+	B, err := ComponentPinvIn(grow(&w.a, nc*nc), g, nodes)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	raw := B.RawSymmetric()
+	p := grow(&w.p, ld*ld)
+	for i := range nc {
+		brow := raw.Data[i*raw.Stride : i*raw.Stride+nc]
+		copy(p[i*ld+i:i*ld+nc], brow[i:])
+		for c := i + 1; c < nc; c++ {
+			p[c*ld+i] = brow[c]
+		}
+	}
+	s = grow(&w.s, ld*ld)
+	SquareSym(nc, p, s, ld)
+	return p, s, ld, nil
+}
+
+// fillComponentMatrix writes L_C + J/n_C of the component of g on nodes
+// into the first n_C rows and columns of the zeroed a (row stride ld).
+// O(n_C² + arcs).
+func fillComponentMatrix(g *Graph, nodes []int, a []float64, ld int) {
+	nc := len(nodes)
+	consecutive := nodes[nc-1]-nodes[0] == nc-1
+	var pos map[int]int
+	if !consecutive {
+		pos = make(map[int]int, nc)
+		for i, v := range nodes {
+			pos[v] = i
+		}
+	}
+	inv := 1 / float64(nc)
+	for i := range nc {
+		row := a[i*ld : i*ld+nc]
+		for c := range row {
+			row[c] = inv
+		}
+	}
+	for i, v := range nodes {
+		nb := g.Out(v)
+		a[i*ld+i] += float64(len(nb))
+		for _, u := range nb {
+			c, ok := u-nodes[0], u >= nodes[0] && u <= nodes[nc-1]
+			if !consecutive {
+				c, ok = pos[u]
+			}
+			if !ok {
+				panic(fmt.Sprintf("linalg: node %d's neighbour %d is outside its component", v, u))
+			}
+			a[i*ld+c] -= 1
+		}
+	}
+}
+
+// cholPanel is the number of rows of cholUpperFMA's panels.
+const cholPanel = 16
+
+// cholUpperFMA overwrites the upper triangle of the symmetric n×n a (row
+// stride ld, a multiple of 8; rows and columns n..ld−1 zero) with U, M =
+// UᵀU, by panels of cholPanel rows: each panel factored row by row, then
+// the trailing matrix's upper triangle less the panel's rank-cholPanel
+// product by fmaBlock4x8U (entries below the diagonal in the first columns
+// of a block are overwritten too). It reports false when M is not
+// positive definite. About n³/6 multiply–adds.
+func cholUpperFMA(n int, a []float64, ld int, w *PinvSquareWork) bool {
+	for j0 := 0; j0 < n; j0 += cholPanel {
+		j1 := min(j0+cholPanel, n)
+		for k := j0; k < j1; k++ {
+			d := a[k*ld+k]
+			if !(d > 0) || math.IsInf(d, 1) {
+				return false
+			}
+			d = math.Sqrt(d)
+			a[k*ld+k] = d
+			rk := a[k*ld+k+1 : k*ld+n]
+			r := 1 / d
+			for c := range rk {
+				rk[c] *= r
+			}
+			for i := k + 1; i < j1; i++ {
+				u := a[k*ld+i]
+				ri := a[i*ld+i : i*ld+n]
+				uk := a[k*ld+i : k*ld+n]
+				for c := range ri {
+					ri[c] -= u * uk[c]
+				}
+			}
+		}
+		if j1 == n {
+			break
+		}
+		// Rows j1.. less Σ_l U_li U_lc: coefficients −U_li packed by row i
+		// (rows up to the next multiple of four, zero past n).
+		kb := j1 - j0
+		rows := (n - j1 + 3) &^ 3
+		neg := grow(&w.coef, rows*kb)
+		for l := j0; l < j1; l++ {
+			for i, v := range a[l*ld+j1 : l*ld+n] {
+				neg[i*kb+l-j0] = -v
+			}
+		}
+		for i0 := j1; i0 < n; i0 += 4 {
+			cf := &neg[(i0-j1)*kb]
+			for c0 := i0 &^ 7; c0 < n; c0 += 8 {
+				fmaBlock4x8U(cf, kb, &a[j0*ld+c0], ld, kb, &a[i0*ld+c0], ld)
+			}
+		}
+	}
+	return true
+}
+
+// invUpperFMA overwrites the upper triangle U of a (n×n, row stride ld, a
+// multiple of 8; rows and columns n..ld−1 zero) with X = U⁻¹ and zeroes
+// what lies below it: rows by groups of four from the last, each row i
+// being (e_i − Σ_{k>i} U_ik X_k)/U_ii, the terms of the rows below the
+// group by fmaBlock4x8U, those within it one by one. About n³/6
+// multiply–adds.
+func invUpperFMA(n int, a []float64, ld int, w *PinvSquareWork) {
+	var in [4][4]float64 // the group's U_ik, i ≤ k within the group
+	for i0 := (n - 1) &^ 3; i0 >= 0; i0 -= 4 {
+		i1 := min(i0+4, n)
+		kw := n - i1
+		neg := grow(&w.coef, 4*max(kw, 1))
+		for r := range i1 - i0 {
+			row := a[(i0+r)*ld : (i0+r)*ld+ld]
+			for k, v := range row[i1:n] {
+				neg[r*kw+k] = -v
+			}
+			for k := i0 + r; k < i1; k++ {
+				in[r][k-i0] = row[k]
+			}
+			clear(row[:n]) // the accumulators of −Σ_{k ≥ i1} U_ik X_k
+		}
+		if kw > 0 {
+			for c0 := i1 &^ 7; c0 < n; c0 += 8 {
+				if k1 := min(c0+8, n); k1 > i1 {
+					fmaBlock4x8U(&neg[0], kw, &a[i1*ld+c0], ld, k1-i1, &a[i0*ld+c0], ld)
+				}
+			}
+		}
+		for r := i1 - i0 - 1; r >= 0; r-- {
+			i := i0 + r
+			row := a[i*ld : i*ld+n]
+			for k := i + 1; k < i1; k++ {
+				if u := in[r][k-i0]; u != 0 {
+					xk := a[k*ld : k*ld+n]
+					for c := k; c < n; c++ {
+						row[c] -= u * xk[c]
+					}
+				}
+			}
+			d := 1 / in[r][r]
+			for c := i + 1; c < n; c++ {
+				row[c] *= d
+			}
+			row[i] = d
+		}
+	}
+}
