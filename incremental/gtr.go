@@ -177,10 +177,10 @@ func (e *Undirected) prepareGTR(u, v int) {
 
 // gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
 // S updated (when an addition is pending) and every admissible pair scored
-// B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
-// running maximum (O(1) look-up), other components in the sweep. With
-// gtrKernel, gtrRowAVX2 updates the entries after the diagonal and tests
-// their scores against the running maximum without dividing
+// B_ij/(1 + R_ij) (gtrScore) in row-major order; edges are left out when
+// they reach the running maximum (O(1) look-up), other components in the
+// sweep. With gtrKernel, gtrRowFMA updates the entries after the diagonal
+// and tests their scores against the running maximum without dividing
 // (gtrFilter): only a row with a pair that may exceed it is scored again
 // one pair at a time, to be offered in order.
 func (e *Undirected) gtrPass(t int) {
@@ -193,9 +193,12 @@ func (e *Undirected) gtrPass(t int) {
 	if e.k == 0 {
 		c, c2xx = 0, 0
 	}
-	upd := 0
+	mode := 0
 	if c != 0 {
-		upd = 1
+		mode |= 1
+	}
+	if len(e.size) > 1 {
+		mode |= 2 // several components: mask the others' pairs
 	}
 	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
@@ -212,24 +215,24 @@ func (e *Undirected) gtrPass(t int) {
 		cs := e.comp[i:n][:m]
 		ci := cs[0]
 		floor := tr.Floor()
+		dL1, dS0 := dL[0]+1, dS[0]
 		if gtrKernel {
 			cf := st.cf[i:n][:m]
-			if !gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], m-1,
-				aL, aSx, aSy, dL[0], dS[0], cf[0], gtrFilter(floor), upd) {
+			if !gtrRowFMA(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], m-1,
+				aL, aSx, aSy, dL1, dS0, cf[0], gtrFilter(floor), mode) {
 				continue
 			}
 		} else if c != 0 {
 			for k := 1; k < m; k++ {
-				rowL[k] -= aL * xr[k]
-				rowS[k] -= aSx*xr[k] + aSy*yr[k]
+				rowL[k] = math.FMA(-aL, xr[k], rowL[k])
+				rowS[k] = math.FMA(-aSy, yr[k], math.FMA(-aSx, xr[k], rowS[k]))
 			}
 		}
 		for k := 1; k < m; k++ {
 			if cs[k] != ci {
 				continue
 			}
-			r := dL[0] + dL[k] - 2*rowL[k]
-			s := (dS[0] + dS[k] - 2*rowS[k]) / (1 + r)
+			s := gtrScore(rowL[k], rowS[k], dL[k]+dL1, dS[k]+dS0)
 			if s > floor && !e.g.HasEdge(i, i+k) {
 				tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
 				floor = tr.Floor()
@@ -238,9 +241,16 @@ func (e *Undirected) gtrPass(t int) {
 	}
 }
 
-// gtrFilter is the threshold t of gtrRowAVX2's test b > t·(1 + r) for the
-// running maximum floor: a little below floor, so that every pair whose
-// score b/(1 + r), rounded, exceeds floor passes (1 + r > 0); −Inf (every
+// gtrScore is the score B_ij/(1 + R_ij) of a pair from L⁺_ij (l), S_ij (s),
+// dL = L⁺_ii + L⁺_jj + 1 and dS = S_ii + S_jj: b = dS − 2s and
+// D = dL − 2l by fused multiply–adds, as gtrRowFMA computes them. O(1).
+func gtrScore(l, s, dL, dS float64) float64 {
+	return math.FMA(-2, s, dS) / math.FMA(-2, l, dL)
+}
+
+// gtrFilter is the threshold t of gtrRowFMA's test b > t·D for the running
+// maximum floor: a little below floor, so that every pair whose score b/D
+// (gtrScore), rounded, exceeds floor passes (D = 1 + R > 0); −Inf (every
 // pair passes) unless floor > 0. O(1).
 func gtrFilter(floor float64) float64 {
 	if !(floor > 0) {

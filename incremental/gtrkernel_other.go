@@ -2,10 +2,10 @@
 
 package incremental
 
-// gtrKernel is false where gtrRowAVX2 is not built: gtrPass runs its scalar
+// gtrKernel is false where gtrRowFMA is not built: gtrPass runs its scalar
 // loop only.
 var gtrKernel = false
 
-func gtrRowAVX2(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL0, dS0, ci, t float64, upd int) bool {
-	panic("incremental: gtrRowAVX2 without AVX2")
+func gtrRowFMA(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL1, dS0, ci, t float64, mode int) bool {
+	panic("incremental: gtrRowFMA without AVX2")
 }
