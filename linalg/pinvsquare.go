@@ -9,8 +9,8 @@ import (
 // to the next by its owner (the zero value is ready; not for concurrent
 // use).
 type PinvSquareWork struct {
-	a, t, p, s []float64
-	coef       []float64
+	a, t, p []float64
+	coef    []float64
 }
 
 // grow returns buf cut to n floats, all zero (a new slice when buf is
@@ -28,7 +28,7 @@ func grow(buf *[]float64, n int) []float64 {
 // Release drops scratch of more than keep floats per buffer (the memory of
 // a large component), keeping that of small ones for the next call. O(1).
 func (w *PinvSquareWork) Release(keep int) {
-	for _, b := range []*[]float64{&w.a, &w.t, &w.p, &w.s, &w.coef} {
+	for _, b := range []*[]float64{&w.a, &w.t, &w.p, &w.coef} {
 		if cap(*b) > keep {
 			*b = nil
 		}
@@ -47,7 +47,7 @@ func (w *PinvSquareWork) Release(keep int) {
 // S = L_C⁺·L_C⁺, every product by 4×8 register blocks; the entries then
 // differ from ComponentPinv's and SquareSym's in their last bits. Elsewhere
 // it is ComponentPinv and SquareSym, their bits. About n_C³ multiply–adds
-// (n_C³/6 each for U, X and X Xᵀ, n_C³/2 for S); 4·ld² floats of scratch.
+// (n_C³/6 each for U, X and X Xᵀ, n_C³/2 for S); 3·ld² floats of scratch.
 func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []float64, ld int, err error) {
 	nc := len(nodes)
 	ld = SquareStride(nc)
@@ -83,8 +83,8 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 			row[c], p[c*ld+i] = v, v
 		}
 	}
-	// S = L⁺·L⁺: S_ic = Σ_k L⁺_ik L⁺_kc, upper triangle.
-	s = grow(&w.s, ld*ld)
+	// S = L⁺·L⁺: S_ic = Σ_k L⁺_ik L⁺_kc, upper triangle, in X's memory.
+	s = grow(&w.a, ld*ld)
 	for i0 := 0; i0 < nc; i0 += 4 {
 		for c0 := i0 &^ 7; c0 < nc; c0 += 8 {
 			fmaBlock4x8U(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
@@ -111,7 +111,7 @@ func componentPinvSquareRef(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []f
 			p[c*ld+i] = brow[c]
 		}
 	}
-	s = grow(&w.s, ld*ld)
+	s = grow(&w.t, ld*ld)
 	SquareSym(nc, p, s, ld)
 	return p, s, ld, nil
 }
@@ -157,56 +157,66 @@ const cholPanel = 16
 
 // cholUpperFMA overwrites the upper triangle of the symmetric n×n a (row
 // stride ld, a multiple of 8; rows and columns n..ld−1 zero) with U, M =
-// UᵀU, by panels of cholPanel rows: each panel factored row by row, then
-// the trailing matrix's upper triangle less the panel's rank-cholPanel
-// product by fmaBlock4x8U (entries below the diagonal in the first columns
-// of a block are overwritten too). It reports false when M is not
-// positive definite. About n³/6 multiply–adds.
+// UᵀU, by panels of cholPanel rows, each by groups of four: a group
+// factored row by row, the rest of its panel less the group's rank-4
+// product, then, the panel done, the trailing matrix less the panel's
+// rank-cholPanel product, both products by rankUpdate. It reports false
+// when M is not positive definite. About n³/6 multiply–adds.
 func cholUpperFMA(n int, a []float64, ld int, w *PinvSquareWork) bool {
 	for j0 := 0; j0 < n; j0 += cholPanel {
 		j1 := min(j0+cholPanel, n)
-		for k := j0; k < j1; k++ {
-			d := a[k*ld+k]
-			if !(d > 0) || math.IsInf(d, 1) {
-				return false
-			}
-			d = math.Sqrt(d)
-			a[k*ld+k] = d
-			rk := a[k*ld+k+1 : k*ld+n]
-			r := 1 / d
-			for c := range rk {
-				rk[c] *= r
-			}
-			for i := k + 1; i < j1; i++ {
-				u := a[k*ld+i]
-				ri := a[i*ld+i : i*ld+n]
-				uk := a[k*ld+i : k*ld+n]
-				for c := range ri {
-					ri[c] -= u * uk[c]
+		for g0 := j0; g0 < j1; g0 += 4 {
+			g1 := min(g0+4, j1)
+			for k := g0; k < g1; k++ {
+				d := a[k*ld+k]
+				if !(d > 0) || math.IsInf(d, 1) {
+					return false
+				}
+				d = math.Sqrt(d)
+				a[k*ld+k] = d
+				rk := a[k*ld+k+1 : k*ld+n]
+				r := 1 / d
+				for c := range rk {
+					rk[c] *= r
+				}
+				for i := k + 1; i < g1; i++ {
+					u := a[k*ld+i]
+					ri := a[i*ld+i : i*ld+n]
+					uk := a[k*ld+i : k*ld+n]
+					for c := range ri {
+						ri[c] -= u * uk[c]
+					}
 				}
 			}
+			rankUpdate(n, a, ld, g0, g1, j1, w)
 		}
-		if j1 == n {
-			break
-		}
-		// Rows j1.. less Σ_l U_li U_lc: coefficients −U_li packed by row i
-		// (rows up to the next multiple of four, zero past n).
-		kb := j1 - j0
-		rows := (n - j1 + 3) &^ 3
-		neg := grow(&w.coef, rows*kb)
-		for l := j0; l < j1; l++ {
-			for i, v := range a[l*ld+j1 : l*ld+n] {
-				neg[i*kb+l-j0] = -v
-			}
-		}
-		for i0 := j1; i0 < n; i0 += 4 {
-			cf := &neg[(i0-j1)*kb]
-			for c0 := i0 &^ 7; c0 < n; c0 += 8 {
-				fmaBlock4x8U(cf, kb, &a[j0*ld+c0], ld, kb, &a[i0*ld+c0], ld)
-			}
-		}
+		rankUpdate(n, a, ld, j0, j1, n, w)
 	}
 	return true
+}
+
+// rankUpdate subtracts Σ_{l ∈ [l0, l1)} U_li U_lc from the entries (i, c),
+// l1 ≤ i < r1 (r1 ≤ n), c ≥ i, of a, by fmaBlock4x8U on 4×8 blocks (the
+// entries below the diagonal in a block's first columns too, where
+// l1 is a multiple of 8 or r1 = l1 + 4·q). O((r1 − l1)·n·(l1 − l0)).
+func rankUpdate(n int, a []float64, ld, l0, l1, r1 int, w *PinvSquareWork) {
+	if r1 <= l1 {
+		return
+	}
+	kb := l1 - l0
+	rows := (r1 - l1 + 3) &^ 3
+	neg := grow(&w.coef, rows*kb) // −U_li by row i, zero past r1
+	for l := l0; l < l1; l++ {
+		for i, v := range a[l*ld+l1 : l*ld+r1] {
+			neg[i*kb+l-l0] = -v
+		}
+	}
+	for i0 := l1; i0 < r1; i0 += 4 {
+		cf := &neg[(i0-l1)*kb]
+		for c0 := i0 &^ 7; c0 < n; c0 += 8 {
+			fmaBlock4x8U(cf, kb, &a[l0*ld+c0], ld, kb, &a[i0*ld+c0], ld)
+		}
+	}
 }
 
 // invUpperFMA overwrites the upper triangle U of a (n×n, row stride ld, a
