@@ -9,8 +9,8 @@ import (
 // to the next by its owner (the zero value is ready; not for concurrent
 // use).
 type PinvSquareWork struct {
-	a, t, p []float64
-	coef    []float64
+	a, t, p    []float64
+	coef, diag []float64
 }
 
 // grow returns buf cut to n floats, all zero (a new slice when buf is
@@ -152,6 +152,14 @@ func fillComponentMatrix(g *Graph, nodes []int, a []float64, ld int) {
 	}
 }
 
+// pivotFloor bounds cholUpperFMA's pivots below, relative to M's diagonal:
+// a pivot of M = L_C + J/n_C is at least its least eigenvalue,
+// min(1, 4/(n·diam)) ≥ 4/n², and a diagonal entry at most n, so a
+// connected component of fewer than 10⁵ nodes (far beyond the dense
+// engine's memory) passes, while the rounding residue of a singular M (the
+// nodes of several components) does not.
+const pivotFloor = 1e-15
+
 // cholPanel is the number of rows of cholUpperFMA's panels.
 const cholPanel = 16
 
@@ -161,15 +169,20 @@ const cholPanel = 16
 // factored row by row, the rest of its panel less the group's rank-4
 // product, then, the panel done, the trailing matrix less the panel's
 // rank-cholPanel product, both products by rankUpdate. It reports false
-// when M is not positive definite. About n³/6 multiply–adds.
+// when M is not positive definite: when a pivot is not above pivotFloor
+// times its diagonal entry. About n³/6 multiply–adds.
 func cholUpperFMA(n int, a []float64, ld int, w *PinvSquareWork) bool {
+	diag := grow(&w.diag, n)
+	for k := range n {
+		diag[k] = a[k*ld+k]
+	}
 	for j0 := 0; j0 < n; j0 += cholPanel {
 		j1 := min(j0+cholPanel, n)
 		for g0 := j0; g0 < j1; g0 += 4 {
 			g1 := min(g0+4, j1)
 			for k := g0; k < g1; k++ {
 				d := a[k*ld+k]
-				if !(d > 0) || math.IsInf(d, 1) {
+				if !(d > pivotFloor*diag[k]) || math.IsInf(d, 1) {
 					return false
 				}
 				d = math.Sqrt(d)
