@@ -69,8 +69,8 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 		}
 	}
 	p := grow(&w.p, ld*ld)
-	for i0 := 0; i0 < nc; i0 += 4 {
-		for c0 := i0 &^ 7; c0 < nc; c0 += 8 {
+	for c0 := 0; c0 < nc; c0 += 8 {
+		for i0 := 0; i0 < min(c0+8, nc); i0 += 4 {
 			k0 := max(i0, c0)
 			fmaBlock4x8U(&a[i0*ld+k0], ld, &xt[k0*ld+c0], ld, nc-k0, &p[i0*ld+c0], ld)
 		}
@@ -84,9 +84,10 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 		}
 	}
 	// S = L⁺·L⁺: S_ic = Σ_k L⁺_ik L⁺_kc, upper triangle, in X's memory.
+	// Column blocks outermost: the block of P they read stays in cache.
 	s = grow(&w.a, ld*ld)
-	for i0 := 0; i0 < nc; i0 += 4 {
-		for c0 := i0 &^ 7; c0 < nc; c0 += 8 {
+	for c0 := 0; c0 < nc; c0 += 8 {
+		for i0 := 0; i0 < min(c0+8, nc); i0 += 4 {
 			fmaBlock4x8U(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
 		}
 	}
