@@ -25,6 +25,16 @@ func grow(buf *[]float64, n int) []float64 {
 	return *buf
 }
 
+// reuse returns buf cut to n floats, as they are (a new slice when buf is
+// shorter). O(1).
+func reuse(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
 // Release drops scratch of more than keep floats per buffer (the memory of
 // a large component), keeping that of small ones for the next call. O(1).
 func (w *PinvSquareWork) Release(keep int) {
@@ -54,25 +64,30 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 	if !fmaKernel {
 		return componentPinvSquareRef(w, g, nodes)
 	}
-	a := grow(&w.a, ld*ld) // padding rows and columns stay zero throughout
+	// The buffers are not cleared: past row and column n_C they hold
+	// whatever they held, which only ever reaches entries past n_C.
+	a := reuse(&w.a, ld*ld)
 	fillComponentMatrix(g, nodes, a, ld)
 	if !cholUpperFMA(nc, a, ld, w) {
 		return nil, nil, 0, fmt.Errorf("linalg: Cholesky of L+J/n failed on a component of %d nodes (component labels wrong?)", nc)
 	}
 	invUpperFMA(nc, a, ld, w)
 	// L⁺ + J/n = X Xᵀ, (X Xᵀ)_ic = Σ_{k ≥ max(i, c)} X_ik X_ck, by the rows of
-	// X and of its transpose (zeros outside the triangles).
-	xt := grow(&w.t, ld*ld)
-	for i := range nc {
-		for k, v := range a[i*ld+i : i*ld+nc] {
-			xt[(i+k)*ld+i] = v
+	// X and of its transpose (zeros outside the triangles), each 4×8 block
+	// stored whole by one product.
+	xt := reuse(&w.t, ld*ld)
+	for k := range nc {
+		row := xt[k*ld : k*ld+nc]
+		for c := range k + 1 {
+			row[c] = a[c*ld+k]
 		}
+		clear(row[k+1:])
 	}
-	p := grow(&w.p, ld*ld)
+	p := reuse(&w.p, ld*ld)
 	for c0 := 0; c0 < nc; c0 += 8 {
 		for i0 := 0; i0 < min(c0+8, nc); i0 += 4 {
 			k0 := max(i0, c0)
-			fmaBlock4x8U(&a[i0*ld+k0], ld, &xt[k0*ld+c0], ld, nc-k0, &p[i0*ld+c0], ld)
+			fmaBlock4x8US(&a[i0*ld+k0], ld, &xt[k0*ld+c0], ld, nc-k0, &p[i0*ld+c0], ld)
 		}
 	}
 	inv := 1 / float64(nc)
@@ -85,10 +100,10 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 	}
 	// S = L⁺·L⁺: S_ic = Σ_k L⁺_ik L⁺_kc, upper triangle, in X's memory.
 	// Column blocks outermost: the block of P they read stays in cache.
-	s = grow(&w.a, ld*ld)
+	s = a
 	for c0 := 0; c0 < nc; c0 += 8 {
 		for i0 := 0; i0 < min(c0+8, nc); i0 += 4 {
-			fmaBlock4x8U(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
+			fmaBlock4x8US(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
 		}
 	}
 	return p, s, ld, nil
@@ -118,7 +133,7 @@ func componentPinvSquareRef(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []f
 }
 
 // fillComponentMatrix writes L_C + J/n_C of the component of g on nodes
-// into the first n_C rows and columns of the zeroed a (row stride ld).
+// into the first n_C rows and columns of a (row stride ld).
 // O(n_C² + arcs).
 func fillComponentMatrix(g *Graph, nodes []int, a []float64, ld int) {
 	nc := len(nodes)
@@ -165,8 +180,9 @@ const pivotFloor = 1e-15
 const cholPanel = 16
 
 // cholUpperFMA overwrites the upper triangle of the symmetric n×n a (row
-// stride ld, a multiple of 8; rows and columns n..ld−1 zero) with U, M =
-// UᵀU, by panels of cholPanel rows, each by groups of four: a group
+// stride ld, a multiple of 8; rows and columns n..ld−1 are read and
+// written, but never reach the others) with U, M = UᵀU, by panels of
+// cholPanel rows, each by groups of four: a group
 // factored row by row, the rest of its panel less the group's rank-4
 // product, then, the panel done, the trailing matrix less the panel's
 // rank-cholPanel product, both products by rankUpdate. It reports false
@@ -234,8 +250,9 @@ func rankUpdate(n int, a []float64, ld, l0, l1, r1 int, w *PinvSquareWork) {
 }
 
 // invUpperFMA overwrites the upper triangle U of a (n×n, row stride ld, a
-// multiple of 8; rows and columns n..ld−1 zero) with X = U⁻¹ and zeroes
-// what lies below it: rows by groups of four from the last, each row i
+// multiple of 8; rows and columns n..ld−1 as in cholUpperFMA) with X =
+// U⁻¹ and zeroes what lies below it: rows by groups of four from the last,
+// each row i
 // being (e_i − Σ_{k>i} U_ik X_k)/U_ii, the terms of the rows below the
 // group by fmaBlock4x8U, those within it one by one. About n³/6
 // multiply–adds.
