@@ -179,10 +179,11 @@ func (e *Undirected) prepareGTR(u, v int) {
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) (gtrScore) in row-major order; edges are left out when
 // they reach the running maximum (O(1) look-up), other components in the
-// sweep. With gtrKernel, gtrRowFMA updates the entries after the diagonal
-// and tests their scores against the running maximum without dividing
-// (gtrFilter): only a row with a pair that may exceed it is scored again
-// one pair at a time, to be offered in order.
+// sweep. With gtrKernel, gtrRowsFMA updates the rows and tests their
+// scores against the running maximum without dividing (gtrFilter), row
+// after row until one has a pair that may exceed it: that row is scored
+// again one pair at a time, to be offered in order, and gtrRowsFMA goes on
+// from the next.
 func (e *Undirected) gtrPass(t int) {
 	tr := &e.track[t]
 	tr.Reset()
@@ -200,43 +201,56 @@ func (e *Undirected) gtrPass(t int) {
 	if len(e.size) > 1 {
 		mode |= 2 // several components: mask the others' pairs
 	}
-	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
+	lo, hi := e.bounds[t], e.bounds[t+1]
+	if gtrKernel {
+		for i := lo; i < hi; {
+			_ = e.p.data[e.p.start[hi]-1] // the rows lo..hi−1, and the vectors' entries i..n−1
+			_ = st.sq.data[st.sq.start[hi]-1]
+			_, _, _, _, _ = x[n-1], y[n-1], e.d[n-1], st.dS[n-1], st.cf[n-1]
+			i += gtrRowsFMA(&e.p.data[e.p.start[i]], &st.sq.data[st.sq.start[i]], &x[i], &y[i], &e.d[i], &st.dS[i], &st.cf[i],
+				n-i, hi-i, c, c2xx, gtrFilter(tr.Floor()), mode)
+			if i < hi {
+				e.gtrOffer(tr, i, e.p.row(i), st.sq.row(i))
+				i++
+			}
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
 		rowL[0], rowS[0] = e.d[i], st.dS[i]
-		m := len(rowL)
-		if m < 2 {
-			continue
-		}
-		dL, dS := e.d[i:n][:m], st.dS[i:n][:m]
-		xr, yr := x[i:n][:m], y[i:n][:m]
-		xi, yi := x[i], y[i]
-		aL := c * xi
-		aSx, aSy := c*yi-c2xx*xi, c*xi
-		cs := e.comp[i:n][:m]
-		ci := cs[0]
-		floor := tr.Floor()
-		dL1, dS0 := dL[0]+1, dS[0]
-		if gtrKernel {
-			cf := st.cf[i:n][:m]
-			if !gtrRowFMA(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], m-1,
-				aL, aSx, aSy, dL1, dS0, cf[0], gtrFilter(floor), mode) {
-				continue
-			}
-		} else if c != 0 {
+		if c != 0 {
+			m := len(rowL)
+			xr, yr := x[i:n][:m], y[i:n][:m]
+			aL := c * x[i]
+			aSx, aSy := c*y[i]-c2xx*x[i], c*x[i]
 			for k := 1; k < m; k++ {
 				rowL[k] = math.FMA(-aL, xr[k], rowL[k])
 				rowS[k] = math.FMA(-aSy, yr[k], math.FMA(-aSx, xr[k], rowS[k]))
 			}
 		}
-		for k := 1; k < m; k++ {
-			if cs[k] != ci {
-				continue
-			}
-			s := gtrScore(rowL[k], rowS[k], dL[k]+dL1, dS[k]+dS0)
-			if s > floor && !e.g.HasEdge(i, i+k) {
-				tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
-				floor = tr.Floor()
-			}
+		e.gtrOffer(tr, i, rowL, rowS)
+	}
+}
+
+// gtrOffer offers tr the admissible pairs (i, i+k) of the updated rows of
+// L⁺ and S whose scores exceed its running maximum, in order. O(n − i).
+func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
+	m := len(rowL)
+	dL, dS := e.d[i:e.n][:m], e.gtr.dS[i:e.n][:m]
+	rowS = rowS[:m]
+	cs := e.comp[i:e.n][:m]
+	ci := cs[0]
+	dL1, dS0 := dL[0]+1, dS[0]
+	floor := tr.Floor()
+	for k := 1; k < m; k++ {
+		if cs[k] != ci {
+			continue
+		}
+		s := gtrScore(rowL[k], rowS[k], dL[k]+dL1, dS[k]+dS0)
+		if s > floor && !e.g.HasEdge(i, i+k) {
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
+			floor = tr.Floor()
 		}
 	}
 }

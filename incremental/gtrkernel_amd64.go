@@ -4,16 +4,20 @@ package incremental
 
 import "golang.org/x/sys/cpu"
 
-// gtrRowFMA is gtrPass's row kernel (gtrkernel_amd64.s) on n entries of a
-// row of L⁺ and of S: with mode&1, their update by fused multiply–adds
-// (l −= aL·x, s −= aSx·x, s −= aSy·y); then whether some pair (of
-// component ci when mode&2) has b > t·D, with D and b as gtrScore computes
-// them (dL1 = dL0 + 1), the comparison exact (NaNs never pass). Pointers,
-// not slices: the caller checks the bounds.
+// gtrRowsFMA is gtrPass's kernel (gtrkernel_amd64.s) on rows rows of the
+// packed L⁺ and S from a row i of n entries (l and s at its diagonal
+// entry; x, y, dl, ds and cf at entry i): each row's diagonal entries set
+// to dl and ds; with mode&1 the entries after them updated by fused
+// multiply–adds (l −= aL·x, s −= aSx·x, s −= aSy·y, aL = aSy = c·x_i, aSx
+// = c·y_i − c2xx·x_i); then whether some pair (of row i's component when
+// mode&2) has b > t·D, with D and b as gtrScore computes them, the
+// comparison exact (NaNs never pass). It returns the offset of the first
+// row with such a pair (updated), or rows. Pointers, not slices: the
+// caller checks the bounds.
 //
 //go:noescape
-func gtrRowFMA(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL1, dS0, ci, t float64, mode int) bool
+func gtrRowsFMA(l, s, x, y, dl, ds, cf *float64, n, rows int, c, c2xx, t float64, mode int) int
 
-// gtrKernel reports whether gtrPass uses gtrRowFMA: on amd64 with AVX2 and
+// gtrKernel reports whether gtrPass uses gtrRowsFMA: on amd64 with AVX2 and
 // FMA.
 var gtrKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX && cpu.X86.HasFMA

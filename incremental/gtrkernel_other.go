@@ -2,10 +2,10 @@
 
 package incremental
 
-// gtrKernel is false where gtrRowFMA is not built: gtrPass runs its scalar
+// gtrKernel is false where gtrRowsFMA is not built: gtrPass runs its scalar
 // loop only.
 var gtrKernel = false
 
-func gtrRowFMA(l, s, x, y, dl, ds, cf *float64, n int, aL, aSx, aSy, dL1, dS0, ci, t float64, mode int) bool {
-	panic("incremental: gtrRowFMA without AVX2")
+func gtrRowsFMA(l, s, x, y, dl, ds, cf *float64, n, rows int, c, c2xx, t float64, mode int) int {
+	panic("incremental: gtrRowsFMA without AVX2")
 }

@@ -6,66 +6,83 @@ import (
 	"testing"
 )
 
-// TestGTRRowKernel checks gtrRowFMA against the scalar loop of gtrPass:
-// the updated entries of L⁺ and S bit for bit, and its test b > t·D, D and
-// b as gtrScore computes them, over the pairs (of component ci with the
-// mask; NaNs never pass), for rows of every length up to 40 in every mode,
-// at thresholds below, at and above the row's greatest score, and at −Inf.
-func TestGTRRowKernel(t *testing.T) {
+// TestGTRRowsKernel checks gtrRowsFMA against the scalar loop of gtrPass
+// on packed triangles of 1 to 40 nodes, from every first row, in every
+// mode: the diagonals set, the updated entries of L⁺ and S bit for bit,
+// and the first row with a pair (of the row's component with the mask;
+// NaNs never pass) where b > t·D, D and b as gtrScore computes them, at
+// thresholds of −Inf, 0.5, 2 and 10 (scores here lie around 1).
+func TestGTRRowsKernel(t *testing.T) {
 	if !gtrKernel {
-		t.Skip("gtrRowFMA is not built or this CPU lacks AVX2 and FMA")
+		t.Skip("gtrRowsFMA is not built or this CPU lacks AVX2 and FMA")
 	}
 	rng := rand.New(rand.NewPCG(7, 48))
-	for q := 1; q <= 40; q++ {
-		for mode := range 4 {
-			vec := func() []float64 {
-				v := make([]float64, q)
-				for k := range v {
-					v[k] = rng.NormFloat64()
-				}
-				return v
+	for n := 1; n <= 40; n++ {
+		vec := func(base float64) []float64 {
+			v := make([]float64, n)
+			for k := range v {
+				v[k] = base + rng.NormFloat64()
 			}
-			l, s, x, y, dl, ds := vec(), vec(), vec(), vec(), vec(), vec()
-			cf := make([]float64, q)
-			for k := range cf {
-				cf[k] = float64(rng.IntN(2))
-			}
-			if q == 8 {
-				dl[3], l[3] = math.NaN(), math.NaN() // a NaN never passes
-			}
-			aL, aSx, aSy, dL1, dS0, ci := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()+4, rng.NormFloat64(), 1.0
-			wantL, wantS := append([]float64(nil), l...), append([]float64(nil), s...)
-			top := math.Inf(-1) // the greatest score of the pairs tested
-			var b, d []float64
-			in := func(k int) bool { return mode&2 == 0 || cf[k] == ci }
-			for k := range q {
-				if mode&1 != 0 {
-					wantL[k] = math.FMA(-aL, x[k], wantL[k])
-					wantS[k] = math.FMA(-aSy, y[k], math.FMA(-aSx, x[k], wantS[k]))
-				}
-				b, d = append(b, math.FMA(-2, wantS[k], ds[k]+dS0)), append(d, math.FMA(-2, wantL[k], dl[k]+dL1))
-				if sc := gtrScore(wantL[k], wantS[k], dl[k]+dL1, ds[k]+dS0); in(k) && sc > top {
-					top = sc
-				}
-			}
-			for _, thr := range []float64{math.Inf(-1), top - 1, top, top + 1, math.Nextafter(top, math.Inf(1))} {
-				want := false
-				for k := range q {
-					want = want || in(k) && math.FMA(-thr, d[k], b[k]) > 0
-				}
-				lk, sk := append([]float64(nil), l...), append([]float64(nil), s...)
-				got := gtrRowFMA(&lk[0], &sk[0], &x[0], &y[0], &dl[0], &ds[0], &cf[0], q, aL, aSx, aSy, dL1, dS0, ci, thr, mode)
-				if got != want {
-					t.Errorf("q=%d mode=%d t=%v: %v, want %v", q, mode, thr, got, want)
-				}
-				for k := range q {
-					if math.Float64bits(lk[k]) != math.Float64bits(wantL[k]) || math.Float64bits(sk[k]) != math.Float64bits(wantS[k]) {
-						t.Fatalf("q=%d mode=%d k=%d: L %v S %v, want %v %v", q, mode, k, lk[k], sk[k], wantL[k], wantS[k])
+			return v
+		}
+		p := newPacked(n)
+		for k := range p.data {
+			p.data[k] = 0.3 * rng.NormFloat64()
+		}
+		sq := newPacked(n)
+		for k := range sq.data {
+			sq.data[k] = 0.3 * rng.NormFloat64()
+		}
+		if n == 9 {
+			p.data[p.start[2]+3] = math.NaN() // a NaN never passes
+		}
+		x, y, dl, ds := vec(0), vec(0), vec(2), vec(3)
+		cf := make([]float64, n)
+		for k := range cf {
+			cf[k] = float64(rng.IntN(2))
+		}
+		c, c2xx := rng.NormFloat64(), rng.NormFloat64()
+		for i0 := range n {
+			for mode := range 4 {
+				for _, thr := range []float64{math.Inf(-1), 0.5, 2, 10} {
+					wantL, wantS := p.clone(), sq.clone()
+					want := n - i0
+					for i := i0; i < n && want == n-i0; i++ {
+						rowL, rowS := wantL.row(i), wantS.row(i)
+						rowL[0], rowS[0] = dl[i], ds[i]
+						aL, aSx := c*x[i], c*y[i]-c2xx*x[i]
+						for k := 1; k < len(rowL); k++ {
+							if mode&1 != 0 {
+								rowL[k] = math.FMA(-aL, x[i+k], rowL[k])
+								rowS[k] = math.FMA(-aL, y[i+k], math.FMA(-aSx, x[i+k], rowS[k]))
+							}
+							b := math.FMA(-2, rowS[k], ds[i+k]+ds[i])
+							d := math.FMA(-2, rowL[k], dl[i+k]+(dl[i]+1))
+							if (mode&2 == 0 || cf[i+k] == cf[i]) && math.FMA(-thr, d, b) > 0 {
+								want = i - i0
+							}
+						}
+					}
+					gotL, gotS := p.clone(), sq.clone()
+					got := gtrRowsFMA(&gotL.data[gotL.start[i0]], &gotS.data[gotS.start[i0]], &x[i0], &y[i0], &dl[i0], &ds[i0], &cf[i0],
+						n-i0, n-i0, c, c2xx, thr, mode)
+					if got != want {
+						t.Fatalf("n=%d i0=%d mode=%d t=%v: row %d, want %d", n, i0, mode, thr, got, want)
+					}
+					for k := range gotL.data {
+						if math.Float64bits(gotL.data[k]) != math.Float64bits(wantL.data[k]) || math.Float64bits(gotS.data[k]) != math.Float64bits(wantS.data[k]) {
+							t.Fatalf("n=%d i0=%d mode=%d t=%v entry %d: L %v S %v, want %v %v", n, i0, mode, thr, k, gotL.data[k], gotS.data[k], wantL.data[k], wantS.data[k])
+						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// clone is a copy of p. O(n²).
+func (p packed) clone() packed {
+	return packed{n: p.n, start: p.start, data: append([]float64(nil), p.data...)}
 }
 
 // TestGTRFilter: every score that exceeds the floor, rounded, passes the
@@ -90,18 +107,19 @@ func TestGTRFilter(t *testing.T) {
 	}
 }
 
-// BenchmarkGTRRowKernel times the kernel on a row of 256 entries (the
-// update and the test, which no entry passes).
-func BenchmarkGTRRowKernel(b *testing.B) {
-	const q = 256
-	v := make([][]float64, 7)
+// BenchmarkGTRRowsKernel times the kernel on the rows of a 256-node
+// triangle (the update and the test, which no pair passes).
+func BenchmarkGTRRowsKernel(b *testing.B) {
+	const n = 256
+	p, sq := newPacked(n), newPacked(n)
+	v := make([][]float64, 5)
 	for i := range v {
-		v[i] = make([]float64, q)
+		v[i] = make([]float64, n)
 		for k := range v[i] {
 			v[i][k] = 1 + float64(k%7)/8
 		}
 	}
 	for b.Loop() {
-		gtrRowFMA(&v[0][0], &v[1][0], &v[2][0], &v[3][0], &v[4][0], &v[5][0], &v[6][0], q, 1e-9, 1e-9, 1e-9, 2, 2, 1, 100, 3)
+		gtrRowsFMA(&p.data[0], &sq.data[0], &v[0][0], &v[1][0], &v[2][0], &v[3][0], &v[4][0], n, n, 1e-9, 1e-9, 100, 3)
 	}
 }
