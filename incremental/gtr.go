@@ -234,7 +234,8 @@ func (e *Undirected) gtrPass(t int) {
 }
 
 // gtrOffer offers tr the admissible pairs (i, i+k) of the updated rows of
-// L⁺ and S whose scores exceed its running maximum, in order. O(n − i).
+// L⁺ and S whose scores (gtrScore) exceed its running maximum, in order,
+// dividing only for the pairs that pass gtrFilter's test. O(n − i).
 func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
 	m := len(rowL)
 	dL, dS := e.d[i:e.n][:m], e.gtr.dS[i:e.n][:m]
@@ -243,28 +244,34 @@ func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
 	ci := cs[0]
 	dL1, dS0 := dL[0]+1, dS[0]
 	floor := tr.Floor()
+	thr := gtrFilter(floor)
 	for k := 1; k < m; k++ {
 		if cs[k] != ci {
 			continue
 		}
-		s := gtrScore(rowL[k], rowS[k], dL[k]+dL1, dS[k]+dS0)
-		if s > floor && !e.g.HasEdge(i, i+k) {
+		b, d := gtrScore(rowL[k], rowS[k], dL[k]+dL1, dS[k]+dS0)
+		if !(math.FMA(-thr, d, b) > 0) {
+			continue // gtrFilter: the score does not exceed floor
+		}
+		if s := b / d; s > floor && !e.g.HasEdge(i, i+k) {
 			tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
 			floor = tr.Floor()
+			thr = gtrFilter(floor)
 		}
 	}
 }
 
-// gtrScore is the score B_ij/(1 + R_ij) of a pair from L⁺_ij (l), S_ij (s),
-// dL = L⁺_ii + L⁺_jj + 1 and dS = S_ii + S_jj: b = dS − 2s and
-// D = dL − 2l by fused multiply–adds, as gtrRowFMA computes them. O(1).
-func gtrScore(l, s, dL, dS float64) float64 {
-	return math.FMA(-2, s, dS) / math.FMA(-2, l, dL)
+// gtrScore returns the two parts of the score b/D = B_ij/(1 + R_ij) of a
+// pair from L⁺_ij (l), S_ij (s), dL = L⁺_ii + L⁺_jj + 1 and dS = S_ii +
+// S_jj: b = dS − 2s and D = dL − 2l, each by one fused multiply–add, as
+// gtrRowsFMA computes them. O(1).
+func gtrScore(l, s, dL, dS float64) (b, d float64) {
+	return math.FMA(-2, s, dS), math.FMA(-2, l, dL)
 }
 
 // gtrFilter is the threshold t of gtrRowFMA's test b > t·D for the running
 // maximum floor: a little below floor, so that every pair whose score b/D
-// (gtrScore), rounded, exceeds floor passes (D = 1 + R > 0); −Inf (every
+// (gtrScore's b/D), rounded, exceeds floor passes (D = 1 + R > 0); −Inf (every
 // pair passes) unless floor > 0. O(1).
 func gtrFilter(floor float64) float64 {
 	if !(floor > 0) {

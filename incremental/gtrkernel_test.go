@@ -56,8 +56,7 @@ func TestGTRRowsKernel(t *testing.T) {
 								rowL[k] = math.FMA(-aL, x[i+k], rowL[k])
 								rowS[k] = math.FMA(-aL, y[i+k], math.FMA(-aSx, x[i+k], rowS[k]))
 							}
-							b := math.FMA(-2, rowS[k], ds[i+k]+ds[i])
-							d := math.FMA(-2, rowL[k], dl[i+k]+(dl[i]+1))
+							b, d := gtrScore(rowL[k], rowS[k], dl[i+k]+(dl[i]+1), ds[i+k]+ds[i])
 							if (mode&2 == 0 || cf[i+k] == cf[i]) && math.FMA(-thr, d, b) > 0 {
 								want = i - i0
 							}
