@@ -48,7 +48,7 @@ func (w *PinvSquareWork) Release(keep int) {
 // ComponentPinvSquare returns L_C⁺ and S = (L_C⁺)² of the connected
 // component C of g whose nodes (ascending) are given, indexed by position
 // in nodes: lp whole (both triangles), s its upper triangle (diagonal
-// included; below it, s holds partial sums), both with row stride
+// included; below it, s holds anything), both with row stride
 // ld = SquareStride(len(nodes)) in w's memory (valid until w's next use).
 //
 // With AVX2 and FMA (the pure-Go build on amd64) it uses its own fused
