@@ -35,7 +35,7 @@ type gtrState struct {
 	dS   []float64             // diagonal of S after the pending update
 	xx   float64               // xᵀx of the pending addition
 	c    float64               // 1/(1 + R_uv) of the pending addition (0: none)
-	cf   []float64             // the component labels as float64s (gtrRowAVX2's mask)
+	cf   []float64             // the component labels as float64s (gtrRowsFMA's mask)
 	scan bool                  // the pass only scans
 	P, S []float64             // initGTR's dense copies of a component's L⁺ and S
 	work linalg.PinvSquareWork // refreshGTR's scratch
@@ -269,7 +269,7 @@ func gtrScore(l, s, dL, dS float64) (b, d float64) {
 	return math.FMA(-2, s, dS), math.FMA(-2, l, dL)
 }
 
-// gtrFilter is the threshold t of gtrRowFMA's test b > t·D for the running
+// gtrFilter is the threshold t of gtrRowsFMA's test b > t·D for the running
 // maximum floor: a little below floor, so that every pair whose score b/D
 // (gtrScore's b/D), rounded, exceeds floor passes (D = 1 + R > 0); −Inf (every
 // pair passes) unless floor > 0. O(1).
