@@ -163,3 +163,25 @@ func ExampleCloneArena() {
 	// 5 6 false
 	// 6 6 true
 }
+
+// ComponentPinvSquare gives L⁺ and S = (L⁺)² of a component at once, the
+// set-up of gtr's scores: on a path of four nodes the resistance between
+// its ends is 3, and their biharmonic distance S_00 + S_33 − 2·S_03 is
+// ‖L⁺(e_0 − e_3)‖² = ‖(1.5, 0.5, −0.5, −1.5)‖² = 5 (the potentials of a
+// unit current from one end to the other).
+func ExampleComponentPinvSquare() {
+	g := linalg.NewGraph(4, false)
+	g.AddEdge(0, 1)
+	g.AddEdge(1, 2)
+	g.AddEdge(2, 3)
+	var w linalg.PinvSquareWork
+	lp, s, ld, err := linalg.ComponentPinvSquare(&w, g, []int{0, 1, 2, 3})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("R(0,3) = %.4f\n", lp[0]+lp[3*ld+3]-2*lp[3])
+	fmt.Printf("B(0,3) = %.4f\n", s[0]+s[3*ld+3]-2*s[3])
+	// Output:
+	// R(0,3) = 3.0000
+	// B(0,3) = 5.0000
+}
