@@ -1,7 +1,6 @@
 package incremental
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -345,13 +344,7 @@ func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f 
 // strongly connected in the current graph, and flags every arc within the
 // error bounds of a threshold. O(m log m) plus one tarjan query per step.
 func (e *Directed) uncertainRemove() []int {
-	type arc struct {
-		p   Pair
-		s   int
-		err float64
-		idx int // position in the row-major order
-	}
-	var arcs []arc
+	var arcs []scoredArc
 	anyErr, maxErr := false, 0.0
 	for u := range e.n {
 		s := e.comp[u]
@@ -364,53 +357,51 @@ func (e *Directed) uncertainRemove() []int {
 			er := e.errOf(s, r)
 			anyErr = anyErr || er > 0
 			maxErr = math.Max(maxErr, er)
-			arcs = append(arcs, arc{Pair{U: u, V: v, Score: r}, s, er, len(arcs)})
+			arcs = append(arcs, scoredArc{Pair{U: u, V: v, Score: r}, s, er, len(arcs)})
 		}
 	}
 	if !anyErr {
 		return nil
 	}
-	// By score, ties in the order collected (row-major): the stable order,
-	// by an unstable sort on distinct keys (faster than a stable one).
-	slices.SortFunc(arcs, func(a, b arc) int {
-		if c := cmp.Compare(a.p.Score, b.p.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.idx, b.idx)
-	})
-	removed := make([]bool, len(arcs))
+	// By score, ties in the order collected (row-major), taken from a heap
+	// as far as the simulation goes (arcOrder: the sorted order).
+	ord := newArcOrder(arcs)
+	removed := make(map[int]bool)
 	var bad []int
 	for head := 0; ; {
-		for head < len(arcs) && removed[head] {
+		for _, ok := ord.at(head); ok && removed[head]; _, ok = ord.at(head) {
 			head++
 		}
-		if head == len(arcs) {
+		h, ok := ord.at(head)
+		if !ok {
 			return bad
 		}
-		m := arcs[head].p.Score
+		m := h.p.Score
 		th := m + rank.Tol(m)
-		errM := arcs[head].err
-		flag := func(k int) { bad = append(bad, arcs[k].s, arcs[head].s) }
+		errM := h.err
+		flag := func(a *scoredArc) { bad = append(bad, a.s, h.s) }
 		pick := -1
+		var pa *scoredArc
 		k := head
-		for ; k < len(arcs) && arcs[k].p.Score <= th; k++ {
-			if removed[k] {
-				continue
+		for a, ok := ord.at(k); ok && a.p.Score <= th; a, ok = ord.at(k) {
+			if !removed[k] {
+				if pick < 0 || rank.RowMajorLess(a.p, pa.p) {
+					pick, pa = k, a
+				}
+				if th-a.p.Score <= a.err+errM && a.err+errM > 0 {
+					flag(a)
+				}
 			}
-			if pick < 0 || rank.RowMajorLess(arcs[k].p, arcs[pick].p) {
-				pick = k
-			}
-			if th-arcs[k].p.Score <= arcs[k].err+errM && arcs[k].err+errM > 0 {
-				flag(k)
-			}
+			k++
 		}
-		for ; k < len(arcs) && arcs[k].p.Score-th <= maxErr+errM; k++ {
-			if !removed[k] && arcs[k].p.Score-th <= arcs[k].err+errM {
-				flag(k)
+		for a, ok := ord.at(k); ok && a.p.Score-th <= maxErr+errM; a, ok = ord.at(k) {
+			if !removed[k] && a.p.Score-th <= a.err+errM {
+				flag(a)
 			}
+			k++
 		}
 		removed[pick] = true
-		if p := arcs[pick].p; !e.search.SplitsSCC(e.g, p.U, p.V) {
+		if p := pa.p; !e.search.SplitsSCC(e.g, p.U, p.V) {
 			return bad
 		}
 	}
