@@ -378,7 +378,7 @@ func (e *Directed) fastExact(s int) error {
 		return err
 	}
 	c := &e.sccs[s]
-	c.x = X
+	c.x, c.lowerStale = X, false
 	c.fast.exactWindow()
 	e.setEta(s)
 	if c.fast.stale {
@@ -478,10 +478,9 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 		if !ed.add {
 			sg = -1
 		}
+		c.colDiff(u, v, W, k, 2*q+1)
 		for i := range n {
-			row := raw.Data[i*raw.Stride:]
 			W[i*k+2*q] = -inv
-			W[i*k+2*q+1] = (row[u] - row[v]) / 2
 		}
 		W[u*k+2*q]++
 		S[(2*q)*k+2*q+1] = -sg
@@ -524,7 +523,14 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 	st.Updates++
 	st.ADISteps += info.Steps
 	st.MaxRank = max(st.MaxRank, lr.R)
-	lr.AddToSym(2, raw.Data, raw.Stride)
+	if e.dist == nil {
+		// Unkeyed scans and checks read the upper triangle only: the
+		// mirror waits for a reader of whole rows (dirSCC.full).
+		lr.AddToSymUpper(2, raw.Data, raw.Stride)
+		c.lowerStale = true
+	} else {
+		lr.AddToSym(2, raw.Data, raw.Stride)
+	}
 	st.AddSeconds += time.Since(t1).Seconds()
 	return info, nil
 }
@@ -533,6 +539,7 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 func (e *Directed) fastRebuildFrom(s int, rows [][]int) error {
 	defer e.fastTimer(&e.fast.stats.RefactorSeconds)()
 	c := &e.sccs[s]
+	c.full() // the power iteration multiplies by X
 	f := c.fast
 	shifts := f.estimateShifts(c.x, rows)
 	sv, err := newShiftSolver(rows, shifts)

@@ -24,6 +24,7 @@ import (
 // per SCC.
 func (e *Directed) fastResidual(s int) (float64, error) {
 	c := &e.sccs[s]
+	c.full() // the product L X reads whole rows
 	f := c.fast
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
@@ -265,6 +266,9 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 // on them in order; a range that collects more than pairsAboveCap pairs
 // (a loose lo) stops the split, and the SCC is scored in one pass.
 func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
+	if dist != nil {
+		c.full() // per hop, every ordered pair: whole rows
+	}
 	w := c.scanWorkers()
 	if w > 1 {
 		parts := make([][]Pair, w)
@@ -443,14 +447,12 @@ func (e *Directed) candidateR(s, a, b, x, y int, relTol float64, solve linalg.Sh
 	c := &e.sccs[s]
 	f := c.fast
 	n := len(c.members)
-	raw := c.x.RawSymmetric()
 	lx, ly := e.local[x], e.local[y]
 	W := make([]float64, n*2)
 	inv := 1 / float64(n)
+	c.colDiff(lx, ly, W, 2, 1)
 	for i := range n {
-		row := raw.Data[i*raw.Stride:]
 		W[i*2] = -inv
-		W[i*2+1] = (row[lx] - row[ly]) / 2
 	}
 	W[lx*2]++
 	S := []float64{0, -1, -1, 0}

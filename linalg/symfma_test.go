@@ -227,3 +227,55 @@ func TestOrthoCoreFMA(t *testing.T) {
 		}
 	}
 }
+
+// TestAddToSymUpper: AddToSymUpper leaves the bits of AddToSym in the upper
+// triangle (diagonal included) and the padding, the lower triangle as it
+// was (fused kernel) or AddToSym's; MirrorUpper then gives AddToSym's
+// matrix bit for bit.
+func TestAddToSymUpper(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct{ n, r int }{{1, 1}, {7, 5}, {12, 1}, {65, 33}, {600, 91}, {1031, 40}} {
+		n, r := tc.n, tc.r
+		l := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: make([]float64, r*r)}
+		for i := range l.Z {
+			l.Z[i] = rng.NormFloat64()
+		}
+		for a := range r {
+			l.D[a*r+a] = rng.NormFloat64()
+		}
+		ld := n + 2
+		x := make([]float64, n*ld)
+		for a := range n {
+			for b := a; b < n; b++ {
+				v := rng.NormFloat64()
+				x[a*ld+b], x[b*ld+a] = v, v
+			}
+			for b := n; b < ld; b++ {
+				x[a*ld+b] = float64(b)
+			}
+		}
+		want := append([]float64(nil), x...)
+		l.AddToSym(2, want, ld)
+		got := append([]float64(nil), x...)
+		l.AddToSymUpper(2, got, ld)
+		for a := range n {
+			for b := range ld {
+				i := a*ld + b
+				switch {
+				case b >= a || b >= n:
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("n=%d r=%d: (%d,%d) = %v, AddToSym gives %v", n, r, a, b, got[i], want[i])
+					}
+				case fmaKernel && got[i] != x[i]:
+					t.Fatalf("n=%d r=%d: lower (%d,%d) changed to %v", n, r, a, b, got[i])
+				}
+			}
+		}
+		MirrorUpper(n, got, ld)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("n=%d r=%d: after MirrorUpper entry %d = %v, AddToSym gives %v", n, r, i, got[i], want[i])
+			}
+		}
+	}
+}
