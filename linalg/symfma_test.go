@@ -279,3 +279,52 @@ func TestAddToSymUpper(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmEdgesBits: gemmEdges gives, bit for bit, each entry as the sum
+// over l in order from 0 added to c, for a transposed A (its loop with l
+// outermost) and a row-major one, with edge columns and rows of every width.
+func TestGemmEdgesBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, tc := range []struct{ m, nc, k int }{{1, 1, 1}, {5, 7, 3}, {13, 79, 170}, {2485, 15, 40}, {8, 8, 9}, {3, 5, 2}} {
+		m, nc, k := tc.m, tc.nc, tc.k
+		mg, nb8 := m/4*4, nc/8*8
+		a := make([]float64, m*k)
+		b := make([]float64, k*nc)
+		for i := range a {
+			a[i] = rng.NormFloat64()
+		}
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		for _, tr := range []bool{false, true} {
+			sa, sl := k, 1
+			if tr {
+				sa, sl = 1, m
+			}
+			ldc := nc + 1
+			c := make([]float64, m*ldc)
+			for i := range c {
+				c[i] = rng.NormFloat64()
+			}
+			want := append([]float64(nil), c...)
+			for r := range m {
+				for j := range nc {
+					if r < mg && j < nb8 {
+						continue
+					}
+					var s float64
+					for l := range k {
+						s += a[r*sa+l*sl] * b[l*nc+j]
+					}
+					want[r*ldc+j] += s
+				}
+			}
+			gemmEdges(m, nc, k, mg, nb8, a, sa, sl, b, nc, 1, c, ldc)
+			for i := range c {
+				if math.Float64bits(c[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("m=%d nc=%d k=%d transposed=%v: entry %d = %v, want %v", m, nc, k, tr, i, c[i], want[i])
+				}
+			}
+		}
+	}
+}
