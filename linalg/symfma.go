@@ -235,14 +235,14 @@ func projectOutFMA(n, k, q0 int, cols, qt, h []float64) {
 // gemmEdges adds to c the entries of the product A·B (strides as in
 // gemmFMA) that the 4×8 blocks leave: columns from nb8 on in the first
 // mg rows, every column in the rest, entry by entry, each a sum over l in
-// order from 0. When A's rows are closer in memory than its columns (sa <
-// sl: a transposed operand, as in orthoBasis.result) the first part runs
-// with l outermost over one accumulator per entry — the same operations on
-// each entry in the same order, without a strided pass over A per entry.
+// order from 0. The first part runs with l outermost over one accumulator
+// per entry: the same operations on each entry in the same order, without
+// a pass over a column of A or of B, strided by a whole row, per entry (a
+// transposed A in orthoBasis.result, B in projectOutFMA).
 // O((m·(nc−nb8) + (m−mg)·nb8)·k).
 func gemmEdges(m, nc, k, mg, nb8 int, a []float64, sa, sl int, b []float64, sbl, sbj int, c []float64, ldc int) {
 	first := 0
-	if e := nc - nb8; sa < sl && e > 0 && mg > 0 {
+	if e := nc - nb8; e > 0 && mg > 0 {
 		acc := make([]float64, mg*e)
 		for l := range k {
 			bl := b[l*sbl+nb8*sbj:]
