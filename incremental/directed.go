@@ -86,10 +86,15 @@ type dirSCC struct {
 	// lowerStale: the fast mode's last updates wrote X_S's upper triangle
 	// only (unkeyed scans read no other); full mirrors it before a full read.
 	lowerStale bool
-	track      rank.Max // the ranking's leaders among its pairs (global ids)
-	mirror     rank.Max // unkeyed: the pairs (j, i) whose (i, j) is skipped
-	fast       *fastSCC // low-rank state with Options.FastDirected, else nil
-	workers    int      // goroutines of its scans (Options.Workers)
+	// rowMax[a]: the greatest unkeyed score of row a's pairs (a, b > a) at
+	// the last whole unkeyed scan, valid while rowMaxOK (X_S unchanged
+	// since); pairsAbove skips the rows below its threshold.
+	rowMax   []float64
+	rowMaxOK bool
+	track    rank.Max // the ranking's leaders among its pairs (global ids)
+	mirror   rank.Max // unkeyed: the pairs (j, i) whose (i, j) is skipped
+	fast     *fastSCC // low-rank state with Options.FastDirected, else nil
+	workers  int      // goroutines of its scans (Options.Workers)
 }
 
 // NewDirected builds the engine for a copy of the directed graph g: it labels
@@ -473,7 +478,7 @@ func (e *Directed) Refresh() error {
 		}
 	}
 	for _, s := range e.big {
-		e.sccs[s].x, e.sccs[s].lowerStale = xs[s], false
+		e.sccs[s].setX(xs[s])
 		e.sccs[s].track.Exclude = e.skip
 		e.sccs[s].scan(e.dist)
 	}
@@ -497,7 +502,7 @@ func (e *Directed) solveSCC(s int) error {
 		return err
 	}
 	c := &e.sccs[s]
-	c.x, c.lowerStale = X, false
+	c.setX(X)
 	c.scan(e.dist)
 	e.mergeMax()
 	return nil
@@ -580,6 +585,11 @@ func (c *dirSCC) r(a, b int) float64 {
 	raw := c.x.RawSymmetric()
 	d := raw.Data
 	return d[a*raw.Stride+a] + d[b*raw.Stride+b] - 2*d[min(a, b)*raw.Stride+max(a, b)]
+}
+
+// setX replaces X_S by the whole symmetric X.
+func (c *dirSCC) setX(X *mat.SymDense) {
+	c.x, c.lowerStale, c.rowMaxOK = X, false, false
 }
 
 // full makes X_S's lower triangle the mirror image of its upper one again
@@ -668,6 +678,12 @@ func (c *dirSCC) scanInto(t *rank.Max, dist *hops.Distances) {
 	}
 	t.Reset()
 	diag := c.diag()
+	if dist == nil {
+		if len(c.rowMax) != len(c.members) {
+			c.rowMax = make([]float64, len(c.members))
+		}
+		defer func() { c.rowMaxOK = true }()
+	}
 	w := c.scanWorkers()
 	if w <= 1 {
 		c.scanRows(t, dist, diag, 0, len(c.members))
@@ -725,11 +741,17 @@ func (c *dirSCC) scanRows(t *rank.Max, dist *hops.Distances, diag []float64, lo,
 		row := raw.Data[a*st : a*st+n]
 		xa := row[a]
 		i := c.members[a]
+		m := math.Inf(-1)
 		for b := a + 1; b < n; b++ {
-			if s := xa + diag[b] - 2*row[b]; s > t.Floor() {
+			s := xa + diag[b] - 2*row[b]
+			if s > m { // not max: a NaN score must not hide the others
+				m = s
+			}
+			if s > t.Floor() {
 				t.Offer(Pair{U: i, V: c.members[b], Score: s})
 			}
 		}
+		c.rowMax[a] = m
 	}
 }
 

@@ -378,7 +378,7 @@ func (e *Directed) fastExact(s int) error {
 		return err
 	}
 	c := &e.sccs[s]
-	c.x, c.lowerStale = X, false
+	c.setX(X)
 	c.fast.exactWindow()
 	e.setEta(s)
 	if c.fast.stale {
@@ -523,6 +523,7 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 	st.Updates++
 	st.ADISteps += info.Steps
 	st.MaxRank = max(st.MaxRank, lr.R)
+	c.rowMaxOK = false
 	if e.dist == nil {
 		// Unkeyed scans and checks read the upper triangle only: the
 		// mirror waits for a reader of whole rows (dirSCC.full).

@@ -307,6 +307,9 @@ func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f 
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		if dist == nil {
+			if c.rowMaxOK && !(c.rowMax[a] >= lo) {
+				continue // no pair of the row scores lo (the last scan's maximum)
+			}
 			xa := row[a]
 			for b := a + 1; b < n; b++ {
 				if s := xa + diag[b] - 2*row[b]; s >= lo {
