@@ -86,7 +86,13 @@ import (
 // Woodbury correction of the shifted solves runs without a goroutine per 64 rows, the
 // candidate arcs of MinRAfterAdd solved concurrently (sharing the tail's
 // Sherman–Morrison vectors), and the scans split by rows over the workers
-// (rank.Max.Kept). On Cora's 2485-node SCC an iteration's time then goes to
+// (rank.Max.Kept). Without per-hop scores the update writes X's upper
+// triangle only (linalg.LowRankSym.AddToSymUpper; dirSCC.full mirrors it
+// for the readers of whole rows: the residual, the shift estimate), the
+// scan keeps each row's maximum so that the certificate's pairsAbove passes
+// over the rows near the top only, and the removal check takes the arcs
+// from a heap as far as its simulation goes (arcOrder); none of these
+// changes a bit of a score. On Cora's 2485-node SCC an iteration's time then goes to
 // the update's product (about n²·rank/2 multiply–adds, rank 85–95), the
 // residual (the product L X: one pass over X per arc), the ADI's sparse
 // shifted solves and, per hop, the case-2 candidates; see
