@@ -185,3 +185,25 @@ func ExampleComponentPinvSquare() {
 	// R(0,3) = 3.0000
 	// B(0,3) = 5.0000
 }
+
+// AddToSymUpper adds a low-rank symmetric correction to the upper triangle
+// of a matrix; MirrorUpper makes the matrix whole again when a reader needs
+// its rows.
+func ExampleLowRankSym_AddToSymUpper() {
+	x := []float64{
+		1, 0, 0,
+		0, 1, 0,
+		0, 0, 1,
+	}
+	// Z D Zᵀ with Z = (1, 2, 3)ᵀ and D = (0.5): entries z_i z_j / 2.
+	l := &linalg.LowRankSym{N: 3, R: 1, Z: []float64{1, 2, 3}, D: []float64{0.5}}
+	l.AddToSymUpper(2, x, 3) // x += 2·Z D Zᵀ, upper triangle
+	linalg.MirrorUpper(3, x, 3)
+	for i := range 3 {
+		fmt.Println(x[i*3 : i*3+3])
+	}
+	// Output:
+	// [2 2 3]
+	// [2 5 6]
+	// [3 6 10]
+}
