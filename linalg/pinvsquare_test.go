@@ -21,20 +21,7 @@ func TestComponentPinvSquare(t *testing.T) {
 		if seed%6 == 0 {
 			n = 60 + r.IntN(240)
 		}
-		g := NewGraph(n, false)
-		p := 0.02 + 0.3*r.Float64()
-		for i := range n {
-			for j := i; j < n; j++ {
-				if r.Float64() < p {
-					g.AddEdge(i, j)
-				}
-			}
-		}
-		if seed%2 == 0 {
-			for i := 0; i+1 < n; i++ {
-				g.AddEdge(i, i+1)
-			}
-		}
+		g := randomPinvGraph(r, n, seed%2 == 0)
 		for c, nodes := range Groups(labelComponents(g)) {
 			nc := len(nodes)
 			if nc < 2 {

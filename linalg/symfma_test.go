@@ -22,24 +22,9 @@ func TestAddToSymFMA(t *testing.T) {
 		{65, 33}, {130, 65}, {517, 7}, {600, 91}, {1031, 40},
 	} {
 		n, r := tc.n, tc.r
-		l := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: make([]float64, r*r)}
-		for i := range l.Z {
-			l.Z[i] = rng.NormFloat64()
-		}
-		for a := range r {
-			l.D[a*r+a] = rng.NormFloat64()
-		}
+		l := randomLowRankSym(rng, n, r)
 		ld := n + 3
-		x := make([]float64, n*ld)
-		for a := range n {
-			for b := a; b < n; b++ {
-				v := rng.NormFloat64()
-				x[a*ld+b], x[b*ld+a] = v, v
-			}
-			for b := n; b < ld; b++ {
-				x[a*ld+b] = float64(b)
-			}
-		}
+		x := randomSymPadded(rng, n, ld)
 		got := append([]float64(nil), x...)
 		const alpha = 2
 		l.AddToSym(alpha, got, ld)
@@ -236,24 +221,9 @@ func TestAddToSymUpper(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, tc := range []struct{ n, r int }{{1, 1}, {7, 5}, {12, 1}, {65, 33}, {600, 91}, {1031, 40}} {
 		n, r := tc.n, tc.r
-		l := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: make([]float64, r*r)}
-		for i := range l.Z {
-			l.Z[i] = rng.NormFloat64()
-		}
-		for a := range r {
-			l.D[a*r+a] = rng.NormFloat64()
-		}
+		l := randomLowRankSym(rng, n, r)
 		ld := n + 2
-		x := make([]float64, n*ld)
-		for a := range n {
-			for b := a; b < n; b++ {
-				v := rng.NormFloat64()
-				x[a*ld+b], x[b*ld+a] = v, v
-			}
-			for b := n; b < ld; b++ {
-				x[a*ld+b] = float64(b)
-			}
-		}
+		x := randomSymPadded(rng, n, ld)
 		want := append([]float64(nil), x...)
 		l.AddToSym(2, want, ld)
 		got := append([]float64(nil), x...)
@@ -327,4 +297,34 @@ func TestGemmEdgesBits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomLowRankSym is a random n×r Z with a random diagonal D, the
+// correction Z D Zᵀ the AddToSym tests add.
+func randomLowRankSym(rng *rand.Rand, n, r int) *LowRankSym {
+	l := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: make([]float64, r*r)}
+	for i := range l.Z {
+		l.Z[i] = rng.NormFloat64()
+	}
+	for a := range r {
+		l.D[a*r+a] = rng.NormFloat64()
+	}
+	return l
+}
+
+// randomSymPadded is a random symmetric n×n matrix with row stride ld ≥ n,
+// the padding of row a set to its column index (so that a test sees any
+// write past column n).
+func randomSymPadded(rng *rand.Rand, n, ld int) []float64 {
+	x := make([]float64, n*ld)
+	for a := range n {
+		for b := a; b < n; b++ {
+			v := rng.NormFloat64()
+			x[a*ld+b], x[b*ld+a] = v, v
+		}
+		for b := n; b < ld; b++ {
+			x[a*ld+b] = float64(b)
+		}
+	}
+	return x
 }
