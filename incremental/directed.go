@@ -82,11 +82,19 @@ type Directed struct {
 // dirSCC is one strongly connected component.
 type dirSCC struct {
 	members []int         // global ids, ascending
-	x       *mat.SymDense // X_S; both triangles of its raw data are set; nil for one node
-	track   rank.Max      // the ranking's leaders among its pairs (global ids)
-	mirror  rank.Max      // unkeyed: the pairs (j, i) whose (i, j) is skipped
-	fast    *fastSCC      // low-rank state with Options.FastDirected, else nil
-	workers int           // goroutines of its scans (Options.Workers)
+	x       *mat.SymDense // X_S; both triangles of its raw data are set (but see lowerStale); nil for one node
+	// lowerStale: the fast mode's last updates wrote X_S's upper triangle
+	// only (unkeyed scans read no other); full mirrors it before a full read.
+	lowerStale bool
+	// rowMax[a]: the greatest unkeyed score of row a's pairs (a, b > a) at
+	// the last whole unkeyed scan, valid while rowMaxOK (X_S unchanged
+	// since); pairsAbove skips the rows below its threshold.
+	rowMax   []float64
+	rowMaxOK bool
+	track    rank.Max // the ranking's leaders among its pairs (global ids)
+	mirror   rank.Max // unkeyed: the pairs (j, i) whose (i, j) is skipped
+	fast     *fastSCC // low-rank state with Options.FastDirected, else nil
+	workers  int      // goroutines of its scans (Options.Workers)
 }
 
 // NewDirected builds the engine for a copy of the directed graph g: it labels
@@ -470,7 +478,7 @@ func (e *Directed) Refresh() error {
 		}
 	}
 	for _, s := range e.big {
-		e.sccs[s].x = xs[s]
+		e.sccs[s].setX(xs[s])
 		e.sccs[s].track.Exclude = e.skip
 		e.sccs[s].scan(e.dist)
 	}
@@ -494,7 +502,7 @@ func (e *Directed) solveSCC(s int) error {
 		return err
 	}
 	c := &e.sccs[s]
-	c.x = X
+	c.setX(X)
 	c.scan(e.dist)
 	e.mergeMax()
 	return nil
@@ -564,18 +572,46 @@ func (e *Directed) solveX(s, x, y int) (*mat.SymDense, error) {
 	return X, nil
 }
 
-// at returns X_S(a, b) for local indices.
+// at returns X_S(a, b) for local indices, read from the upper triangle.
 func (c *dirSCC) at(a, b int) float64 {
 	raw := c.x.RawSymmetric()
-	return raw.Data[a*raw.Stride+b]
+	return raw.Data[min(a, b)*raw.Stride+max(a, b)]
 }
 
 // r returns X_aa + X_bb − 2X_ab for local indices (a ≠ b), the same
-// expression, evaluated in the same order, as the scan.
+// expression, evaluated in the same order, as the scan (X_ab read from the
+// upper triangle: the same value as the lower one's when it is set).
 func (c *dirSCC) r(a, b int) float64 {
 	raw := c.x.RawSymmetric()
 	d := raw.Data
-	return d[a*raw.Stride+a] + d[b*raw.Stride+b] - 2*d[a*raw.Stride+b]
+	return d[a*raw.Stride+a] + d[b*raw.Stride+b] - 2*d[min(a, b)*raw.Stride+max(a, b)]
+}
+
+// setX replaces X_S by the whole symmetric X.
+func (c *dirSCC) setX(X *mat.SymDense) {
+	c.x, c.lowerStale, c.rowMaxOK = X, false, false
+}
+
+// full makes X_S's lower triangle the mirror image of its upper one again
+// when the fast mode's updates left it stale. O(n_S²) then, O(1) otherwise;
+// not safe concurrently with other readers of X_S.
+func (c *dirSCC) full() {
+	if c.lowerStale {
+		raw := c.x.RawSymmetric()
+		linalg.MirrorUpper(raw.N, raw.Data, raw.Stride)
+		c.lowerStale = false
+	}
+}
+
+// colDiff sets out[i] = (X_iu − X_iv)/2 for every local i, reading the upper
+// triangle only (the same values as the rows when both triangles are set).
+// O(n_S).
+func (c *dirSCC) colDiff(u, v int, out []float64, stride, off int) {
+	raw := c.x.RawSymmetric()
+	d, st := raw.Data, raw.Stride
+	for i := range raw.N {
+		out[i*stride+off] = (d[min(i, u)*st+max(i, u)] - d[min(i, v)*st+max(i, v)]) / 2
+	}
 }
 
 // scan feeds the SCC's pairs to its tracker (scanInto).
@@ -637,8 +673,17 @@ func (e *Directed) skipExclude() {
 // own; the pairs the ranges' trackers keep are then offered to t in order,
 // which leaves t as one pass would (rank.Max.Kept).
 func (c *dirSCC) scanInto(t *rank.Max, dist *hops.Distances) {
+	if dist != nil {
+		c.full() // per hop, every ordered pair: whole rows
+	}
 	t.Reset()
 	diag := c.diag()
+	if dist == nil {
+		if len(c.rowMax) != len(c.members) {
+			c.rowMax = make([]float64, len(c.members))
+		}
+		defer func() { c.rowMaxOK = true }()
+	}
 	w := c.scanWorkers()
 	if w <= 1 {
 		c.scanRows(t, dist, diag, 0, len(c.members))
@@ -696,11 +741,17 @@ func (c *dirSCC) scanRows(t *rank.Max, dist *hops.Distances, diag []float64, lo,
 		row := raw.Data[a*st : a*st+n]
 		xa := row[a]
 		i := c.members[a]
+		m := math.Inf(-1)
 		for b := a + 1; b < n; b++ {
-			if s := xa + diag[b] - 2*row[b]; s > t.Floor() {
+			s := xa + diag[b] - 2*row[b]
+			if s > m { // not max: a NaN score must not hide the others
+				m = s
+			}
+			if s > t.Floor() {
 				t.Offer(Pair{U: i, V: c.members[b], Score: s})
 			}
 		}
+		c.rowMax[a] = m
 	}
 }
 
@@ -775,6 +826,7 @@ func (e *Directed) Drift() float64 {
 
 func (e *Directed) sccDrift(s int) float64 {
 	c := &e.sccs[s]
+	c.full()
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
 	inv := 1 / float64(n)

@@ -86,7 +86,13 @@ import (
 // Woodbury correction of the shifted solves runs without a goroutine per 64 rows, the
 // candidate arcs of MinRAfterAdd solved concurrently (sharing the tail's
 // Sherman–Morrison vectors), and the scans split by rows over the workers
-// (rank.Max.Kept). On Cora's 2485-node SCC an iteration's time then goes to
+// (rank.Max.Kept). Without per-hop scores the update writes X's upper
+// triangle only (linalg.LowRankSym.AddToSymUpper; dirSCC.full mirrors it
+// for the readers of whole rows: the residual, the shift estimate), the
+// scan keeps each row's maximum so that the certificate's pairsAbove passes
+// over the rows near the top only, and the removal check takes the arcs
+// from a heap as far as its simulation goes (arcOrder); none of these
+// changes a bit of a score. On Cora's 2485-node SCC an iteration's time then goes to
 // the update's product (about n²·rank/2 multiply–adds, rank 85–95), the
 // residual (the product L X: one pass over X per arc), the ADI's sparse
 // shifted solves and, per hop, the case-2 candidates; see
@@ -378,7 +384,7 @@ func (e *Directed) fastExact(s int) error {
 		return err
 	}
 	c := &e.sccs[s]
-	c.x = X
+	c.setX(X)
 	c.fast.exactWindow()
 	e.setEta(s)
 	if c.fast.stale {
@@ -478,10 +484,9 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 		if !ed.add {
 			sg = -1
 		}
+		c.colDiff(u, v, W, k, 2*q+1)
 		for i := range n {
-			row := raw.Data[i*raw.Stride:]
 			W[i*k+2*q] = -inv
-			W[i*k+2*q+1] = (row[u] - row[v]) / 2
 		}
 		W[u*k+2*q]++
 		S[(2*q)*k+2*q+1] = -sg
@@ -524,7 +529,15 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 	st.Updates++
 	st.ADISteps += info.Steps
 	st.MaxRank = max(st.MaxRank, lr.R)
-	lr.AddToSym(2, raw.Data, raw.Stride)
+	c.rowMaxOK = false
+	if e.dist == nil {
+		// Unkeyed scans and checks read the upper triangle only: the
+		// mirror waits for a reader of whole rows (dirSCC.full).
+		lr.AddToSymUpper(2, raw.Data, raw.Stride)
+		c.lowerStale = true
+	} else {
+		lr.AddToSym(2, raw.Data, raw.Stride)
+	}
 	st.AddSeconds += time.Since(t1).Seconds()
 	return info, nil
 }
@@ -533,6 +546,7 @@ func (e *Directed) lowRankUpdate(s int, edits []dirEdit) (linalg.ADIInfo, error)
 func (e *Directed) fastRebuildFrom(s int, rows [][]int) error {
 	defer e.fastTimer(&e.fast.stats.RefactorSeconds)()
 	c := &e.sccs[s]
+	c.full() // the power iteration multiplies by X
 	f := c.fast
 	shifts := f.estimateShifts(c.x, rows)
 	sv, err := newShiftSolver(rows, shifts)

@@ -1,7 +1,6 @@
 package incremental
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -25,6 +24,7 @@ import (
 // per SCC.
 func (e *Directed) fastResidual(s int) (float64, error) {
 	c := &e.sccs[s]
+	c.full() // the product L X reads whole rows
 	f := c.fast
 	raw := c.x.RawSymmetric()
 	n, st := raw.N, raw.Stride
@@ -266,6 +266,9 @@ func (e *Directed) uncertainAdd(skip []Pair) []int {
 // on them in order; a range that collects more than pairsAboveCap pairs
 // (a loose lo) stops the split, and the SCC is scored in one pass.
 func (c *dirSCC) pairsAbove(dist *hops.Distances, lo float64, f func(Pair)) {
+	if dist != nil {
+		c.full() // per hop, every ordered pair: whole rows
+	}
 	w := c.scanWorkers()
 	if w > 1 {
 		parts := make([][]Pair, w)
@@ -304,6 +307,9 @@ func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f 
 		row := raw.Data[a*st : a*st+n]
 		i := c.members[a]
 		if dist == nil {
+			if c.rowMaxOK && !(c.rowMax[a] >= lo) {
+				continue // no pair of the row scores lo (the last scan's maximum)
+			}
 			xa := row[a]
 			for b := a + 1; b < n; b++ {
 				if s := xa + diag[b] - 2*row[b]; s >= lo {
@@ -345,13 +351,7 @@ func (c *dirSCC) pairsAboveRows(dist *hops.Distances, lo float64, r0, r1 int, f 
 // strongly connected in the current graph, and flags every arc within the
 // error bounds of a threshold. O(m log m) plus one tarjan query per step.
 func (e *Directed) uncertainRemove() []int {
-	type arc struct {
-		p   Pair
-		s   int
-		err float64
-		idx int // position in the row-major order
-	}
-	var arcs []arc
+	var arcs []scoredArc
 	anyErr, maxErr := false, 0.0
 	for u := range e.n {
 		s := e.comp[u]
@@ -364,53 +364,51 @@ func (e *Directed) uncertainRemove() []int {
 			er := e.errOf(s, r)
 			anyErr = anyErr || er > 0
 			maxErr = math.Max(maxErr, er)
-			arcs = append(arcs, arc{Pair{U: u, V: v, Score: r}, s, er, len(arcs)})
+			arcs = append(arcs, scoredArc{Pair{U: u, V: v, Score: r}, s, er, len(arcs)})
 		}
 	}
 	if !anyErr {
 		return nil
 	}
-	// By score, ties in the order collected (row-major): the stable order,
-	// by an unstable sort on distinct keys (faster than a stable one).
-	slices.SortFunc(arcs, func(a, b arc) int {
-		if c := cmp.Compare(a.p.Score, b.p.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.idx, b.idx)
-	})
-	removed := make([]bool, len(arcs))
+	// By score, ties in the order collected (row-major), taken from a heap
+	// as far as the simulation goes (arcOrder: the sorted order).
+	ord := newArcOrder(arcs)
+	removed := make(map[int]bool)
 	var bad []int
 	for head := 0; ; {
-		for head < len(arcs) && removed[head] {
+		for _, ok := ord.at(head); ok && removed[head]; _, ok = ord.at(head) {
 			head++
 		}
-		if head == len(arcs) {
+		h, ok := ord.at(head)
+		if !ok {
 			return bad
 		}
-		m := arcs[head].p.Score
+		m := h.p.Score
 		th := m + rank.Tol(m)
-		errM := arcs[head].err
-		flag := func(k int) { bad = append(bad, arcs[k].s, arcs[head].s) }
+		errM := h.err
+		flag := func(a *scoredArc) { bad = append(bad, a.s, h.s) }
 		pick := -1
+		var pa *scoredArc
 		k := head
-		for ; k < len(arcs) && arcs[k].p.Score <= th; k++ {
-			if removed[k] {
-				continue
+		for a, ok := ord.at(k); ok && a.p.Score <= th; a, ok = ord.at(k) {
+			if !removed[k] {
+				if pick < 0 || rank.RowMajorLess(a.p, pa.p) {
+					pick, pa = k, a
+				}
+				if th-a.p.Score <= a.err+errM && a.err+errM > 0 {
+					flag(a)
+				}
 			}
-			if pick < 0 || rank.RowMajorLess(arcs[k].p, arcs[pick].p) {
-				pick = k
-			}
-			if th-arcs[k].p.Score <= arcs[k].err+errM && arcs[k].err+errM > 0 {
-				flag(k)
-			}
+			k++
 		}
-		for ; k < len(arcs) && arcs[k].p.Score-th <= maxErr+errM; k++ {
-			if !removed[k] && arcs[k].p.Score-th <= arcs[k].err+errM {
-				flag(k)
+		for a, ok := ord.at(k); ok && a.p.Score-th <= maxErr+errM; a, ok = ord.at(k) {
+			if !removed[k] && a.p.Score-th <= a.err+errM {
+				flag(a)
 			}
+			k++
 		}
 		removed[pick] = true
-		if p := arcs[pick].p; !e.search.SplitsSCC(e.g, p.U, p.V) {
+		if p := pa.p; !e.search.SplitsSCC(e.g, p.U, p.V) {
 			return bad
 		}
 	}
@@ -452,14 +450,12 @@ func (e *Directed) candidateR(s, a, b, x, y int, relTol float64, solve linalg.Sh
 	c := &e.sccs[s]
 	f := c.fast
 	n := len(c.members)
-	raw := c.x.RawSymmetric()
 	lx, ly := e.local[x], e.local[y]
 	W := make([]float64, n*2)
 	inv := 1 / float64(n)
+	c.colDiff(lx, ly, W, 2, 1)
 	for i := range n {
-		row := raw.Data[i*raw.Stride:]
 		W[i*2] = -inv
-		W[i*2+1] = (row[lx] - row[ly]) / 2
 	}
 	W[lx*2]++
 	S := []float64{0, -1, -1, 0}

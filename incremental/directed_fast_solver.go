@@ -41,10 +41,9 @@ type shiftSolver struct {
 
 	changed []int           // rows differing from base, in order of first change
 	delta   []sparseRow     // their changes, rows(L) − base(L)
-	z       [][]float64     // z[j]: n×maxWoodbury row-major, column c = (A₀ + p_j I)⁻¹ e_{changed[c]}
-	zneg    [][]float64     // zneg[j]: −z[j]ᵀ, maxWoodbury×n row-major (linalg.MulAddOrdered's layout)
-	zzero   []bool          // zzero[j]: some column of z[j] has an exact zero (then woodburyApply)
-	capLU   []*mat.LU       // capacitance I + Dᵀ z[j]
+	zneg    [][]float64     // zneg[j]: −z_jᵀ, maxWoodbury×n row-major (linalg.MulAdd's layout); column c of z_j is (A₀ + p_j I)⁻¹ e_{changed[c]}
+	zzero   []bool          // zzero[j]: some column of z_j has an exact zero (then woodburyApply)
+	capLU   []*mat.LU       // capacitance I + Dᵀ z_j
 	work    []float64       // scratch of the LU solves (solves are sequential)
 	cand    *shiftCandidate // a temporary extra arc (RAfterAdd), or nil
 }
@@ -99,7 +98,6 @@ func (s *shiftSolver) refactor() error {
 		}
 	}
 	s.changed, s.delta = s.changed[:0], s.delta[:0]
-	s.z = make([][]float64, len(s.shifts))
 	s.zneg = make([][]float64, len(s.shifts))
 	s.zzero = make([]bool, len(s.shifts))
 	s.capLU = make([]*mat.LU, len(s.shifts))
@@ -182,8 +180,7 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 	c0 := len(s.changed)
 	m := len(keep) - c0
 	forShifts(len(s.shifts), func(j int, work []float64) {
-		if s.z[j] == nil {
-			s.z[j] = make([]float64, s.n*maxWoodbury)
+		if s.zneg[j] == nil {
 			s.zneg[j] = make([]float64, maxWoodbury*s.n)
 		}
 		if m <= 0 {
@@ -195,11 +192,11 @@ func (s *shiftSolver) setRows(upd map[int][]int) error {
 			cols[keep[c0+c]*m+c] = 1
 		}
 		s.lu[j].Solve(cols, m, work[:s.n*m])
-		for i := range s.n {
-			for c := range m {
+		for c := range m {
+			zc := s.zneg[j][(c0+c)*s.n : (c0+c+1)*s.n]
+			for i := range zc {
 				v := cols[i*m+c]
-				s.z[j][i*maxWoodbury+c0+c] = v
-				s.zneg[j][(c0+c)*s.n+i] = -v
+				zc[i] = -v
 				s.zzero[j] = s.zzero[j] || v == 0
 			}
 		}
@@ -241,7 +238,8 @@ func (s *shiftSolver) rowDelta(i int) sparseRow {
 	return d
 }
 
-// factorCapacitance factors C_j = I + Dᵀ z[j] for every shift.
+// factorCapacitance factors C_j = I + Dᵀ z_j for every shift (z_j read as
+// −zneg[j], an exact negation).
 func (s *shiftSolver) factorCapacitance() error {
 	k := len(s.changed)
 	for j := range s.shifts {
@@ -250,13 +248,13 @@ func (s *shiftSolver) factorCapacitance() error {
 			continue
 		}
 		c := mat.NewDense(k, k, nil)
-		z := s.z[j]
+		zn := s.zneg[j]
 		for a := range k {
 			d := s.delta[a]
 			for b := range k {
 				var v float64
 				for q, i := range d.idx {
-					v += d.val[q] * z[i*maxWoodbury+b]
+					v += d.val[q] * -zn[b*s.n+i]
 				}
 				if a == b {
 					v++
@@ -307,7 +305,7 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 	_ = s.capLU[j].SolveTo(&u, false, t)
 	ur := u.RawMatrix()
 	if s.zzero[j] {
-		woodburyApply(s.n, m, k, s.z[j], ur.Data, ur.Stride, b)
+		woodburyApply(s.n, m, k, s.zneg[j], ur.Data, ur.Stride, b)
 		return
 	}
 	// b −= z u by linalg.MulAdd on bᵀ (m×n): a(r, l) = u_lr, the rows of
@@ -332,33 +330,33 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 	}
 }
 
-// woodburyApply subtracts z·u from the n×m row-major b, z n×k (row stride
-// maxWoodbury), u k×m (stride ldu): b_ir += (−z_il)·u_lr for l = 0, 1, …,
-// k−1 in turn, a zero z_il skipped, each product and sum rounded on its
-// own — the operations, in their order, of gonum's pure-Go
-// Dgemm(NoTrans, NoTrans, n, m, k, −1, z, maxWoodbury, u, ldu, 1, b, m),
-// which with m ≤ 8 right-hand sides spends its time starting a goroutine per
-// block of 64 rows and calling AxpyUnitary on m entries. O(n·k·m).
-func woodburyApply(n, m, k int, z, u []float64, ldu int, b []float64) {
-	const W = maxWoodbury
+// woodburyApply subtracts z·u from the n×m row-major b, z n×k given as
+// zneg = −zᵀ (k×n row-major, row stride n), u k×m (stride ldu):
+// b_ir += (−z_il)·u_lr for l = 0, 1, …, k−1 in turn, a zero z_il skipped,
+// each product and sum rounded on its own — the operations, in their order,
+// of gonum's pure-Go Dgemm(NoTrans, NoTrans, n, m, k, −1, z, ·, u, ldu, 1,
+// b, m), which with m ≤ 8 right-hand sides spends its time starting a
+// goroutine per block of 64 rows and calling AxpyUnitary on m entries.
+// O(n·k·m).
+func woodburyApply(n, m, k int, zneg, u []float64, ldu int, b []float64) {
 	i := 0
 	// Four rows at a time: four independent chains of additions.
 	for ; i+4 <= n; i += 4 {
-		z0, z1, z2, z3 := z[i*W:i*W+k], z[(i+1)*W:(i+1)*W+k], z[(i+2)*W:(i+2)*W+k], z[(i+3)*W:(i+3)*W+k]
 		for r := range m {
 			v0, v1, v2, v3 := b[i*m+r], b[(i+1)*m+r], b[(i+2)*m+r], b[(i+3)*m+r]
 			for l := range k {
 				ul := u[l*ldu+r]
-				if t := -z0[l]; t != 0 {
+				zl := zneg[l*n+i : l*n+i+4]
+				if t := zl[0]; t != 0 {
 					v0 += float64(t * ul)
 				}
-				if t := -z1[l]; t != 0 {
+				if t := zl[1]; t != 0 {
 					v1 += float64(t * ul)
 				}
-				if t := -z2[l]; t != 0 {
+				if t := zl[2]; t != 0 {
 					v2 += float64(t * ul)
 				}
-				if t := -z3[l]; t != 0 {
+				if t := zl[3]; t != 0 {
 					v3 += float64(t * ul)
 				}
 			}
@@ -366,11 +364,10 @@ func woodburyApply(n, m, k int, z, u []float64, ldu int, b []float64) {
 		}
 	}
 	for ; i < n; i++ {
-		zi := z[i*W : i*W+k]
 		for r := range m {
 			v := b[i*m+r]
-			for l, zv := range zi {
-				if t := -zv; t != 0 {
+			for l := range k {
+				if t := zneg[l*n+i]; t != 0 {
 					v += float64(t * u[l*ldu+r])
 				}
 			}

@@ -101,7 +101,7 @@ func (e *Directed) solveMerged(s int) error {
 		if err != nil {
 			return err
 		}
-		c.x = X
+		c.setX(X)
 		if err := e.fastRebuild(s); err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (e *Directed) solveMerged(s int) error {
 		if err != nil {
 			return err
 		}
-		c.x = X
+		c.setX(X)
 	}
 	c.track.Exclude = e.skip
 	c.scan(e.dist)

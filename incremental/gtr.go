@@ -2,6 +2,8 @@ package incremental
 
 import (
 	"errors"
+	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -29,23 +31,20 @@ import (
 // gtrState is S = (L⁺)² and the pending rank-2 update.
 type gtrState struct {
 	sq   packed
-	y    []float64   // S b of the pending addition
-	dS   []float64   // diagonal of S after the pending update
-	xx   float64     // xᵀx of the pending addition
-	c    float64     // 1/(1 + R_uv) of the pending addition (0: none)
-	cf   []float64   // the component labels as float64s (gtrRowAVX2's mask)
-	sc   [][]float64 // per worker: a row's scores (gtrRowAVX2)
-	scan bool        // the pass only scans
-	P, S []float64   // initGTR's dense copies of a component's L⁺ and S
+	y    []float64             // S b of the pending addition
+	dS   []float64             // diagonal of S after the pending update
+	xx   float64               // xᵀx of the pending addition
+	c    float64               // 1/(1 + R_uv) of the pending addition (0: none)
+	cf   []float64             // the component labels as float64s (gtrRowsFMA's mask)
+	scan bool                  // the pass only scans
+	P, S []float64             // initGTR's dense copies of a component's L⁺ and S
+	work linalg.PinvSquareWork // refreshGTR's scratch
 }
 
 // reuse is a state for n nodes in st's memory (Options.Reuse). O(n).
 func (st *gtrState) reuse(n int) *gtrState {
 	r := &gtrState{sq: reusePacked(st.sq, n), y: reuseFloats(st.y, n), dS: reuseFloats(st.dS, n),
-		cf: reuseFloats(st.cf, n), P: st.P, S: st.S}
-	for _, row := range st.sc {
-		r.sc = append(r.sc, reuseFloats(row, n))
-	}
+		cf: reuseFloats(st.cf, n), P: st.P, S: st.S, work: st.work}
 	return r
 }
 
@@ -63,7 +62,6 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	for i, c := range e.comp {
 		e.gtr.cf[i] = float64(c)
 	}
-	e.gtr.scratch(len(e.track))
 	clear(e.gtr.sq.data) // entries between components (and of isolated nodes) are 0
 	P, S := e.gtr.P, e.gtr.S
 	defer func() {
@@ -106,11 +104,54 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	}
 }
 
-// scratch gives each of w workers a row of scores. O(w·n) when it grows.
-func (st *gtrState) scratch(w int) {
-	for len(st.sc) < w {
-		st.sc = append(st.sc, make([]float64, len(st.y)))
+// gtrReference makes Refresh in GTR mode compute L⁺ and S as before issue
+// 48's own arithmetic (linalg.ComponentPinv and linalg.SquareSym, gonum's
+// bits) instead of linalg.ComponentPinvSquare: the yardstick of the tests
+// that the decisions did not change.
+var gtrReference = false
+
+// refreshGTR is Refresh in GTR mode: L⁺ and S of each component by
+// linalg.ComponentPinvSquare, written into the packed triangles,
+// O(Σ n_C³); then the scan. An error leaves the engine unusable.
+func (e *Undirected) refreshGTR(comp []int, count int, groups [][]int) error {
+	if e.gtr == nil {
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
 	}
+	st := e.gtr
+	e.comp = comp
+	e.size = make([]int, count)
+	for i, c := range comp {
+		e.size[c]++
+		st.cf[i] = float64(c)
+	}
+	clear(e.p.data) // entries between components (and of isolated nodes) are 0
+	clear(st.sq.data)
+	defer st.work.Release(keptScratch / 2) // 3 buffers up to 4 MB (724 nodes): 12 MB
+	for _, nodes := range groups {
+		nc := len(nodes)
+		if nc < 2 {
+			continue
+		}
+		lp, s, ld, err := linalg.ComponentPinvSquare(&st.work, e.g, nodes)
+		if err != nil {
+			return fmt.Errorf("incremental: refresh: %w", err)
+		}
+		contiguous := nodes[nc-1]-nodes[0] == nc-1 // nodes ascend: the rows are rows of the packed triangles
+		for a, i := range nodes {
+			rowL, rowS := e.p.row(i), st.sq.row(i)
+			lrow, srow := lp[a*ld+a:a*ld+nc], s[a*ld+a:a*ld+nc]
+			if contiguous {
+				copy(rowL, lrow)
+				copy(rowS, srow)
+				continue
+			}
+			for b := range lrow {
+				rowL[nodes[a+b]-i], rowS[nodes[a+b]-i] = lrow[b], srow[b]
+			}
+		}
+	}
+	e.scan()
+	return nil
 }
 
 // prepareGTR derives the rank-2 update of S from the pending rank-one update
@@ -136,12 +177,13 @@ func (e *Undirected) prepareGTR(u, v int) {
 
 // gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
 // S updated (when an addition is pending) and every admissible pair scored
-// B_ij/(1 + R_ij) in row-major order; edges are left out when they reach the
-// running maximum (O(1) look-up), other components in the sweep. With
-// gtrKernel, gtrRowAVX2 updates the entries after the diagonal, writes
-// their scores to the worker's scratch and returns their greatest: only
-// when that exceeds the running maximum are the scores read again one by
-// one, to be offered in order.
+// B_ij/(1 + R_ij) (gtrScore) in row-major order; edges are left out when
+// they reach the running maximum (O(1) look-up), other components in the
+// sweep. With gtrKernel, gtrRowsFMA updates the rows and tests their
+// scores against the running maximum without dividing (gtrFilter), row
+// after row until one has a pair that may exceed it: that row is scored
+// again one pair at a time, to be offered in order, and gtrRowsFMA goes on
+// from the next.
 func (e *Undirected) gtrPass(t int) {
 	tr := &e.track[t]
 	tr.Reset()
@@ -152,59 +194,90 @@ func (e *Undirected) gtrPass(t int) {
 	if e.k == 0 {
 		c, c2xx = 0, 0
 	}
-	upd := 0
+	mode := 0
 	if c != 0 {
-		upd = 1
+		mode |= 1
 	}
-	sc := st.sc[t]
-	for i := e.bounds[t]; i < e.bounds[t+1]; i++ {
+	if len(e.size) > 1 {
+		mode |= 2 // several components: mask the others' pairs
+	}
+	lo, hi := e.bounds[t], e.bounds[t+1]
+	if gtrKernel {
+		for i := lo; i < hi; {
+			_ = e.p.data[e.p.start[hi]-1] // the rows lo..hi−1, and the vectors' entries i..n−1
+			_ = st.sq.data[st.sq.start[hi]-1]
+			_, _, _, _, _ = x[n-1], y[n-1], e.d[n-1], st.dS[n-1], st.cf[n-1]
+			i += gtrRowsFMA(&e.p.data[e.p.start[i]], &st.sq.data[st.sq.start[i]], &x[i], &y[i], &e.d[i], &st.dS[i], &st.cf[i],
+				n-i, hi-i, c, c2xx, gtrFilter(tr.Floor()), mode)
+			if i < hi {
+				e.gtrOffer(tr, i, e.p.row(i), st.sq.row(i))
+				i++
+			}
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
 		rowL, rowS := e.p.row(i), st.sq.row(i)
 		rowL[0], rowS[0] = e.d[i], st.dS[i]
-		m := len(rowL)
-		if m < 2 {
-			continue
-		}
-		dL, dS := e.d[i:n][:m], st.dS[i:n][:m]
-		xr, yr := x[i:n][:m], y[i:n][:m]
-		xi, yi := x[i], y[i]
-		aL := c * xi
-		aSx, aSy := c*yi-c2xx*xi, c*xi
-		cs := e.comp[i:n][:m]
-		ci := cs[0]
-		floor := tr.Floor()
-		if gtrKernel {
-			cf, sr := st.cf[i:n][:m], sc[:m]
-			top := gtrRowAVX2(&rowL[1], &rowS[1], &xr[1], &yr[1], &dL[1], &dS[1], &cf[1], &sr[1], m-1,
-				aL, aSx, aSy, dL[0], dS[0], cf[0], upd)
-			if !(top > floor) {
-				continue
-			}
-			for k := 1; k < m; k++ {
-				if s := sr[k]; s > floor && cs[k] == ci && !e.g.HasEdge(i, i+k) {
-					tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
-					floor = tr.Floor()
-				}
-			}
-			continue
-		}
 		if c != 0 {
+			m := len(rowL)
+			xr, yr := x[i:n][:m], y[i:n][:m]
+			aL := c * x[i]
+			aSx, aSy := c*y[i]-c2xx*x[i], c*x[i]
 			for k := 1; k < m; k++ {
-				rowL[k] -= aL * xr[k]
-				rowS[k] -= aSx*xr[k] + aSy*yr[k]
+				rowL[k] = math.FMA(-aL, xr[k], rowL[k])
+				rowS[k] = math.FMA(-aSy, yr[k], math.FMA(-aSx, xr[k], rowS[k]))
 			}
 		}
-		for k := 1; k < m; k++ {
-			if cs[k] != ci {
-				continue
-			}
-			r := dL[0] + dL[k] - 2*rowL[k]
-			s := (dS[0] + dS[k] - 2*rowS[k]) / (1 + r)
-			if s > floor && !e.g.HasEdge(i, i+k) {
-				tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
-				floor = tr.Floor()
-			}
+		e.gtrOffer(tr, i, rowL, rowS)
+	}
+}
+
+// gtrOffer offers tr the admissible pairs (i, i+k) of the updated rows of
+// L⁺ and S whose scores (gtrScore) exceed its running maximum, in order,
+// dividing only for the pairs that pass gtrFilter's test. O(n − i).
+func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
+	m := len(rowL)
+	dL, dS := e.d[i:e.n][:m], e.gtr.dS[i:e.n][:m]
+	rowS = rowS[:m]
+	cs := e.comp[i:e.n][:m]
+	ci := cs[0]
+	dL1, dS0 := dL[0]+1, dS[0]
+	floor := tr.Floor()
+	thr := gtrFilter(floor)
+	for k := 1; k < m; k++ {
+		if cs[k] != ci {
+			continue
+		}
+		b, d := gtrScore(rowL[k], rowS[k], dL[k]+dL1, dS[k]+dS0)
+		if !(math.FMA(-thr, d, b) > 0) {
+			continue // gtrFilter: the score does not exceed floor
+		}
+		if s := b / d; s > floor && !e.g.HasEdge(i, i+k) {
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
+			floor = tr.Floor()
+			thr = gtrFilter(floor)
 		}
 	}
+}
+
+// gtrScore returns the two parts of the score b/D = B_ij/(1 + R_ij) of a
+// pair from L⁺_ij (l), S_ij (s), dL = L⁺_ii + L⁺_jj + 1 and dS = S_ii +
+// S_jj: b = dS − 2s and D = dL − 2l, each by one fused multiply–add, as
+// gtrRowsFMA computes them. O(1).
+func gtrScore(l, s, dL, dS float64) (b, d float64) {
+	return math.FMA(-2, s, dS), math.FMA(-2, l, dL)
+}
+
+// gtrFilter is the threshold t of gtrRowsFMA's test b > t·D for the running
+// maximum floor: a little below floor, so that every pair whose score b/D
+// (gtrScore's b/D), rounded, exceeds floor passes (D = 1 + R > 0); −Inf (every
+// pair passes) unless floor > 0. O(1).
+func gtrFilter(floor float64) float64 {
+	if !(floor > 0) {
+		return math.Inf(-1)
+	}
+	return floor * (1 - 1e-12)
 }
 
 // Biharmonic returns S_ii + S_jj − 2S_ij in GTR mode (0 otherwise). O(1).

@@ -4,17 +4,20 @@ package incremental
 
 import "golang.org/x/sys/cpu"
 
-// gtrRowAVX2 is gtrPass's row kernel (gtrkernel_amd64.s): the update of n
-// entries of a row of L⁺ and of S, rounded as the scalar loop rounds it,
-// their scores in sc (0 for the pairs of another component than ci), and
-// the greatest of these (NaN scores left out; −Inf for n = 0). Pointers,
-// not slices: the caller checks the bounds.
+// gtrRowsFMA is gtrPass's kernel (gtrkernel_amd64.s) on rows rows of the
+// packed L⁺ and S from a row i of n entries (l and s at its diagonal
+// entry; x, y, dl, ds and cf at entry i): each row's diagonal entries set
+// to dl and ds; with mode&1 the entries after them updated by fused
+// multiply–adds (l −= aL·x, s −= aSx·x, s −= aSy·y, aL = aSy = c·x_i, aSx
+// = c·y_i − c2xx·x_i); then whether some pair (of row i's component when
+// mode&2) has b > t·D, with D and b as gtrScore computes them, the
+// comparison exact (NaNs never pass). It returns the offset of the first
+// row with such a pair (updated), or rows. Pointers, not slices: the
+// caller checks the bounds.
 //
 //go:noescape
-func gtrRowAVX2(l, s, x, y, dl, ds, cf, sc *float64, n int, aL, aSx, aSy, dL0, dS0, ci float64, upd int) float64
+func gtrRowsFMA(l, s, x, y, dl, ds, cf *float64, n, rows int, c, c2xx, t float64, mode int) int
 
-// gtrKernel reports whether gtrPass uses gtrRowAVX2: on amd64 with AVX2,
-// built for a baseline below x86-64-v3 (from v3 on, the Go compiler may
-// fuse the scalar loop's multiply–adds, and the kernel, which never fuses,
-// would round differently from the scalar tail).
-var gtrKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX
+// gtrKernel reports whether gtrPass uses gtrRowsFMA: on amd64 with AVX2 and
+// FMA.
+var gtrKernel = cpu.X86.HasAVX2 && cpu.X86.HasAVX && cpu.X86.HasFMA

@@ -2,56 +2,89 @@
 
 #include "textflag.h"
 
-// GTR_SCORE scores the four pairs whose updated entries of L⁺ and S are in
-// Y1 and Y6, at byte offset R11 of dL, dS, cf and sc: with r = (dL0 + dL_k)
-// − 2·L_k, s = ((dS0 + dS_k) − 2·S_k)/(1 + r), zeroed where cf_k ≠ ci,
-// stored in sc and kept in Y8 when greater (a NaN s is never kept). Each
-// operation is rounded as the Go expression of gtrPass rounds it (2·v as
-// v + v: exact).
-#define GTR_SCORE \
-	VMOVUPD (R8)(R11*1), Y2 \
-	VADDPD  Y2, Y12, Y2 \
-	VADDPD  Y1, Y1, Y1 \
-	VSUBPD  Y1, Y2, Y2 \
-	VADDPD  Y9, Y2, Y2 \
-	VMOVUPD (R9)(R11*1), Y3 \
-	VADDPD  Y3, Y11, Y3 \
-	VADDPD  Y6, Y6, Y6 \
-	VSUBPD  Y6, Y3, Y3 \
-	VDIVPD  Y2, Y3, Y3 \
-	VMOVUPD (R10)(R11*1), Y4 \
-	VCMPPD  $0, Y10, Y4, Y4 \
-	VANDPD  Y4, Y3, Y3 \
-	VMOVUPD Y3, (R12)(R11*1) \
-	VMAXPD  Y8, Y3, Y8
+// gtrRowsFMA's registers. Per row: AX and BX at the row's diagonal entry
+// of L⁺ and S; SI, DI, R8, R9, R10 at entry i of x, y, dL, dS, cf; CX the
+// bytes of the row after its diagonal, R13 those of its whole steps of
+// four; R11 the byte offset in the row; R14 the rows left. Y15 aL (= aSy),
+// Y14 aSx, Y12 dL_i + 1, Y11 dS_i, Y10 ci, Y9 −2, Y7 t, X13 1; Y8 the
+// lanes that passed, R12 the single entries that passed.
 
-// GTR_SCORE1 is GTR_SCORE for the one pair in the low lanes of X1 and X6,
-// its maximum kept in X7 (scalar operations leave Y8's upper lanes alone).
-#define GTR_SCORE1 \
-	VMOVSD  (R8)(R11*1), X2 \
-	VADDSD  X2, X12, X2 \
-	VADDSD  X1, X1, X1 \
-	VSUBSD  X1, X2, X2 \
-	VADDSD  X9, X2, X2 \
-	VMOVSD  (R9)(R11*1), X3 \
-	VADDSD  X3, X11, X3 \
-	VADDSD  X6, X6, X6 \
-	VSUBSD  X6, X3, X3 \
-	VDIVSD  X2, X3, X3 \
-	VMOVSD  (R10)(R11*1), X4 \
-	VCMPSD  $0, X10, X4, X4 \
-	VANDPD  X4, X3, X3 \
-	VMOVSD  X3, (R12)(R11*1) \
-	VMAXSD  X7, X3, X7
+// GTR_UPDATE updates four entries of the row: l −= aL·x, s −= aSx·x, then
+// s −= aSy·y, each by a fused multiply–add; leaves them in Y1 and Y6.
+#define GTR_UPDATE \
+	VMOVUPD      8(SI)(R11*1), Y0 \
+	VMOVUPD      8(AX)(R11*1), Y1 \
+	VFNMADD231PD Y0, Y15, Y1 \
+	VMOVUPD      Y1, 8(AX)(R11*1) \
+	VMOVUPD      8(BX)(R11*1), Y6 \
+	VFNMADD231PD Y0, Y14, Y6 \
+	VMOVUPD      8(DI)(R11*1), Y3 \
+	VFNMADD231PD Y3, Y15, Y6 \
+	VMOVUPD      Y6, 8(BX)(R11*1)
 
-// func gtrRowAVX2(l, s, x, y, dl, ds, cf, sc *float64, n int, aL, aSx, aSy, dL0, dS0, ci float64, upd int) float64
+// GTR_TEST tests the four pairs whose entries of L⁺ and S are in Y1 and
+// Y6: D = fma(−2, l, dL_k + (dL_i + 1)), b = fma(−2, s, dS_k + dS_i) (as
+// gtrScore rounds them), the lanes where b − t·D > 0 (fused: the sign of
+// the exact difference) or-ed into Y8; with mask, only where cf_k = ci.
+#define GTR_TEST(mask) \
+	VADDPD       8(R8)(R11*1), Y12, Y2 \
+	VFMADD231PD  Y1, Y9, Y2 \
+	VADDPD       8(R9)(R11*1), Y11, Y3 \
+	VFMADD231PD  Y6, Y9, Y3 \
+	VFNMADD231PD Y2, Y7, Y3 \
+	VXORPD       Y4, Y4, Y4 \
+	VCMPPD       $0x1e, Y4, Y3, Y3 \
+	mask \
+	VORPD        Y3, Y8, Y8
+
+#define MASK4 \
+	VCMPPD  $0, 8(R10)(R11*1), Y10, Y4 \
+	VANDPD  Y4, Y3, Y3
+
+#define NOMASK
+
+// GTR_UPDATE1 and GTR_TEST1 are GTR_UPDATE and GTR_TEST for the one entry
+// in the low lanes (the test's outcome or-ed into R12: a 128-bit VEX
+// operation on X8 would clear Y8's upper lanes).
+#define GTR_UPDATE1 \
+	VMOVSD       8(SI)(R11*1), X0 \
+	VMOVSD       8(AX)(R11*1), X1 \
+	VFNMADD231SD X0, X15, X1 \
+	VMOVSD       X1, 8(AX)(R11*1) \
+	VMOVSD       8(BX)(R11*1), X6 \
+	VFNMADD231SD X0, X14, X6 \
+	VMOVSD       8(DI)(R11*1), X3 \
+	VFNMADD231SD X3, X15, X6 \
+	VMOVSD       X6, 8(BX)(R11*1)
+
+#define GTR_TEST1(mask) \
+	VADDSD       8(R8)(R11*1), X12, X2 \
+	VFMADD231SD  X1, X9, X2 \
+	VADDSD       8(R9)(R11*1), X11, X3 \
+	VFMADD231SD  X6, X9, X3 \
+	VFNMADD231SD X2, X7, X3 \
+	VXORPD       X4, X4, X4 \
+	VCMPSD       $0x1e, X4, X3, X3 \
+	mask \
+	MOVQ         X3, DX \
+	ORQ          DX, R12
+
+#define MASK1 \
+	VMOVSD  8(R10)(R11*1), X5 \
+	VCMPSD  $0, X10, X5, X5 \
+	VANDPD  X5, X3, X3
+
+// func gtrRowsFMA(l, s, x, y, dl, ds, cf *float64, n, rows int, c, c2xx, t float64, mode int) int
 //
-// For k = 0, …, n−1: when upd ≠ 0, l[k] −= aL·x[k] and s[k] −= aSx·x[k] +
-// aSy·y[k], each product, sum and difference rounded separately (no fused
-// multiply–add), as gtrPass's scalar loop; then sc[k] is the score of
-// GTR_SCORE (0 for another component's pair), and the greatest of them is
-// returned (−Inf for n = 0). Four entries a step, the last 0–3 one by one.
-TEXT ·gtrRowAVX2(SB), NOSPLIT, $0-136
+// For the rows r = 0, 1, …, rows−1 of packed triangles from a row i of n
+// entries (row r at l + Σ_{q<r}(n − q), n − r entries, and the same in s;
+// x, y, dl, ds, cf at entry i): the diagonal entries set to dl[r] and
+// ds[r]; with mode&1, the entries after them updated as GTR_UPDATE does,
+// aL = aSy = c·x[r], aSx = c·y[r] − c2xx·x[r] (each rounded as Go rounds
+// it); then GTR_TEST with dL_i = dl[r], dS_i = ds[r] and, with mode&2,
+// ci = cf[r]. It returns the first r in which a pair passes (that row
+// updated), or rows. Four entries a step, the last 0–3 one by one.
+TEXT ·gtrRowsFMA(SB), NOSPLIT, $0-112
 	MOVQ l+0(FP), AX
 	MOVQ s+8(FP), BX
 	MOVQ x+16(FP), SI
@@ -59,91 +92,138 @@ TEXT ·gtrRowAVX2(SB), NOSPLIT, $0-136
 	MOVQ dl+32(FP), R8
 	MOVQ ds+40(FP), R9
 	MOVQ cf+48(FP), R10
-	MOVQ sc+56(FP), R12
-	MOVQ n+64(FP), CX
+	MOVQ n+56(FP), CX
+	DECQ CX
 	SHLQ $3, CX
-	MOVQ CX, R13
-	ANDQ $-32, R13 // bytes of the whole steps of four
-	VBROADCASTSD aL+72(FP), Y15
-	VBROADCASTSD aSx+80(FP), Y14
-	VBROADCASTSD aSy+88(FP), Y13
-	VBROADCASTSD dL0+96(FP), Y12
-	VBROADCASTSD dS0+104(FP), Y11
-	VBROADCASTSD ci+112(FP), Y10
-	MOVQ $0x3FF0000000000000, DX
+	MOVQ rows+64(FP), R14
+	VBROADCASTSD t+88(FP), Y7
+	MOVQ $0xC000000000000000, DX // −2
 	MOVQ DX, X9
 	VBROADCASTSD X9, Y9
-	MOVQ $0xFFF0000000000000, DX
-	MOVQ DX, X8
-	VBROADCASTSD X8, Y8
-	VMOVAPD X8, X7
-	XORQ R11, R11
-	MOVQ upd+120(FP), DX
-	TESTQ DX, DX
-	JE   scan
+	MOVQ $0x3FF0000000000000, DX // 1
+	MOVQ DX, X13
 
-update:
-	CMPQ R11, R13
-	JGE  update1
-	VMOVUPD (SI)(R11*1), Y0
-	VMOVUPD (AX)(R11*1), Y1
-	VMULPD  Y0, Y15, Y2
-	VSUBPD  Y2, Y1, Y1
-	VMOVUPD Y1, (AX)(R11*1)
-	VMOVUPD (DI)(R11*1), Y3
-	VMULPD  Y0, Y14, Y4
-	VMULPD  Y3, Y13, Y5
-	VADDPD  Y5, Y4, Y4
-	VMOVUPD (BX)(R11*1), Y6
-	VSUBPD  Y4, Y6, Y6
-	VMOVUPD Y6, (BX)(R11*1)
-	GTR_SCORE
-	ADDQ $32, R11
-	JMP  update
-
-update1:
-	CMPQ R11, CX
-	JGE  done
-	VMOVSD  (SI)(R11*1), X0
-	VMOVSD  (AX)(R11*1), X1
-	VMULSD  X0, X15, X2
-	VSUBSD  X2, X1, X1
-	VMOVSD  X1, (AX)(R11*1)
-	VMOVSD  (DI)(R11*1), X3
-	VMULSD  X0, X14, X4
-	VMULSD  X3, X13, X5
-	VADDSD  X5, X4, X4
-	VMOVSD  (BX)(R11*1), X6
-	VSUBSD  X4, X6, X6
-	VMOVSD  X6, (BX)(R11*1)
-	GTR_SCORE1
-	ADDQ $8, R11
-	JMP  update1
+row:
+	TESTQ R14, R14
+	JE    none
+	VMOVSD (R8), X0
+	VMOVSD X0, (AX)
+	VMOVSD (R9), X11
+	VMOVSD X11, (BX)
+	VADDSD X13, X0, X12
+	VBROADCASTSD X12, Y12
+	VBROADCASTSD X11, Y11
+	VBROADCASTSD (R10), Y10
+	VMOVSD c+72(FP), X1
+	VMULSD (SI), X1, X15        // aL = c·x_i
+	VMULSD (DI), X1, X14        // c·y_i
+	VMOVSD c2xx+80(FP), X2
+	VMULSD (SI), X2, X2         // c2xx·x_i
+	VSUBSD X2, X14, X14         // aSx
+	VBROADCASTSD X15, Y15
+	VBROADCASTSD X14, Y14
+	VXORPD Y8, Y8, Y8
+	XORQ   R11, R11
+	XORQ   R12, R12
+	MOVQ   CX, R13
+	ANDQ   $-32, R13
+	MOVQ   mode+96(FP), DX
+	CMPQ   DX, $1
+	JEQ    upd
+	CMPQ   DX, $2
+	JEQ    scanm
+	CMPQ   DX, $3
+	JEQ    updm
 
 scan:
 	CMPQ R11, R13
 	JGE  scan1
-	VMOVUPD (AX)(R11*1), Y1
-	VMOVUPD (BX)(R11*1), Y6
-	GTR_SCORE
+	VMOVUPD 8(AX)(R11*1), Y1
+	VMOVUPD 8(BX)(R11*1), Y6
+	GTR_TEST(NOMASK)
 	ADDQ $32, R11
 	JMP  scan
-
 scan1:
 	CMPQ R11, CX
-	JGE  done
-	VMOVSD (AX)(R11*1), X1
-	VMOVSD (BX)(R11*1), X6
-	GTR_SCORE1
+	JGE  rowdone
+	VMOVSD 8(AX)(R11*1), X1
+	VMOVSD 8(BX)(R11*1), X6
+	GTR_TEST1(NOMASK)
 	ADDQ $8, R11
 	JMP  scan1
 
-done:
-	VEXTRACTF128 $1, Y8, X0
-	VMAXPD       X8, X0, X8
-	VPERMILPD    $1, X8, X0
-	VMAXPD       X8, X0, X8
-	VMAXSD       X8, X7, X8
+upd:
+	CMPQ R11, R13
+	JGE  upd1
+	GTR_UPDATE
+	GTR_TEST(NOMASK)
+	ADDQ $32, R11
+	JMP  upd
+upd1:
+	CMPQ R11, CX
+	JGE  rowdone
+	GTR_UPDATE1
+	GTR_TEST1(NOMASK)
+	ADDQ $8, R11
+	JMP  upd1
+
+scanm:
+	CMPQ R11, R13
+	JGE  scanm1
+	VMOVUPD 8(AX)(R11*1), Y1
+	VMOVUPD 8(BX)(R11*1), Y6
+	GTR_TEST(MASK4)
+	ADDQ $32, R11
+	JMP  scanm
+scanm1:
+	CMPQ R11, CX
+	JGE  rowdone
+	VMOVSD 8(AX)(R11*1), X1
+	VMOVSD 8(BX)(R11*1), X6
+	GTR_TEST1(MASK1)
+	ADDQ $8, R11
+	JMP  scanm1
+
+updm:
+	CMPQ R11, R13
+	JGE  updm1
+	GTR_UPDATE
+	GTR_TEST(MASK4)
+	ADDQ $32, R11
+	JMP  updm
+updm1:
+	CMPQ R11, CX
+	JGE  rowdone
+	GTR_UPDATE1
+	GTR_TEST1(MASK1)
+	ADDQ $8, R11
+	JMP  updm1
+
+rowdone:
+	VMOVMSKPD Y8, DX
+	ORQ   R12, DX
+	TESTQ DX, DX
+	JNE   found
+	LEAQ  8(AX)(CX*1), AX
+	LEAQ  8(BX)(CX*1), BX
+	ADDQ  $8, SI
+	ADDQ  $8, DI
+	ADDQ  $8, R8
+	ADDQ  $8, R9
+	ADDQ  $8, R10
+	SUBQ  $8, CX
+	DECQ  R14
+	JMP   row
+
+found:
+	MOVQ rows+64(FP), DX
+	SUBQ R14, DX
+	MOVQ DX, ret+104(FP)
 	VZEROUPPER
-	MOVSD X8, ret+128(FP)
+	RET
+
+none:
+	MOVQ rows+64(FP), DX
+	MOVQ DX, ret+104(FP)
+	VZEROUPPER
 	RET

@@ -2,10 +2,10 @@
 
 package incremental
 
-// gtrKernel is false where gtrRowAVX2 is not built: gtrPass runs its scalar
+// gtrKernel is false where gtrRowsFMA is not built: gtrPass runs its scalar
 // loop only.
 var gtrKernel = false
 
-func gtrRowAVX2(l, s, x, y, dl, ds, cf, sc *float64, n int, aL, aSx, aSy, dL0, dS0, ci float64, upd int) float64 {
-	panic("incremental: gtrRowAVX2 without AVX2")
+func gtrRowsFMA(l, s, x, y, dl, ds, cf *float64, n, rows int, c, c2xx, t float64, mode int) int {
+	panic("incremental: gtrRowsFMA without AVX2")
 }

@@ -222,9 +222,6 @@ func (e *Undirected) split() {
 		e.track[t].Keyed = e.opt.PerHop
 		e.tracks[t] = &e.track[t]
 	}
-	if e.gtr != nil {
-		e.gtr.scratch(w)
-	}
 	e.tasks = make([]func(), w)
 	for t := range w {
 		e.tasks[t] = func() {
@@ -749,11 +746,15 @@ func (e *Undirected) afterEdit(k int) error {
 // updates included) (linalg.ComponentPinv of each component, as
 // linalg.Pinv, written straight into the packed triangle), O(Σ n_C³),
 // relabels the components and scans for the maximum. On error L⁺ is left
-// as it was.
+// as it was, except in GTR mode (refreshGTR), where the engine is then
+// unusable (the error means wrong component labels, a bug).
 func (e *Undirected) Refresh() error {
 	e.ops = e.ops[:0] // the graph already holds any pending edit
 	comp, count := tarjan.Components(e.g)
 	groups := linalg.Groups(comp)
+	if e.opt.GTR && !gtrReference {
+		return e.refreshGTR(comp, count, groups)
+	}
 	blocks := make([]*mat.SymDense, len(groups))
 	size := 0 // the blocks' entries, carved from e.blocks
 	for _, nodes := range groups {

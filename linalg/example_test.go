@@ -163,3 +163,47 @@ func ExampleCloneArena() {
 	// 5 6 false
 	// 6 6 true
 }
+
+// ComponentPinvSquare gives L⁺ and S = (L⁺)² of a component at once, the
+// set-up of gtr's scores: on a path of four nodes the resistance between
+// its ends is 3, and their biharmonic distance S_00 + S_33 − 2·S_03 is
+// ‖L⁺(e_0 − e_3)‖² = ‖(1.5, 0.5, −0.5, −1.5)‖² = 5 (the potentials of a
+// unit current from one end to the other).
+func ExampleComponentPinvSquare() {
+	g := linalg.NewGraph(4, false)
+	g.AddEdge(0, 1)
+	g.AddEdge(1, 2)
+	g.AddEdge(2, 3)
+	var w linalg.PinvSquareWork
+	lp, s, ld, err := linalg.ComponentPinvSquare(&w, g, []int{0, 1, 2, 3})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("R(0,3) = %.4f\n", lp[0]+lp[3*ld+3]-2*lp[3])
+	fmt.Printf("B(0,3) = %.4f\n", s[0]+s[3*ld+3]-2*s[3])
+	// Output:
+	// R(0,3) = 3.0000
+	// B(0,3) = 5.0000
+}
+
+// AddToSymUpper adds a low-rank symmetric correction to the upper triangle
+// of a matrix; MirrorUpper makes the matrix whole again when a reader needs
+// its rows.
+func ExampleLowRankSym_AddToSymUpper() {
+	x := []float64{
+		1, 0, 0,
+		0, 1, 0,
+		0, 0, 1,
+	}
+	// Z D Zᵀ with Z = (1, 2, 3)ᵀ and D = (0.5): entries z_i z_j / 2.
+	l := &linalg.LowRankSym{N: 3, R: 1, Z: []float64{1, 2, 3}, D: []float64{0.5}}
+	l.AddToSymUpper(2, x, 3) // x += 2·Z D Zᵀ, upper triangle
+	linalg.MirrorUpper(3, x, 3)
+	for i := range 3 {
+		fmt.Println(x[i*3 : i*3+3])
+	}
+	// Output:
+	// [2 2 3]
+	// [2 5 6]
+	// [3 6 10]
+}

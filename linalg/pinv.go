@@ -112,42 +112,13 @@ const conditionBound = 1000
 // triangles). O(n_C²).
 func componentMatrix(g *Graph, nodes []int, buf []float64) *mat.SymDense {
 	nc := len(nodes)
-	// Position of node i in nodes: i − nodes[0] when the nodes are
-	// consecutive (a connected graph), else a map.
-	consecutive := nodes[nc-1]-nodes[0] == nc-1
-	var pos map[int]int
-	if !consecutive {
-		pos = make(map[int]int, nc)
-		for a, i := range nodes {
-			pos[i] = a
-		}
-	}
-	inv := 1 / float64(nc)
 	if len(buf) < nc*nc {
-		buf = nil // a new one
+		buf = make([]float64, nc*nc)
 	} else {
-		buf = buf[:nc*nc] // every entry written below
+		buf = buf[:nc*nc] // every entry written by fillComponentMatrix
 	}
-	A := mat.NewSymDense(nc, buf)
-	raw := A.RawSymmetric()
-	for a := range raw.Data {
-		raw.Data[a] = inv
-	}
-	for a, i := range nodes {
-		nb := g.Out(i)
-		raw.Data[a*raw.Stride+a] += float64(len(nb))
-		for _, j := range nb {
-			b, ok := j-nodes[0], j >= nodes[0] && j <= nodes[nc-1]
-			if !consecutive {
-				b, ok = pos[j]
-			}
-			if !ok {
-				panic(fmt.Sprintf("linalg: node %d's neighbour %d is outside its component", i, j))
-			}
-			raw.Data[a*raw.Stride+b] -= 1
-		}
-	}
-	return A
+	fillComponentMatrix(g, nodes, buf, nc)
+	return mat.NewSymDense(nc, buf)
 }
 
 // Groups returns the members of each label 0..max(labels), ascending within a

@@ -162,20 +162,7 @@ func TestPinvAgainstSVD(t *testing.T) {
 	for seed := range uint64(30) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		n := 2 + r.IntN(40)
-		g := NewGraph(n, false)
-		p := 0.02 + 0.3*r.Float64()
-		for i := range n {
-			for j := i; j < n; j++ {
-				if r.Float64() < p {
-					g.AddEdge(i, j)
-				}
-			}
-		}
-		if seed%2 == 0 { // connected: add a spanning path
-			for i := 0; i+1 < n; i++ {
-				g.AddEdge(i, i+1)
-			}
-		}
+		g := randomPinvGraph(r, n, seed%2 == 0)
 		P := mustPinv(t, g)
 		want := svdPinv(t, mat.DenseCopyOf(g.Laplacian()))
 		if d := maxRelDiff(P, want); d > 1e-10 {
@@ -257,20 +244,7 @@ func TestComponentPinvBitForBit(t *testing.T) {
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 12))
 		n := 2 + r.IntN(60)
-		g := NewGraph(n, false)
-		p := 0.02 + 0.3*r.Float64()
-		for i := range n {
-			for j := i; j < n; j++ {
-				if r.Float64() < p {
-					g.AddEdge(i, j)
-				}
-			}
-		}
-		if seed%2 == 0 {
-			for i := 0; i+1 < n; i++ {
-				g.AddEdge(i, i+1)
-			}
-		}
+		g := randomPinvGraph(r, n, seed%2 == 0)
 		for c, nodes := range Groups(labelComponents(g)) {
 			if len(nodes) < 2 {
 				continue
@@ -302,4 +276,25 @@ func TestComponentPinvBitForBit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomPinvGraph is a random graph on n nodes, each pair (self-loops
+// included) an edge with a probability drawn from [0.02, 0.32); with
+// connected a path through 0, 1, …, n−1 is added, which makes it connected.
+func randomPinvGraph(r *rand.Rand, n int, connected bool) *Graph {
+	g := NewGraph(n, false)
+	p := 0.02 + 0.3*r.Float64()
+	for i := range n {
+		for j := i; j < n; j++ {
+			if r.Float64() < p {
+				g.AddEdge(i, j)
+			}
+		}
+	}
+	if connected {
+		for i := 0; i+1 < n; i++ {
+			g.AddEdge(i, i+1)
+		}
+	}
+	return g
 }

@@ -22,11 +22,11 @@ const (
 )
 
 // addUpperTZFMA adds the upper triangle (diagonal included) of T Zᵀ to the
-// n×n row-major x (stride ld), T and Z n×r row-major, and sets the lower
-// triangle to the mirror image of the upper one. Rows are split over
-// GOMAXPROCS goroutines in strips. About n²·r/2 fused multiply–adds and
-// 2·n·r floats for the packed copies.
-func addUpperTZFMA(n, r int, t, z, x []float64, ld int) {
+// n×n row-major x (stride ld), T and Z n×r row-major, and, when mirror is
+// set, sets the lower triangle to the mirror image of the upper one (else
+// leaves it as it was). Rows are split over GOMAXPROCS goroutines in strips.
+// About n²·r/2 fused multiply–adds and 2·n·r floats for the packed copies.
+func addUpperTZFMA(n, r int, t, z, x []float64, ld int, mirror bool) {
 	ng, nb := n/4, n/8
 	tp := make([]float64, ng*r*4)
 	for g := range ng {
@@ -49,7 +49,7 @@ func addUpperTZFMA(n, r int, t, z, x []float64, ld int) {
 	units := (n + fmaStripRows - 1) / fmaStripRows
 	parallel.Each(runtime.GOMAXPROCS(0), units, func(_, u int) {
 		i0 := u * fmaStripRows
-		fmaStrip(n, r, i0, min(i0+fmaStripRows, n), t, z, tp, zp, x, ld)
+		fmaStrip(n, r, i0, min(i0+fmaStripRows, n), t, z, tp, zp, x, ld, mirror)
 	})
 }
 
@@ -59,8 +59,8 @@ func addUpperTZFMA(n, r int, t, z, x []float64, ld int) {
 // rows by 4×8 blocks from the first block wholly on or above the diagonal
 // to the last whole block of eight columns, tile by tile, each tile's
 // entries above the diagonal mirrored below it while in cache (no other
-// strip reads or writes them).
-func fmaStrip(n, r, i0, i1 int, t, z, tp, zp, x []float64, ld int) {
+// strip reads or writes them) when mirror is set.
+func fmaStrip(n, r, i0, i1 int, t, z, tp, zp, x []float64, ld int, mirror bool) {
 	full := min(i1, n/4*4) // rows in whole groups of four
 	nb8 := n / 8 * 8       // columns in whole blocks of eight
 	for i := i0; i < i1; i++ {
@@ -88,9 +88,13 @@ func fmaStrip(n, r, i0, i1 int, t, z, tp, zp, x []float64, ld int) {
 				fmaBlock4x8(&tg[0], &zp[(j/8)*r*8], r, &x[i*ld+j], ld)
 			}
 		}
-		mirrorStrip(i0, i1, jt, jtEnd, x, ld)
+		if mirror {
+			mirrorStrip(i0, i1, jt, jtEnd, x, ld)
+		}
 	}
-	mirrorStrip(i0, i1, max(i0, nb8), n, x, ld)
+	if mirror {
+		mirrorStrip(i0, i1, max(i0, nb8), n, x, ld)
+	}
 }
 
 // mirrorStrip copies the entries (i, j), i0 ≤ i < i1, j0 ≤ j < j1, j > i,
@@ -230,10 +234,34 @@ func projectOutFMA(n, k, q0 int, cols, qt, h []float64) {
 
 // gemmEdges adds to c the entries of the product A·B (strides as in
 // gemmFMA) that the 4×8 blocks leave: columns from nb8 on in the first
-// mg rows, every column in the rest, entry by entry. O((m·(nc−nb8) +
-// (m−mg)·nb8)·k).
+// mg rows, every column in the rest, entry by entry, each a sum over l in
+// order from 0. The first part runs with l outermost over one accumulator
+// per entry: the same operations on each entry in the same order, without
+// a pass over a column of A or of B, strided by a whole row, per entry (a
+// transposed A in orthoBasis.result, B in projectOutFMA).
+// O((m·(nc−nb8) + (m−mg)·nb8)·k).
 func gemmEdges(m, nc, k, mg, nb8 int, a []float64, sa, sl int, b []float64, sbl, sbj int, c []float64, ldc int) {
-	for r := range m {
+	first := 0
+	if e := nc - nb8; e > 0 && mg > 0 {
+		acc := make([]float64, mg*e)
+		for l := range k {
+			bl := b[l*sbl+nb8*sbj:]
+			for r := range mg {
+				ar := a[r*sa+l*sl]
+				row := acc[r*e : r*e+e]
+				for jj := range row {
+					row[jj] += ar * bl[jj*sbj]
+				}
+			}
+		}
+		for r := range mg {
+			for jj, v := range acc[r*e : r*e+e] {
+				c[r*ldc+nb8+jj] += v
+			}
+		}
+		first = mg
+	}
+	for r := first; r < m; r++ {
 		j0 := nb8
 		if r >= mg {
 			j0 = 0

@@ -22,24 +22,9 @@ func TestAddToSymFMA(t *testing.T) {
 		{65, 33}, {130, 65}, {517, 7}, {600, 91}, {1031, 40},
 	} {
 		n, r := tc.n, tc.r
-		l := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: make([]float64, r*r)}
-		for i := range l.Z {
-			l.Z[i] = rng.NormFloat64()
-		}
-		for a := range r {
-			l.D[a*r+a] = rng.NormFloat64()
-		}
+		l := randomLowRankSym(rng, n, r)
 		ld := n + 3
-		x := make([]float64, n*ld)
-		for a := range n {
-			for b := a; b < n; b++ {
-				v := rng.NormFloat64()
-				x[a*ld+b], x[b*ld+a] = v, v
-			}
-			for b := n; b < ld; b++ {
-				x[a*ld+b] = float64(b)
-			}
-		}
+		x := randomSymPadded(rng, n, ld)
 		got := append([]float64(nil), x...)
 		const alpha = 2
 		l.AddToSym(alpha, got, ld)
@@ -226,4 +211,120 @@ func TestOrthoCoreFMA(t *testing.T) {
 			t.Fatalf("n=%d: no dependent column dropped (q %d)", tc.n, q)
 		}
 	}
+}
+
+// TestAddToSymUpper: AddToSymUpper leaves the bits of AddToSym in the upper
+// triangle (diagonal included) and the padding, the lower triangle as it
+// was (fused kernel) or AddToSym's; MirrorUpper then gives AddToSym's
+// matrix bit for bit.
+func TestAddToSymUpper(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct{ n, r int }{{1, 1}, {7, 5}, {12, 1}, {65, 33}, {600, 91}, {1031, 40}} {
+		n, r := tc.n, tc.r
+		l := randomLowRankSym(rng, n, r)
+		ld := n + 2
+		x := randomSymPadded(rng, n, ld)
+		want := append([]float64(nil), x...)
+		l.AddToSym(2, want, ld)
+		got := append([]float64(nil), x...)
+		l.AddToSymUpper(2, got, ld)
+		for a := range n {
+			for b := range ld {
+				i := a*ld + b
+				switch {
+				case b >= a || b >= n:
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("n=%d r=%d: (%d,%d) = %v, AddToSym gives %v", n, r, a, b, got[i], want[i])
+					}
+				case fmaKernel && got[i] != x[i]:
+					t.Fatalf("n=%d r=%d: lower (%d,%d) changed to %v", n, r, a, b, got[i])
+				}
+			}
+		}
+		MirrorUpper(n, got, ld)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("n=%d r=%d: after MirrorUpper entry %d = %v, AddToSym gives %v", n, r, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestGemmEdgesBits: gemmEdges gives, bit for bit, each entry as the sum
+// over l in order from 0 added to c, for a transposed A (its loop with l
+// outermost) and a row-major one, with edge columns and rows of every width.
+func TestGemmEdgesBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, tc := range []struct{ m, nc, k int }{{1, 1, 1}, {5, 7, 3}, {13, 79, 170}, {2485, 15, 40}, {8, 8, 9}, {3, 5, 2}} {
+		m, nc, k := tc.m, tc.nc, tc.k
+		mg, nb8 := m/4*4, nc/8*8
+		a := make([]float64, m*k)
+		b := make([]float64, k*nc)
+		for i := range a {
+			a[i] = rng.NormFloat64()
+		}
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		for _, tr := range []bool{false, true} {
+			sa, sl := k, 1
+			if tr {
+				sa, sl = 1, m
+			}
+			ldc := nc + 1
+			c := make([]float64, m*ldc)
+			for i := range c {
+				c[i] = rng.NormFloat64()
+			}
+			want := append([]float64(nil), c...)
+			for r := range m {
+				for j := range nc {
+					if r < mg && j < nb8 {
+						continue
+					}
+					var s float64
+					for l := range k {
+						s += a[r*sa+l*sl] * b[l*nc+j]
+					}
+					want[r*ldc+j] += s
+				}
+			}
+			gemmEdges(m, nc, k, mg, nb8, a, sa, sl, b, nc, 1, c, ldc)
+			for i := range c {
+				if math.Float64bits(c[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("m=%d nc=%d k=%d transposed=%v: entry %d = %v, want %v", m, nc, k, tr, i, c[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// randomLowRankSym is a random n×r Z with a random diagonal D, the
+// correction Z D Zᵀ the AddToSym tests add.
+func randomLowRankSym(rng *rand.Rand, n, r int) *LowRankSym {
+	l := &LowRankSym{N: n, R: r, Z: make([]float64, n*r), D: make([]float64, r*r)}
+	for i := range l.Z {
+		l.Z[i] = rng.NormFloat64()
+	}
+	for a := range r {
+		l.D[a*r+a] = rng.NormFloat64()
+	}
+	return l
+}
+
+// randomSymPadded is a random symmetric n×n matrix with row stride ld ≥ n,
+// the padding of row a set to its column index (so that a test sees any
+// write past column n).
+func randomSymPadded(rng *rand.Rand, n, ld int) []float64 {
+	x := make([]float64, n*ld)
+	for a := range n {
+		for b := a; b < n; b++ {
+			v := rng.NormFloat64()
+			x[a*ld+b], x[b*ld+a] = v, v
+		}
+		for b := n; b < ld; b++ {
+			x[a*ld+b] = float64(b)
+		}
+	}
+	return x
 }
