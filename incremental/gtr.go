@@ -1,9 +1,11 @@
 package incremental
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -39,12 +41,21 @@ type gtrState struct {
 	scan bool                  // the pass only scans
 	P, S []float64             // initGTR's dense copies of a component's L⁺ and S
 	work linalg.PinvSquareWork // refreshGTR's scratch
+	// pool holds the best-scoring pairs the last passes offered (gtrSeed);
+	// recs[t] the pairs worker t offered in the last pass; seed is the
+	// floor the next pass starts from (−Inf: none).
+	pool []rank.Pair
+	recs [][]rank.Pair
+	seed float64
 }
 
 // reuse is a state for n nodes in st's memory (Options.Reuse). O(n).
 func (st *gtrState) reuse(n int) *gtrState {
 	r := &gtrState{sq: reusePacked(st.sq, n), y: reuseFloats(st.y, n), dS: reuseFloats(st.dS, n),
-		cf: reuseFloats(st.cf, n), P: st.P, S: st.S, work: st.work}
+		cf: reuseFloats(st.cf, n), P: st.P, S: st.S, work: st.work, pool: st.pool[:0], recs: st.recs, seed: math.Inf(-1)}
+	for t := range r.recs {
+		r.recs[t] = r.recs[t][:0]
+	}
 	return r
 }
 
@@ -57,7 +68,7 @@ var errGTREdit = errors.New("GTR mode only adds edges inside one component") // 
 // the BLAS syrk S = P Pᵀ on a dense copy of P. O(Σ n_C³).
 func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	if e.gtr == nil {
-		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n), seed: math.Inf(-1)}
 	}
 	for i, c := range e.comp {
 		e.gtr.cf[i] = float64(c)
@@ -106,8 +117,9 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 
 // gtrReference makes Refresh in GTR mode compute L⁺ and S as before issue
 // 48's own arithmetic (linalg.ComponentPinv and linalg.SquareSym, gonum's
-// bits) instead of linalg.ComponentPinvSquare: the yardstick of the tests
-// that the decisions did not change.
+// bits) instead of linalg.ComponentPinvSquare, and the passes start from
+// −Inf (no gtrSeed): the yardstick of the tests that the decisions did
+// not change.
 var gtrReference = false
 
 // refreshGTR is Refresh in GTR mode: L⁺ and S of each component by
@@ -115,7 +127,7 @@ var gtrReference = false
 // O(Σ n_C³); then the scan. An error leaves the engine unusable.
 func (e *Undirected) refreshGTR(comp []int, count int, groups [][]int) error {
 	if e.gtr == nil {
-		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n), seed: math.Inf(-1)}
 	}
 	st := e.gtr
 	e.comp = comp
@@ -175,6 +187,78 @@ func (e *Undirected) prepareGTR(u, v int) {
 	}
 }
 
+// gtrPoolSize is the most pairs gtrState.pool keeps.
+const gtrPoolSize = 8
+
+// gtrSeed sets the floor the pass of the pending addition starts from
+// (definitions §3.5): the pairs of the pool that are still admissible
+// (non-edges of one component, not skipped) are scored with L⁺ and S after
+// the update, as the pass will score them, and the floor is put below the
+// tie window of the best of them, s − Tol(s), with a relative margin of
+// 10⁻¹² for the rounding: the pass then ignores pairs that cannot be the
+// first of the ranking, since that one scores at least s − Tol(s) (the
+// best scores at least s), and the kernel stops at fewer rows. With no
+// such pair the pass starts from −Inf. O(gtrPoolSize).
+func (e *Undirected) gtrSeed() {
+	st := e.gtr
+	st.seed = math.Inf(-1)
+	if e.opt.PerHop || gtrReference {
+		return // Raise's rule is for unkeyed trackers; the reference runs as before
+	}
+	x, y := e.xs[0], st.y
+	c, c2xx := st.c, st.c*st.c*st.xx
+	best := math.Inf(-1)
+	pool := st.pool[:0]
+	for _, q := range st.pool {
+		a, b := q.U, q.V
+		if e.comp[a] != e.comp[b] || e.g.HasEdge(a, b) || slices.ContainsFunc(e.skip, func(p Pair) bool { return rank.Same(p, q) }) {
+			continue
+		}
+		aL, aSx := c*x[a], c*y[a]-c2xx*x[a]
+		l := math.FMA(-aL, x[b], e.p.at(a, b))
+		sq := math.FMA(-aL, y[b], math.FMA(-aSx, x[b], st.sq.at(a, b)))
+		num, den := gtrScore(l, sq, e.d[b]+(e.d[a]+1), st.dS[b]+st.dS[a])
+		q.Score = num / den
+		pool = append(pool, q)
+		best = math.Max(best, q.Score)
+	}
+	st.pool = pool
+	if best > 0 && !math.IsInf(best, 1) {
+		st.seed = (best - rank.Tol(best)) * (1 - 1e-12)
+	}
+}
+
+// gtrCollect keeps in the pool, after a pass, the gtrPoolSize best-scoring
+// distinct pairs of the pool and of those the workers offered (a worker's
+// offers ascend in score, but for skipped pairs: its last gtrPoolSize).
+// O(workers).
+func (e *Undirected) gtrCollect() {
+	st := e.gtr
+	pool := st.pool
+	for t := range e.track {
+		r := st.recs[t]
+		pool = append(pool, r[max(0, len(r)-gtrPoolSize):]...) // a worker's offers ascend: its last are its best
+	}
+	slices.SortStableFunc(pool, func(p, q rank.Pair) int { return cmp.Compare(q.Score, p.Score) })
+	out := pool[:0]
+	for _, p := range pool {
+		if len(out) == gtrPoolSize {
+			break
+		}
+		if !slices.ContainsFunc(out, func(q rank.Pair) bool { return q.U == p.U && q.V == p.V }) {
+			out = append(out, p)
+		}
+	}
+	st.pool = out
+}
+
+// ready sizes the workers' lists of offered pairs before a pass. O(workers).
+func (st *gtrState) ready(workers int) {
+	for len(st.recs) < workers {
+		st.recs = append(st.recs, nil)
+	}
+}
+
 // gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) (gtrScore) in row-major order; edges are left out when
@@ -202,6 +286,8 @@ func (e *Undirected) gtrPass(t int) {
 		mode |= 2 // several components: mask the others' pairs
 	}
 	lo, hi := e.bounds[t], e.bounds[t+1]
+	tr.Raise(st.seed)
+	st.recs[t] = st.recs[t][:0]
 	if gtrKernel {
 		for i := lo; i < hi; {
 			_ = e.p.data[e.p.start[hi]-1] // the rows lo..hi−1, and the vectors' entries i..n−1
@@ -210,7 +296,7 @@ func (e *Undirected) gtrPass(t int) {
 			i += gtrRowsFMA(&e.p.data[e.p.start[i]], &st.sq.data[st.sq.start[i]], &x[i], &y[i], &e.d[i], &st.dS[i], &st.cf[i],
 				n-i, hi-i, c, c2xx, gtrFilter(tr.Floor()), mode)
 			if i < hi {
-				e.gtrOffer(tr, i, e.p.row(i), st.sq.row(i))
+				e.gtrOffer(tr, &st.recs[t], i, e.p.row(i), st.sq.row(i))
 				i++
 			}
 		}
@@ -229,14 +315,14 @@ func (e *Undirected) gtrPass(t int) {
 				rowS[k] = math.FMA(-aSy, yr[k], math.FMA(-aSx, xr[k], rowS[k]))
 			}
 		}
-		e.gtrOffer(tr, i, rowL, rowS)
+		e.gtrOffer(tr, &st.recs[t], i, rowL, rowS)
 	}
 }
 
 // gtrOffer offers tr the admissible pairs (i, i+k) of the updated rows of
 // L⁺ and S whose scores (gtrScore) exceed its running maximum, in order,
 // dividing only for the pairs that pass gtrFilter's test. O(n − i).
-func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
+func (e *Undirected) gtrOffer(tr *rank.Max, recs *[]rank.Pair, i int, rowL, rowS []float64) {
 	m := len(rowL)
 	dL, dS := e.d[i:e.n][:m], e.gtr.dS[i:e.n][:m]
 	rowS = rowS[:m]
@@ -254,7 +340,9 @@ func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
 			continue // gtrFilter: the score does not exceed floor
 		}
 		if s := b / d; s > floor && !e.g.HasEdge(i, i+k) {
-			tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
+			p := rank.Pair{U: i, V: i + k, Score: s}
+			tr.Offer(p)
+			*recs = append(*recs, p)
 			floor = tr.Floor()
 			thr = gtrFilter(floor)
 		}

@@ -464,10 +464,14 @@ func (e *Undirected) flush() error {
 	}
 	if e.gtr != nil {
 		e.prepareGTR(e.ops[0].u, e.ops[0].v)
+		e.gtrSeed()
 	}
 	e.k = k
 	e.run()
 	e.k = 0
+	if e.gtr != nil && !e.has && !math.IsInf(e.gtr.seed, -1) {
+		e.scan() // no pair above the seed (never expected): the pass again, from −Inf
+	}
 	e.ops = e.ops[:0]
 	return e.afterEdit(k)
 }
@@ -514,6 +518,7 @@ func (e *Undirected) scan() {
 		for i := range e.n {
 			e.gtr.dS[i] = e.gtr.sq.at(i, i)
 		}
+		e.gtr.seed, e.gtr.pool = math.Inf(-1), e.gtr.pool[:0]
 	}
 	e.k = 0
 	e.run()
@@ -523,6 +528,9 @@ func (e *Undirected) scan() {
 // allocates nothing (errgroup.Go would allocate a closure per call: measured
 // 2 allocations per edit).
 func (e *Undirected) run() {
+	if e.gtr != nil {
+		e.gtr.ready(len(e.track))
+	}
 	e.wg.Add(len(e.tasks))
 	for _, t := range e.tasks[1:] {
 		go t()
@@ -533,6 +541,9 @@ func (e *Undirected) run() {
 		panic(p) // a worker's, raised on the caller's goroutine (the CLI's guard)
 	}
 	e.best, e.has = rank.Merge(e.tracks)
+	if e.gtr != nil {
+		e.gtrCollect()
+	}
 	e.skipStale = false
 }
 
