@@ -217,15 +217,60 @@ func (e *Undirected) gtrSeed() {
 		aL, aSx := c*x[a], c*y[a]-c2xx*x[a]
 		l := math.FMA(-aL, x[b], e.p.at(a, b))
 		sq := math.FMA(-aL, y[b], math.FMA(-aSx, x[b], st.sq.at(a, b)))
-		num, den := gtrScore(l, sq, e.d[b]+(e.d[a]+1), st.dS[b]+st.dS[a])
-		q.Score = num / den
+		q.Score = e.gtrPairScore(a, b, l, sq)
 		pool = append(pool, q)
 		best = math.Max(best, q.Score)
 	}
 	st.pool = pool
-	if best > 0 && !math.IsInf(best, 1) {
-		st.seed = (best - rank.Tol(best)) * (1 - 1e-12)
+	st.seed = gtrSeedBelow(best)
+}
+
+// gtrPairScore is the score the pass gives the pair a < b from L⁺_ab (l)
+// and S_ab (s), with the diagonals of the pass (d, dS). O(1).
+func (e *Undirected) gtrPairScore(a, b int, l, s float64) float64 {
+	num, den := gtrScore(l, s, e.d[b]+(e.d[a]+1), e.gtr.dS[b]+e.gtr.dS[a])
+	return num / den
+}
+
+// gtrSeedBelow is the seed for the best score s of a pair the pass will
+// offer: s − Tol(s) less 10⁻¹² relative; −Inf unless s > 0 is finite.
+// O(1).
+func gtrSeedBelow(s float64) float64 {
+	if s > 0 && !math.IsInf(s, 1) {
+		return (s - rank.Tol(s)) * (1 - 1e-12)
 	}
+	return math.Inf(-1)
+}
+
+// gtrSeedScan is gtrSeed for a scan (no pending addition, an empty pool):
+// the seed from the admissible pairs of the node a of greatest S_aa (a
+// far end of its component: GTR's best pairs tend to have one), scored by
+// the values the scan will read. O(n).
+func (e *Undirected) gtrSeedScan() {
+	st := e.gtr
+	st.seed = math.Inf(-1)
+	if e.opt.PerHop || gtrReference || e.n < 2 {
+		return
+	}
+	a := 0
+	for i, v := range st.dS {
+		if v > st.dS[a] {
+			a = i
+		}
+	}
+	best := math.Inf(-1)
+	for j := range e.n {
+		if j == a || e.comp[j] != e.comp[a] || e.g.HasEdge(a, j) {
+			continue
+		}
+		q := rank.Pair{U: min(a, j), V: max(a, j)}
+		if slices.ContainsFunc(e.skip, func(p Pair) bool { return rank.Same(p, q) }) {
+			continue
+		}
+		q.Score = e.gtrPairScore(q.U, q.V, e.p.at(q.U, q.V), st.sq.at(q.U, q.V))
+		best = math.Max(best, q.Score)
+	}
+	st.seed = gtrSeedBelow(best)
 }
 
 // gtrCollect keeps in the pool, after a pass, the gtrPoolSize best-scoring
@@ -234,22 +279,41 @@ func (e *Undirected) gtrSeed() {
 // O(workers).
 func (e *Undirected) gtrCollect() {
 	st := e.gtr
-	pool := st.pool
+	top := st.pool // sorted below, best first
+	slices.SortStableFunc(top, func(p, q rank.Pair) int { return cmp.Compare(q.Score, p.Score) })
 	for t := range e.track {
 		r := st.recs[t]
-		pool = append(pool, r[max(0, len(r)-gtrPoolSize):]...) // a worker's offers ascend: its last are its best
+		for _, p := range r[max(0, len(r)-gtrPoolSize):] { // a worker's offers ascend: its last are its best
+			top = gtrInsert(top, p)
+		}
 	}
-	slices.SortStableFunc(pool, func(p, q rank.Pair) int { return cmp.Compare(q.Score, p.Score) })
-	out := pool[:0]
-	for _, p := range pool {
-		if len(out) == gtrPoolSize {
+	st.pool = top
+}
+
+// gtrInsert puts p into top (distinct pairs by descending score, at most
+// gtrPoolSize), after those scoring as much, unless it is there or does
+// not make the cut. O(gtrPoolSize).
+func gtrInsert(top []rank.Pair, p rank.Pair) []rank.Pair {
+	k := len(top)
+	for k > 0 && !(top[k-1].Score >= p.Score) {
+		k--
+	}
+	for _, q := range top[:k] {
+		if q.U == p.U && q.V == p.V {
+			return top
+		}
+	}
+	if k == gtrPoolSize {
+		return top
+	}
+	for m := k; m < len(top); m++ {
+		if top[m].U == p.U && top[m].V == p.V {
+			top = slices.Delete(top, m, m+1) // there with a lower score: moved up
 			break
 		}
-		if !slices.ContainsFunc(out, func(q rank.Pair) bool { return q.U == p.U && q.V == p.V }) {
-			out = append(out, p)
-		}
 	}
-	st.pool = out
+	top = slices.Insert(top, k, p)
+	return top[:min(len(top), gtrPoolSize)]
 }
 
 // ready sizes the workers' lists of offered pairs before a pass. O(workers).

@@ -469,9 +469,7 @@ func (e *Undirected) flush() error {
 	e.k = k
 	e.run()
 	e.k = 0
-	if e.gtr != nil && !e.has && !math.IsInf(e.gtr.seed, -1) {
-		e.scan() // no pair above the seed (never expected): the pass again, from −Inf
-	}
+
 	e.ops = e.ops[:0]
 	return e.afterEdit(k)
 }
@@ -518,7 +516,8 @@ func (e *Undirected) scan() {
 		for i := range e.n {
 			e.gtr.dS[i] = e.gtr.sq.at(i, i)
 		}
-		e.gtr.seed, e.gtr.pool = math.Inf(-1), e.gtr.pool[:0]
+		e.gtr.pool = e.gtr.pool[:0]
+		e.gtrSeedScan()
 	}
 	e.k = 0
 	e.run()
@@ -541,6 +540,13 @@ func (e *Undirected) run() {
 		panic(p) // a worker's, raised on the caller's goroutine (the CLI's guard)
 	}
 	e.best, e.has = rank.Merge(e.tracks)
+	if e.gtr != nil && !e.has && !math.IsInf(e.gtr.seed, -1) {
+		// No pair above the seed (never expected: the seed lies below a
+		// pair the pass offers): the pass again, as a scan from −Inf.
+		e.gtr.seed, e.k = math.Inf(-1), 0
+		e.run()
+		return
+	}
 	if e.gtr != nil {
 		e.gtrCollect()
 	}

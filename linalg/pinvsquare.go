@@ -54,7 +54,8 @@ func (w *PinvSquareWork) Release(keep int) {
 // With AVX2 and FMA (the pure-Go build on amd64) it uses its own fused
 // multiply–add arithmetic (definitions §3.5): the Cholesky factor U of
 // M = L_C + J/n_C (blocked, right-looking), X = U⁻¹, L_C⁺ = X Xᵀ − J/n_C and
-// S = L_C⁺·L_C⁺, every product by 4×8 register blocks; the entries then
+// S = L_C⁺·L_C⁺, every product by 4×8 register blocks (the last two by
+// 8×8 with AVX-512, the same bits); the entries then
 // differ from ComponentPinv's and SquareSym's in their last bits. Elsewhere
 // it is ComponentPinv and SquareSym, their bits. About n_C³ multiply–adds
 // (n_C³/6 each for U, X and X Xᵀ, n_C³/2 for S); 3·ld² floats of scratch.
@@ -83,11 +84,19 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 		}
 		clear(row[k+1:])
 	}
+	// With AVX-512 the blocks are 8×8 (the rows of two 4×8 blocks at once:
+	// the block of the right operand read half as often): the same sums in
+	// the same order, the same bits; X's zeros below its diagonal make the
+	// longer sums of a diagonal block's last four rows add exact zeros.
+	step, block := 4, fmaBlock4x8US
+	if fma8x8 {
+		step, block = 8, fmaBlock8x8US
+	}
 	p := reuse(&w.p, ld*ld)
 	for c0 := 0; c0 < nc; c0 += 8 {
-		for i0 := 0; i0 < min(c0+8, nc); i0 += 4 {
+		for i0 := 0; i0 < min(c0+8, nc); i0 += step {
 			k0 := max(i0, c0)
-			fmaBlock4x8US(&a[i0*ld+k0], ld, &xt[k0*ld+c0], ld, nc-k0, &p[i0*ld+c0], ld)
+			block(&a[i0*ld+k0], ld, &xt[k0*ld+c0], ld, nc-k0, &p[i0*ld+c0], ld)
 		}
 	}
 	inv := 1 / float64(nc)
@@ -101,12 +110,41 @@ func ComponentPinvSquare(w *PinvSquareWork, g *Graph, nodes []int) (lp, s []floa
 	// S = L⁺·L⁺: S_ic = Σ_k L⁺_ik L⁺_kc, upper triangle, in X's memory.
 	// Column blocks outermost: the block of P they read stays in cache.
 	s = a
+	if fma8x8 {
+		squareChunked(nc, p, s, ld)
+		return p, s, ld, nil
+	}
 	for c0 := 0; c0 < nc; c0 += 8 {
-		for i0 := 0; i0 < min(c0+8, nc); i0 += 4 {
-			fmaBlock4x8US(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
+		for i0 := 0; i0 < min(c0+8, nc); i0 += step {
+			block(&p[i0*ld], ld, &p[c0], ld, nc, &s[i0*ld+c0], ld)
 		}
 	}
 	return p, s, ld, nil
+}
+
+// squareKC is the length of squareChunked's pieces of the sums: the
+// pieces of the right operand's column block (squareKC·8 floats) and of
+// eight rows of the left (as many) stay in L1.
+const squareKC = 128
+
+// squareChunked is ComponentPinvSquare's S = P·P (upper triangle, n×n,
+// row stride ld) by fmaBlock8x8US and fmaBlock8x8U, each sum by pieces of
+// squareKC terms, the piece outermost: the same sums in the same order as
+// one fmaBlock8x8US over all n terms, the same bits. About n³/2
+// multiply–adds.
+func squareChunked(n int, p, s []float64, ld int) {
+	for k0 := 0; k0 < n; k0 += squareKC {
+		kk := min(squareKC, n-k0)
+		for c0 := 0; c0 < n; c0 += 8 {
+			for i0 := 0; i0 < min(c0+8, n); i0 += 8 {
+				if k0 == 0 {
+					fmaBlock8x8US(&p[i0*ld], ld, &p[c0], ld, kk, &s[i0*ld+c0], ld)
+				} else {
+					fmaBlock8x8U(&p[i0*ld+k0], ld, &p[k0*ld+c0], ld, kk, &s[i0*ld+c0], ld)
+				}
+			}
+		}
+	}
 }
 
 // componentPinvSquareRef is ComponentPinvSquare by ComponentPinvIn and

@@ -127,3 +127,56 @@ func BenchmarkComponentPinvSquare(b *testing.B) {
 		})
 	}
 }
+
+// TestComponentPinvSquare8x8: the products by fmaBlock8x8US (AVX-512) give
+// L⁺ and the upper triangle of S bit for bit as those by fmaBlock4x8US, on
+// connected random graphs of 2–70 and 133 nodes (every remainder of the
+// blocks), with scratch left dirty by a larger component.
+func TestComponentPinvSquare8x8(t *testing.T) {
+	if !fma8x8 {
+		t.Skip("no AVX-512: fmaBlock8x8US not built or not usable")
+	}
+	defer func() { fma8x8 = true }()
+	rng := rand.New(rand.NewPCG(8, 48))
+	var w4, w8 PinvSquareWork
+	for _, n := range append([]int{133}, func() (ns []int) {
+		for n := 2; n <= 70; n++ {
+			ns = append(ns, n)
+		}
+		return ns
+	}()...) {
+		g := NewGraph(n, false)
+		for i := 1; i < n; i++ {
+			g.AddEdge(i, rng.IntN(i)) // a random tree: connected
+		}
+		for range n {
+			if a, b := rng.IntN(n), rng.IntN(n); a != b && !g.HasEdge(a, b) {
+				g.AddEdge(a, b)
+			}
+		}
+		nodes := make([]int, n)
+		for i := range nodes {
+			nodes[i] = i
+		}
+		fma8x8 = false
+		lp4, s4, ld, err := ComponentPinvSquare(&w4, g, nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fma8x8 = true
+		lp8, s8, _, err := ComponentPinvSquare(&w8, g, nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			for c := range n {
+				if math.Float64bits(lp4[i*ld+c]) != math.Float64bits(lp8[i*ld+c]) {
+					t.Fatalf("n=%d: L⁺(%d,%d) = %v by 8×8, %v by 4×8", n, i, c, lp8[i*ld+c], lp4[i*ld+c])
+				}
+				if c >= i && math.Float64bits(s4[i*ld+c]) != math.Float64bits(s8[i*ld+c]) {
+					t.Fatalf("n=%d: S(%d,%d) = %v by 8×8, %v by 4×8", n, i, c, s8[i*ld+c], s4[i*ld+c])
+				}
+			}
+		}
+	}
+}
