@@ -190,46 +190,74 @@ func (e *Undirected) prepareGTR(u, v int) {
 // gtrPoolSize is the most pairs gtrState.pool keeps.
 const gtrPoolSize = 8
 
-// gtrSeed sets the floor the pass of the pending addition starts from
-// (definitions §3.5): the pairs of the pool that are still admissible
-// (non-edges of one component, not skipped) are scored with L⁺ and S after
-// the update, as the pass will score them, and the floor is put below the
-// tie window of the best of them, s − Tol(s), with a relative margin of
-// 10⁻¹² for the rounding: the pass then ignores pairs that cannot be the
-// first of the ranking, since that one scores at least s − Tol(s) (the
-// best scores at least s), and the kernel stops at fewer rows. With no
-// such pair the pass starts from −Inf. O(gtrPoolSize).
-func (e *Undirected) gtrSeed() {
+// gtrSeed sets the floor the next pass starts from (definitions §3.5),
+// with c and c2xx those of the pending addition (0 for a scan): the pairs
+// of the pool that are still admissible (non-edges of one component, not
+// skipped) and those of the node of greatest S_aa after the update (a far
+// end of its component, where GTR's best pairs tend to lie; its best pair
+// joins the pool) are scored as the pass will score them, and the floor is
+// put below the tie window of the best of them (gtrSeedBelow): the pass
+// then ignores only pairs that cannot be the first of the ranking, which
+// scores at least s − Tol(s) when some pair scores s, and the kernel stops
+// at fewer rows. With no such pair the pass starts from −Inf. O(n).
+func (e *Undirected) gtrSeed(c, c2xx float64) {
 	st := e.gtr
 	st.seed = math.Inf(-1)
-	if e.opt.PerHop || gtrReference {
+	if e.opt.PerHop || gtrReference || e.n < 2 {
 		return // Raise's rule is for unkeyed trackers; the reference runs as before
 	}
-	x, y := e.xs[0], st.y
-	c, c2xx := st.c, st.c*st.c*st.xx
 	best := math.Inf(-1)
 	pool := st.pool[:0]
 	for _, q := range st.pool {
-		a, b := q.U, q.V
-		if e.comp[a] != e.comp[b] || e.g.HasEdge(a, b) || slices.ContainsFunc(e.skip, func(p Pair) bool { return rank.Same(p, q) }) {
-			continue
+		if v, ok := e.gtrCandidate(q.U, q.V, c, c2xx); ok {
+			q.Score = v
+			pool = append(pool, q)
+			best = math.Max(best, v)
 		}
-		aL, aSx := c*x[a], c*y[a]-c2xx*x[a]
-		l := math.FMA(-aL, x[b], e.p.at(a, b))
-		sq := math.FMA(-aL, y[b], math.FMA(-aSx, x[b], st.sq.at(a, b)))
-		q.Score = e.gtrPairScore(a, b, l, sq)
-		pool = append(pool, q)
-		best = math.Max(best, q.Score)
+	}
+	slices.SortStableFunc(pool, func(p, q rank.Pair) int { return cmp.Compare(q.Score, p.Score) })
+	a := 0
+	for i, v := range st.dS {
+		if v > st.dS[a] {
+			a = i
+		}
+	}
+	top := rank.Pair{Score: math.Inf(-1)}
+	for j := range e.n {
+		if v, ok := e.gtrCandidate(min(a, j), max(a, j), c, c2xx); ok && v > top.Score {
+			top = rank.Pair{U: min(a, j), V: max(a, j), Score: v}
+		}
+	}
+	if top.Score > math.Inf(-1) {
+		pool = gtrInsert(pool, top)
+		best = math.Max(best, top.Score)
 	}
 	st.pool = pool
 	st.seed = gtrSeedBelow(best)
 }
 
-// gtrPairScore is the score the pass gives the pair a < b from L⁺_ab (l)
-// and S_ab (s), with the diagonals of the pass (d, dS). O(1).
-func (e *Undirected) gtrPairScore(a, b int, l, s float64) float64 {
-	num, den := gtrScore(l, s, e.d[b]+(e.d[a]+1), e.gtr.dS[b]+e.gtr.dS[a])
-	return num / den
+// gtrCandidate returns the score the next pass gives the pair a < b, and
+// whether the pair is admissible (not a self pair or an edge, in one
+// component, not skipped): from L⁺_ab and S_ab updated as gtrRowsFMA
+// updates row a (c, c2xx of the pending addition, 0 for none) and the
+// diagonals of the pass (d, dS). O(1) (O(len(skip))).
+func (e *Undirected) gtrCandidate(a, b int, c, c2xx float64) (float64, bool) {
+	if a == b || e.comp[a] != e.comp[b] || e.g.HasEdge(a, b) {
+		return 0, false
+	}
+	if len(e.skip) > 0 && slices.ContainsFunc(e.skip, func(p Pair) bool { return rank.Same(p, rank.Pair{U: a, V: b}) }) {
+		return 0, false
+	}
+	st := e.gtr
+	l, s := e.p.at(a, b), st.sq.at(a, b)
+	if c != 0 {
+		x, y := e.xs[0], st.y
+		aL, aSx := c*x[a], c*y[a]-c2xx*x[a]
+		l = math.FMA(-aL, x[b], l)
+		s = math.FMA(-aL, y[b], math.FMA(-aSx, x[b], s))
+	}
+	num, den := gtrScore(l, s, e.d[b]+(e.d[a]+1), st.dS[b]+st.dS[a])
+	return num / den, true
 }
 
 // gtrSeedBelow is the seed for the best score s of a pair the pass will
@@ -242,45 +270,13 @@ func gtrSeedBelow(s float64) float64 {
 	return math.Inf(-1)
 }
 
-// gtrSeedScan is gtrSeed for a scan (no pending addition, an empty pool):
-// the seed from the admissible pairs of the node a of greatest S_aa (a
-// far end of its component: GTR's best pairs tend to have one), scored by
-// the values the scan will read. O(n).
-func (e *Undirected) gtrSeedScan() {
-	st := e.gtr
-	st.seed = math.Inf(-1)
-	if e.opt.PerHop || gtrReference || e.n < 2 {
-		return
-	}
-	a := 0
-	for i, v := range st.dS {
-		if v > st.dS[a] {
-			a = i
-		}
-	}
-	best := math.Inf(-1)
-	for j := range e.n {
-		if j == a || e.comp[j] != e.comp[a] || e.g.HasEdge(a, j) {
-			continue
-		}
-		q := rank.Pair{U: min(a, j), V: max(a, j)}
-		if slices.ContainsFunc(e.skip, func(p Pair) bool { return rank.Same(p, q) }) {
-			continue
-		}
-		q.Score = e.gtrPairScore(q.U, q.V, e.p.at(q.U, q.V), st.sq.at(q.U, q.V))
-		best = math.Max(best, q.Score)
-	}
-	st.seed = gtrSeedBelow(best)
-}
-
 // gtrCollect keeps in the pool, after a pass, the gtrPoolSize best-scoring
 // distinct pairs of the pool and of those the workers offered (a worker's
 // offers ascend in score, but for skipped pairs: its last gtrPoolSize).
 // O(workers).
 func (e *Undirected) gtrCollect() {
 	st := e.gtr
-	top := st.pool // sorted below, best first
-	slices.SortStableFunc(top, func(p, q rank.Pair) int { return cmp.Compare(q.Score, p.Score) })
+	top := st.pool // gtrSeed sorted it, best first
 	for t := range e.track {
 		r := st.recs[t]
 		for _, p := range r[max(0, len(r)-gtrPoolSize):] { // a worker's offers ascend: its last are its best

@@ -464,7 +464,7 @@ func (e *Undirected) flush() error {
 	}
 	if e.gtr != nil {
 		e.prepareGTR(e.ops[0].u, e.ops[0].v)
-		e.gtrSeed()
+		e.gtrSeed(e.gtr.c, e.gtr.c*e.gtr.c*e.gtr.xx)
 	}
 	e.k = k
 	e.run()
@@ -517,7 +517,7 @@ func (e *Undirected) scan() {
 			e.gtr.dS[i] = e.gtr.sq.at(i, i)
 		}
 		e.gtr.pool = e.gtr.pool[:0]
-		e.gtrSeedScan()
+		e.gtrSeed(0, 0)
 	}
 	e.k = 0
 	e.run()
