@@ -1,7 +1,6 @@
 package incremental
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -207,33 +206,63 @@ func (e *Undirected) gtrSeed(c, c2xx float64) {
 		return // Raise's rule is for unkeyed trackers; the reference runs as before
 	}
 	best := math.Inf(-1)
-	pool := st.pool[:0]
-	for _, q := range st.pool {
+	var old [gtrPoolSize]rank.Pair
+	pool := st.pool[:copy(old[:], st.pool)][:0]
+	for _, q := range old[:len(st.pool)] {
 		if v, ok := e.gtrCandidate(q.U, q.V, c, c2xx); ok {
 			q.Score = v
-			pool = append(pool, q)
+			pool = gtrInsert(pool, q)
 			best = math.Max(best, v)
 		}
 	}
-	slices.SortStableFunc(pool, func(p, q rank.Pair) int { return cmp.Compare(q.Score, p.Score) })
 	a := 0
 	for i, v := range st.dS {
 		if v > st.dS[a] {
 			a = i
 		}
 	}
-	top := rank.Pair{Score: math.Inf(-1)}
-	for j := range e.n {
-		if v, ok := e.gtrCandidate(min(a, j), max(a, j), c, c2xx); ok && v > top.Score {
-			top = rank.Pair{U: min(a, j), V: max(a, j), Score: v}
-		}
-	}
-	if top.Score > math.Inf(-1) {
+	if top := e.gtrNodeBest(a, c, c2xx); top.Score > math.Inf(-1) {
 		pool = gtrInsert(pool, top)
 		best = math.Max(best, top.Score)
 	}
 	st.pool = pool
 	st.seed = gtrSeedBelow(best)
+}
+
+// gtrNodeBest returns the admissible pair of node a that scores most as
+// gtrCandidate scores it (Score −Inf if none): the scores of a's pairs in
+// its component computed in one sweep, admissibility checked only for a
+// score above the best so far. O(n).
+func (e *Undirected) gtrNodeBest(a int, c, c2xx float64) rank.Pair {
+	st := e.gtr
+	top := rank.Pair{Score: math.Inf(-1)}
+	ca := e.comp[a]
+	x, y := e.xs[0], st.y
+	rowL, rowS := e.p.row(a), st.sq.row(a)
+	for j := range e.n {
+		if j == a || e.comp[j] != ca {
+			continue
+		}
+		i, k := min(a, j), max(a, j)
+		var l, s float64
+		if j > a {
+			l, s = rowL[j-a], rowS[j-a]
+		} else {
+			l, s = e.p.at(j, a), st.sq.at(j, a)
+		}
+		if c != 0 {
+			aL, aSx := c*x[i], c*y[i]-c2xx*x[i]
+			l = math.FMA(-aL, x[k], l)
+			s = math.FMA(-aL, y[k], math.FMA(-aSx, x[k], s))
+		}
+		num, den := gtrScore(l, s, e.d[k]+(e.d[i]+1), st.dS[k]+st.dS[i])
+		if v := num / den; v > top.Score {
+			if _, ok := e.gtrCandidate(i, k, 0, 0); ok { // admissible (its score aside)
+				top = rank.Pair{U: i, V: k, Score: v}
+			}
+		}
+	}
+	return top
 }
 
 // gtrCandidate returns the score the next pass gives the pair a < b, and
