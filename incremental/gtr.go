@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -40,21 +39,12 @@ type gtrState struct {
 	scan bool                  // the pass only scans
 	P, S []float64             // initGTR's dense copies of a component's L⁺ and S
 	work linalg.PinvSquareWork // refreshGTR's scratch
-	// pool holds the best-scoring pairs the last passes offered (gtrSeed);
-	// recs[t] the pairs worker t offered in the last pass; seed is the
-	// floor the next pass starts from (−Inf: none).
-	pool []rank.Pair
-	recs [][]rank.Pair
-	seed float64
 }
 
 // reuse is a state for n nodes in st's memory (Options.Reuse). O(n).
 func (st *gtrState) reuse(n int) *gtrState {
 	r := &gtrState{sq: reusePacked(st.sq, n), y: reuseFloats(st.y, n), dS: reuseFloats(st.dS, n),
-		cf: reuseFloats(st.cf, n), P: st.P, S: st.S, work: st.work, pool: st.pool[:0], recs: st.recs, seed: math.Inf(-1)}
-	for t := range r.recs {
-		r.recs[t] = r.recs[t][:0]
-	}
+		cf: reuseFloats(st.cf, n), P: st.P, S: st.S, work: st.work}
 	return r
 }
 
@@ -67,7 +57,7 @@ var errGTREdit = errors.New("GTR mode only adds edges inside one component") // 
 // the BLAS syrk S = P Pᵀ on a dense copy of P. O(Σ n_C³).
 func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 	if e.gtr == nil {
-		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n), seed: math.Inf(-1)}
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
 	}
 	for i, c := range e.comp {
 		e.gtr.cf[i] = float64(c)
@@ -116,9 +106,8 @@ func (e *Undirected) initGTR(groups [][]int, blocks []*mat.SymDense) {
 
 // gtrReference makes Refresh in GTR mode compute L⁺ and S as before issue
 // 48's own arithmetic (linalg.ComponentPinv and linalg.SquareSym, gonum's
-// bits) instead of linalg.ComponentPinvSquare, and the passes start from
-// −Inf (no gtrSeed): the yardstick of the tests that the decisions did
-// not change.
+// bits) instead of linalg.ComponentPinvSquare: the yardstick of the tests
+// that the decisions did not change.
 var gtrReference = false
 
 // refreshGTR is Refresh in GTR mode: L⁺ and S of each component by
@@ -126,7 +115,7 @@ var gtrReference = false
 // O(Σ n_C³); then the scan. An error leaves the engine unusable.
 func (e *Undirected) refreshGTR(comp []int, count int, groups [][]int) error {
 	if e.gtr == nil {
-		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n), seed: math.Inf(-1)}
+		e.gtr = &gtrState{sq: newPacked(e.n), y: make([]float64, e.n), dS: make([]float64, e.n), cf: make([]float64, e.n)}
 	}
 	st := e.gtr
 	e.comp = comp
@@ -186,168 +175,6 @@ func (e *Undirected) prepareGTR(u, v int) {
 	}
 }
 
-// gtrPoolSize is the most pairs gtrState.pool keeps.
-const gtrPoolSize = 8
-
-// gtrSeed sets the floor the next pass starts from (definitions §3.5),
-// with c and c2xx those of the pending addition (0 for a scan): the pairs
-// of the pool that are still admissible (non-edges of one component, not
-// skipped) and those of the node of greatest S_aa after the update (a far
-// end of its component, where GTR's best pairs tend to lie; its best pair
-// joins the pool) are scored as the pass will score them, and the floor is
-// put below the tie window of the best of them (gtrSeedBelow): the pass
-// then ignores only pairs that cannot be the first of the ranking, which
-// scores at least s − Tol(s) when some pair scores s, and the kernel stops
-// at fewer rows. With no such pair the pass starts from −Inf. O(n).
-func (e *Undirected) gtrSeed(c, c2xx float64) {
-	st := e.gtr
-	st.seed = math.Inf(-1)
-	if e.opt.PerHop || gtrReference || e.n < 2 {
-		return // Raise's rule is for unkeyed trackers; the reference runs as before
-	}
-	best := math.Inf(-1)
-	var old [gtrPoolSize]rank.Pair
-	pool := st.pool[:copy(old[:], st.pool)][:0]
-	for _, q := range old[:len(st.pool)] {
-		if v, ok := e.gtrCandidate(q.U, q.V, c, c2xx); ok {
-			q.Score = v
-			pool = gtrInsert(pool, q)
-			best = math.Max(best, v)
-		}
-	}
-	a := 0
-	for i, v := range st.dS {
-		if v > st.dS[a] {
-			a = i
-		}
-	}
-	if top := e.gtrNodeBest(a, c, c2xx); top.Score > math.Inf(-1) {
-		pool = gtrInsert(pool, top)
-		best = math.Max(best, top.Score)
-	}
-	st.pool = pool
-	st.seed = gtrSeedBelow(best)
-}
-
-// gtrNodeBest returns the admissible pair of node a that scores most as
-// gtrCandidate scores it (Score −Inf if none): the scores of a's pairs in
-// its component computed in one sweep, admissibility checked only for a
-// score above the best so far. O(n).
-func (e *Undirected) gtrNodeBest(a int, c, c2xx float64) rank.Pair {
-	st := e.gtr
-	top := rank.Pair{Score: math.Inf(-1)}
-	ca := e.comp[a]
-	x, y := e.xs[0], st.y
-	rowL, rowS := e.p.row(a), st.sq.row(a)
-	for j := range e.n {
-		if j == a || e.comp[j] != ca {
-			continue
-		}
-		i, k := min(a, j), max(a, j)
-		var l, s float64
-		if j > a {
-			l, s = rowL[j-a], rowS[j-a]
-		} else {
-			l, s = e.p.at(j, a), st.sq.at(j, a)
-		}
-		if c != 0 {
-			aL, aSx := c*x[i], c*y[i]-c2xx*x[i]
-			l = math.FMA(-aL, x[k], l)
-			s = math.FMA(-aL, y[k], math.FMA(-aSx, x[k], s))
-		}
-		num, den := gtrScore(l, s, e.d[k]+(e.d[i]+1), st.dS[k]+st.dS[i])
-		if v := num / den; v > top.Score {
-			if _, ok := e.gtrCandidate(i, k, 0, 0); ok { // admissible (its score aside)
-				top = rank.Pair{U: i, V: k, Score: v}
-			}
-		}
-	}
-	return top
-}
-
-// gtrCandidate returns the score the next pass gives the pair a < b, and
-// whether the pair is admissible (not a self pair or an edge, in one
-// component, not skipped): from L⁺_ab and S_ab updated as gtrRowsFMA
-// updates row a (c, c2xx of the pending addition, 0 for none) and the
-// diagonals of the pass (d, dS). O(1) (O(len(skip))).
-func (e *Undirected) gtrCandidate(a, b int, c, c2xx float64) (float64, bool) {
-	if a == b || e.comp[a] != e.comp[b] || e.g.HasEdge(a, b) {
-		return 0, false
-	}
-	if len(e.skip) > 0 && slices.ContainsFunc(e.skip, func(p Pair) bool { return rank.Same(p, rank.Pair{U: a, V: b}) }) {
-		return 0, false
-	}
-	st := e.gtr
-	l, s := e.p.at(a, b), st.sq.at(a, b)
-	if c != 0 {
-		x, y := e.xs[0], st.y
-		aL, aSx := c*x[a], c*y[a]-c2xx*x[a]
-		l = math.FMA(-aL, x[b], l)
-		s = math.FMA(-aL, y[b], math.FMA(-aSx, x[b], s))
-	}
-	num, den := gtrScore(l, s, e.d[b]+(e.d[a]+1), st.dS[b]+st.dS[a])
-	return num / den, true
-}
-
-// gtrSeedBelow is the seed for the best score s of a pair the pass will
-// offer: s − Tol(s) less 10⁻¹² relative; −Inf unless s > 0 is finite.
-// O(1).
-func gtrSeedBelow(s float64) float64 {
-	if s > 0 && !math.IsInf(s, 1) {
-		return (s - rank.Tol(s)) * (1 - 1e-12)
-	}
-	return math.Inf(-1)
-}
-
-// gtrCollect keeps in the pool, after a pass, the gtrPoolSize best-scoring
-// distinct pairs of the pool and of those the workers offered (a worker's
-// offers ascend in score, but for skipped pairs: its last gtrPoolSize).
-// O(workers).
-func (e *Undirected) gtrCollect() {
-	st := e.gtr
-	top := st.pool // gtrSeed sorted it, best first
-	for t := range e.track {
-		r := st.recs[t]
-		for _, p := range r[max(0, len(r)-gtrPoolSize):] { // a worker's offers ascend: its last are its best
-			top = gtrInsert(top, p)
-		}
-	}
-	st.pool = top
-}
-
-// gtrInsert puts p into top (distinct pairs by descending score, at most
-// gtrPoolSize), after those scoring as much, unless it is there or does
-// not make the cut. O(gtrPoolSize).
-func gtrInsert(top []rank.Pair, p rank.Pair) []rank.Pair {
-	k := len(top)
-	for k > 0 && !(top[k-1].Score >= p.Score) {
-		k--
-	}
-	for _, q := range top[:k] {
-		if q.U == p.U && q.V == p.V {
-			return top
-		}
-	}
-	if k == gtrPoolSize {
-		return top
-	}
-	for m := k; m < len(top); m++ {
-		if top[m].U == p.U && top[m].V == p.V {
-			top = slices.Delete(top, m, m+1) // there with a lower score: moved up
-			break
-		}
-	}
-	top = slices.Insert(top, k, p)
-	return top[:min(len(top), gtrPoolSize)]
-}
-
-// ready sizes the workers' lists of offered pairs before a pass. O(workers).
-func (st *gtrState) ready(workers int) {
-	for len(st.recs) < workers {
-		st.recs = append(st.recs, nil)
-	}
-}
-
 // gtrPass is worker t's share of the fused pass in GTR mode: rows of L⁺ and
 // S updated (when an addition is pending) and every admissible pair scored
 // B_ij/(1 + R_ij) (gtrScore) in row-major order; edges are left out when
@@ -375,8 +202,6 @@ func (e *Undirected) gtrPass(t int) {
 		mode |= 2 // several components: mask the others' pairs
 	}
 	lo, hi := e.bounds[t], e.bounds[t+1]
-	tr.Raise(st.seed)
-	st.recs[t] = st.recs[t][:0]
 	if gtrKernel {
 		for i := lo; i < hi; {
 			_ = e.p.data[e.p.start[hi]-1] // the rows lo..hi−1, and the vectors' entries i..n−1
@@ -385,7 +210,7 @@ func (e *Undirected) gtrPass(t int) {
 			i += gtrRowsFMA(&e.p.data[e.p.start[i]], &st.sq.data[st.sq.start[i]], &x[i], &y[i], &e.d[i], &st.dS[i], &st.cf[i],
 				n-i, hi-i, c, c2xx, gtrFilter(tr.Floor()), mode)
 			if i < hi {
-				e.gtrOffer(tr, &st.recs[t], i, e.p.row(i), st.sq.row(i))
+				e.gtrOffer(tr, i, e.p.row(i), st.sq.row(i))
 				i++
 			}
 		}
@@ -404,14 +229,14 @@ func (e *Undirected) gtrPass(t int) {
 				rowS[k] = math.FMA(-aSy, yr[k], math.FMA(-aSx, xr[k], rowS[k]))
 			}
 		}
-		e.gtrOffer(tr, &st.recs[t], i, rowL, rowS)
+		e.gtrOffer(tr, i, rowL, rowS)
 	}
 }
 
 // gtrOffer offers tr the admissible pairs (i, i+k) of the updated rows of
 // L⁺ and S whose scores (gtrScore) exceed its running maximum, in order,
 // dividing only for the pairs that pass gtrFilter's test. O(n − i).
-func (e *Undirected) gtrOffer(tr *rank.Max, recs *[]rank.Pair, i int, rowL, rowS []float64) {
+func (e *Undirected) gtrOffer(tr *rank.Max, i int, rowL, rowS []float64) {
 	m := len(rowL)
 	dL, dS := e.d[i:e.n][:m], e.gtr.dS[i:e.n][:m]
 	rowS = rowS[:m]
@@ -429,9 +254,7 @@ func (e *Undirected) gtrOffer(tr *rank.Max, recs *[]rank.Pair, i int, rowL, rowS
 			continue // gtrFilter: the score does not exceed floor
 		}
 		if s := b / d; s > floor && !e.g.HasEdge(i, i+k) {
-			p := rank.Pair{U: i, V: i + k, Score: s}
-			tr.Offer(p)
-			*recs = append(*recs, p)
+			tr.Offer(rank.Pair{U: i, V: i + k, Score: s})
 			floor = tr.Floor()
 			thr = gtrFilter(floor)
 		}

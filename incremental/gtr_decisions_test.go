@@ -23,18 +23,12 @@ type gtrRun struct {
 }
 
 // runGTR adds up to steps pairs to g the way the rewiring loop does
-// (MaxPair, then Add): with ref, with the set-up of L⁺ and S and the
-// unseeded passes of before (gtrReference) on one worker; else as the
-// engine does now, on three workers (the seeded floor and rank.Merge).
+// (MaxPair, then Add), with the set-up of L⁺ and S of ref (gtrReference).
 func runGTR(t *testing.T, g *linalg.Graph, steps int, ref, margin bool) gtrRun {
 	t.Helper()
 	gtrReference = ref
 	defer func() { gtrReference = false }()
-	workers := 3
-	if ref {
-		workers = 1
-	}
-	e, err := NewUndirected(g, Options{GTR: true, Workers: workers})
+	e, err := NewUndirected(g, Options{GTR: true, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -464,12 +464,10 @@ func (e *Undirected) flush() error {
 	}
 	if e.gtr != nil {
 		e.prepareGTR(e.ops[0].u, e.ops[0].v)
-		e.gtrSeed(e.gtr.c, e.gtr.c*e.gtr.c*e.gtr.xx)
 	}
 	e.k = k
 	e.run()
 	e.k = 0
-
 	e.ops = e.ops[:0]
 	return e.afterEdit(k)
 }
@@ -516,8 +514,6 @@ func (e *Undirected) scan() {
 		for i := range e.n {
 			e.gtr.dS[i] = e.gtr.sq.at(i, i)
 		}
-		e.gtr.pool = e.gtr.pool[:0]
-		e.gtrSeed(0, 0)
 	}
 	e.k = 0
 	e.run()
@@ -527,9 +523,6 @@ func (e *Undirected) scan() {
 // allocates nothing (errgroup.Go would allocate a closure per call: measured
 // 2 allocations per edit).
 func (e *Undirected) run() {
-	if e.gtr != nil {
-		e.gtr.ready(len(e.track))
-	}
 	e.wg.Add(len(e.tasks))
 	for _, t := range e.tasks[1:] {
 		go t()
@@ -540,16 +533,6 @@ func (e *Undirected) run() {
 		panic(p) // a worker's, raised on the caller's goroutine (the CLI's guard)
 	}
 	e.best, e.has = rank.Merge(e.tracks)
-	if e.gtr != nil && !e.has && !math.IsInf(e.gtr.seed, -1) {
-		// No pair above the seed (never expected: the seed lies below a
-		// pair the pass offers): the pass again, as a scan from −Inf.
-		e.gtr.seed, e.k = math.Inf(-1), 0
-		e.run()
-		return
-	}
-	if e.gtr != nil {
-		e.gtrCollect()
-	}
 	e.skipStale = false
 }
 

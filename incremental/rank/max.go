@@ -33,17 +33,6 @@ func (t *Max) Reset() {
 	t.items = t.items[:0]
 }
 
-// Raise lifts Floor to f before the first Offer (after Reset): pairs
-// scoring f or less are then ignored. The result is unchanged when the
-// first pair of the ranking scores more than f — for an unkeyed tracker,
-// when f < m − Tol(m) for the final maximum m, e.g. f below s − Tol(s) for
-// the score s of a pair known to be offered. O(1).
-func (t *Max) Raise(f float64) {
-	if f > t.floor {
-		t.floor = f
-	}
-}
-
 // Best returns the greatest score offered and kept (−Inf if none).
 func (t *Max) Best() float64 { return t.best }
 

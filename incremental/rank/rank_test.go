@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -182,39 +181,5 @@ func TestKeyedTieGoesToLargerKey(t *testing.T) {
 	}
 	if got, _ := tr.Result(); got.U != 0 || got.V != 1 {
 		t.Fatalf("unkeyed tie: got %v, want (0,1)", got)
-	}
-}
-
-// TestRaiseKeepsResult: unkeyed trackers raised below s − Tol(s), s the
-// score of any pair that is offered, find the rule's first pair, as
-// without Raise; raised above the final maximum they find none.
-func TestRaiseKeepsResult(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := range 400 {
-		ps := randomPairs(rng, 3+rng.IntN(9))
-		want, _ := bruteFirst(ps, Descending, false)
-		s := ps[rng.IntN(len(ps))].Score
-		f := math.Nextafter(s-Tol(s), math.Inf(-1))
-		cut := rng.IntN(len(ps) + 1)
-		ts := []*Max{{}, {}}
-		for _, tr := range ts {
-			tr.Reset()
-			tr.Raise(f)
-		}
-		for k, p := range ps {
-			ts[min(k/max(cut, 1), 1)].Offer(p)
-		}
-		if got, ok := Merge(ts); !ok || !Same(got, want) {
-			t.Fatalf("trial %d: raised to %v: %v %v, want %v", trial, f, got, ok, want)
-		}
-		var tr Max
-		tr.Reset()
-		tr.Raise(want.Score + Tol(want.Score))
-		for _, p := range ps {
-			tr.Offer(p)
-		}
-		if got, ok := tr.Result(); ok {
-			t.Fatalf("trial %d: raised above the maximum: %v", trial, got)
-		}
 	}
 }
