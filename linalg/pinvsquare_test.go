@@ -98,7 +98,8 @@ func TestComponentPinvSquareNotConnected(t *testing.T) {
 }
 
 // BenchmarkComponentPinvSquare times L⁺ and S of a ring of n nodes with
-// chords (the set-up of a GTR engine), against gonum's route.
+// chords (the set-up of a GTR engine), against gonum's route, and with
+// AVX-512 against the 4×8 blocks (fma4x8).
 func BenchmarkComponentPinvSquare(b *testing.B) {
 	for _, n := range []int{40, 160, 620} {
 		g := NewGraph(n, false)
@@ -118,6 +119,17 @@ func BenchmarkComponentPinvSquare(b *testing.B) {
 				}
 			}
 		})
+		if fma8x8 {
+			b.Run(fmt.Sprintf("fma4x8/n=%d", n), func(b *testing.B) {
+				fma8x8 = false
+				defer func() { fma8x8 = true }()
+				for b.Loop() {
+					if _, _, _, err := ComponentPinvSquare(&w, g, nodes); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 		b.Run(fmt.Sprintf("gonum/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, _, _, err := componentPinvSquareRef(&w, g, nodes); err != nil {
