@@ -124,8 +124,10 @@ func (e *Undirected) refreshGTR(comp []int, count int, groups [][]int) error {
 		e.size[c]++
 		st.cf[i] = float64(c)
 	}
-	clear(e.p.data) // entries between components (and of isolated nodes) are 0
-	clear(st.sq.data)
+	if count > 1 || e.n < 2 { // one component of n ≥ 2 nodes writes every entry below
+		clear(e.p.data) // entries between components (and of isolated nodes) are 0
+		clear(st.sq.data)
+	}
 	defer st.work.Release(keptScratch / 2) // 3 buffers up to 4 MB (724 nodes): 12 MB
 	for _, nodes := range groups {
 		nc := len(nodes)
