@@ -377,13 +377,50 @@ func woodburyApply(n, m, k int, zneg, u []float64, ldu int, b []float64) {
 }
 
 // solve overwrites the n×m row-major b with (M + p_j I)⁻¹ b, including the
-// candidate arc when one is set. It implements linalg.ShiftedSolve.
+// candidate arc when one is set. It implements linalg.ShiftedSolve. With
+// GOMAXPROCS ≥ 2, several right-hand sides and at least splitSolveMin rows
+// the columns are solved in two halves on two goroutines (solveSplit): the
+// same bits, each column's arithmetic being that of the whole solve.
 func (s *shiftSolver) solve(j int, b []float64, m int) error {
+	if m >= 2 && s.n >= splitSolveMin && runtime.GOMAXPROCS(0) >= 2 {
+		s.solveSplit(j, b, m)
+		return nil
+	}
 	if len(s.work) < s.n*m {
 		s.work = make([]float64, s.n*m)
 	}
 	s.solveCand(j, b, m, s.cand, s.work)
 	return nil
+}
+
+// splitSolveMin is the least order for which solve splits its columns.
+const splitSolveMin = 256
+
+// solveSplit is solve with the columns [0, m/2) and [m/2, m) of b solved
+// on two goroutines, each on its own n×(m/2) copy and scratch. Every step
+// of a solve (the sparse triangular solves, the Woodbury correction — an
+// ordered product, linalg.MulAddOrdered's bits, and the capacitance's LU
+// solve —, the candidate's Sherman–Morrison term and the rank-one term
+// 1wᵀ) treats each column on its own, in the same order whatever the
+// number of columns, so the result is bit for bit solveCand's. O(n·m)
+// copies beside the solve.
+func (s *shiftSolver) solveSplit(j int, b []float64, m int) {
+	n := s.n
+	if len(s.work) < 2*n*m {
+		s.work = make([]float64, 2*n*m)
+	}
+	parallel.Rows(2, m, func(t, c0, c1 int) {
+		w := c1 - c0
+		part := s.work[2*n*c0 : 2*n*c0+n*w]
+		work := s.work[2*n*c0+n*w : 2*n*c1]
+		for i := range n {
+			copy(part[i*w:i*w+w], b[i*m+c0:i*m+c1])
+		}
+		s.solveCand(j, part, w, s.cand, work)
+		for i := range n {
+			copy(b[i*m+c0:i*m+c1], part[i*w:i*w+w])
+		}
+	})
 }
 
 // solverFor returns solve for the candidate arc c (nil: none) with its own

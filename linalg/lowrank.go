@@ -136,7 +136,8 @@ func gramRows(n, r int, z, g []float64) {
 
 // symEig returns the eigenvalues (ascending) and, if vectors, the
 // eigenvectors (columns of the r×r row-major result) of the symmetric r×r
-// row-major matrix a (upper triangle read). a is not modified.
+// row-major matrix a (upper triangle read). a is not modified. With
+// vectors and gonum's LAPACK, Dsyev's result computed by symEigVectors.
 func symEig(r int, a []float64, vectors bool) ([]float64, []float64, bool) {
 	c := make([]float64, r*r)
 	copy(c, a)
@@ -149,6 +150,10 @@ func symEig(r int, a []float64, vectors bool) ([]float64, []float64, bool) {
 	work := make([]float64, 1)
 	lapack64.Syev(job, sym, w, work, -1)
 	work = make([]float64, max(int(work[0]), 3*r))
+	if vectors && pureGoLAPACK {
+		// Dsyev's bits, its rotations over the rows in parallel (eigsym.go).
+		return w, c, symEigVectors(r, c, w, work)
+	}
 	ok := lapack64.Syev(job, sym, w, work, len(work))
 	return w, c, ok
 }
