@@ -132,13 +132,14 @@ func TestSolveLWoodburyPaths(t *testing.T) {
 	}
 }
 
-// TestSolveSplitBits: the shifted solve with its columns split over two
-// goroutines (solveSplit) gives the bits of the whole solve and of the
-// columns solved one by one, with a Woodbury correction (both of its
-// paths) and with and without a candidate arc, for 2 to 5 right-hand
-// sides.
+// TestSolveSplitBits: the shifted solve with its Woodbury product split
+// over two goroutines (solve at GOMAXPROCS 2 on an order above
+// splitSolveMin) gives the bits of the solve without the split, with both
+// paths of the Woodbury correction and with and without a candidate arc,
+// for 1 to 5 right-hand sides; each column, solved alone, has the bits it
+// has among the others.
 func TestSolveSplitBits(t *testing.T) {
-	const n = 600
+	const n = splitSolveMin + 77
 	rng := rand.New(rand.NewPCG(21, 22))
 	rows := make([][]int, n)
 	for i := range rows {
@@ -153,7 +154,7 @@ func TestSolveSplitBits(t *testing.T) {
 		t.Fatal(err)
 	}
 	upd := map[int][]int{}
-	for _, i := range []int{3, 77, 150, 299, 512} {
+	for _, i := range []int{3, 77, 150, 299, 512, 1090} {
 		upd[i] = append(slices.Clone(rows[i]), (i+7)%n)
 		slices.Sort(upd[i])
 	}
@@ -170,19 +171,19 @@ func TestSolveSplitBits(t *testing.T) {
 		for j := range s.shifts {
 			for _, zz := range []bool{false, true} {
 				s.zzero[j] = zz
-				for m := 2; m <= 5; m++ {
+				for m := 1; m <= 5; m++ {
 					b := make([]float64, n*m)
 					for i := range b {
 						b[i] = rng.NormFloat64()
 					}
 					whole := slices.Clone(b)
-					s.solveCand(j, whole, m, s.cand, make([]float64, n*m))
+					s.solveCand(j, whole, m, s.cand, make([]float64, n*m), false)
 					cols := make([]float64, n)
 					for c := range m {
 						for i := range n {
 							cols[i] = b[i*m+c]
 						}
-						s.solveCand(j, cols, 1, s.cand, make([]float64, n))
+						s.solveCand(j, cols, 1, s.cand, make([]float64, n), false)
 						for i := range n {
 							if math.Float64bits(cols[i]) != math.Float64bits(whole[i*m+c]) {
 								t.Fatalf("candidate %v, shift %d, zero path %v, m=%d: column %d alone differs at row %d", cand, j, zz, m, c, i)

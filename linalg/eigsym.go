@@ -326,7 +326,7 @@ func steqrQR(n int, d, e, z []float64, ldz int, work []float64, l, lend, jtot, n
 }
 
 // rotateRowsMin is the least m·n for which rotateRows splits its rows.
-const rotateRowsMin = 1 << 12
+const rotateRowsMin = 1 << 13
 
 // rotateRows is gonum's Dlasr(blas.Right, lapack.Variable, forward or
 // backward, m, n, c, s, a, lda) — the plane rotations (c_j, s_j) applied to
