@@ -88,7 +88,13 @@ import (
 // Woodbury correction of the shifted solves runs without a goroutine per 64 rows, the
 // candidate arcs of MinRAfterAdd solved concurrently (sharing the tail's
 // Sherman–Morrison vectors), and the scans split by rows over the workers
-// (rank.Max.Kept). Without per-hop scores the update writes X's upper
+// (rank.Max.Kept). What ran on one thread in an update is split by rows
+// over two goroutines where there are two threads: the Woodbury product of
+// the ADI's shifted solves (shiftSolver.solve), the rotations of the
+// compression's eigen-decomposition (linalg's symEigVectors, gonum's Dsyev
+// otherwise), its product Q·U and the shift estimate's power iteration
+// (halfMulVec); each entry is computed as on one goroutine, so a score's
+// bits do not depend on --threads. Without per-hop scores the update writes X's upper
 // triangle only (linalg.LowRankSym.AddToSymUpper; dirSCC.full mirrors it
 // for the readers of whole rows: the residual, the shift estimate), the
 // scan keeps each row's maximum so that the certificate's pairsAbove passes
