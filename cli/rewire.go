@@ -84,8 +84,13 @@ type RewireSummary struct {
 	// solves of an SCC or a candidate arc made because the certificate could
 	// not say that a decision rests on margins above the scores' error bound
 	// (definitions §2.2; 0 for the other engines and forms).
-	Fallbacks int     `json:"fallbacks"`
-	Seconds   float64 `json:"seconds"`
+	Fallbacks int `json:"fallbacks"`
+	// HandOffAt is the iteration from which the sketch engine handed the
+	// graph to the exact engine, every later decision exact (definitions
+	// §3.7.1; 0: it did not), HandOffKept the nodes it kept then.
+	HandOffAt   int     `json:"handed_off_at"`
+	HandOffKept int     `json:"handed_off_kept"`
+	Seconds     float64 `json:"seconds"`
 	// OhmVersion is the release and commit that ran it (release.Build).
 	OhmVersion string `json:"ohm_version"`
 }
@@ -299,6 +304,7 @@ func summarize(name string, cfg rewire.Config, directed bool, res *rewire.Result
 		AddedNet: res.AddedNet, RemovedNet: res.RemovedNet, PassedOver: res.PassedOver,
 		Version: rewire.RunVersion(cfg.Method, directed, res.Engine), Engine: string(res.Engine), Seconds: res.Seconds,
 		Rounds: res.Rounds, Solves: res.Solves, Fallbacks: res.Fallbacks, OhmVersion: release.Build(),
+		HandOffAt: res.HandOffAt, HandOffKept: res.HandOffKept,
 	}
 	if directed {
 		s.Form = "directed"
@@ -342,6 +348,9 @@ func printSummary(w io.Writer, s RewireSummary) error {
 	if s.Engine == string(rewire.Sketch) {
 		fmt.Fprintf(tw, "rounds\t%d\n", s.Rounds)
 		fmt.Fprintf(tw, "solves\t%d\n", s.Solves)
+		if s.HandOffAt > 0 {
+			fmt.Fprintf(tw, "handed_off_at\t%d (%d nodes kept; the exact engine decided from there on)\n", s.HandOffAt, s.HandOffKept)
+		}
 	}
 	if s.Engine == string(rewire.Incremental) && s.Form == "directed" {
 		fmt.Fprintf(tw, "fallbacks\t%d\n", s.Fallbacks)

@@ -21,7 +21,7 @@ import (
 	"github.com/ohmgnn/ohm/rewire"
 )
 
-var summaryKeys = []string{"added", "added_net", "added_net_pct", "added_pct", "budget", "dataset", "e0", "engine", "fallbacks", "form", "iterations",
+var summaryKeys = []string{"added", "added_net", "added_net_pct", "added_pct", "budget", "dataset", "e0", "engine", "fallbacks", "form", "handed_off_at", "handed_off_kept", "iterations",
 	"method", "ohm_version", "passed_over", "removed", "removed_net", "removed_net_pct", "removed_pct", "rounds", "seconds", "solves", "stopped_early", "version"}
 
 // rewireJSON runs `ohm rewire --json args…` and returns the summary, its
@@ -182,7 +182,7 @@ func TestRewireTextOutputs(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, k := range summaryKeys {
-		if k == "stopped_early" || k == "rounds" || k == "solves" || k == "fallbacks" || k == "ohm_version" {
+		if k == "stopped_early" || k == "rounds" || k == "solves" || k == "fallbacks" || k == "handed_off_at" || k == "handed_off_kept" || k == "ohm_version" {
 			continue
 		}
 		if !strings.Contains(stdout, "\n"+k+" ") && !strings.HasPrefix(stdout, k+" ") {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ohmgnn/ohm/internal/parallel"
 	"github.com/ohmgnn/ohm/linalg"
 )
 
@@ -86,7 +88,13 @@ import (
 // Woodbury correction of the shifted solves runs without a goroutine per 64 rows, the
 // candidate arcs of MinRAfterAdd solved concurrently (sharing the tail's
 // Sherman–Morrison vectors), and the scans split by rows over the workers
-// (rank.Max.Kept). Without per-hop scores the update writes X's upper
+// (rank.Max.Kept). What ran on one thread in an update is split by rows
+// over two goroutines where there are two threads: the Woodbury product of
+// the ADI's shifted solves (shiftSolver.solve), the rotations of the
+// compression's eigen-decomposition (linalg's symEigVectors, gonum's Dsyev
+// otherwise), its product Q·U and the shift estimate's power iteration
+// (halfMulVec); each entry is computed as on one goroutine, so a score's
+// bits do not depend on --threads. Without per-hop scores the update writes X's upper
 // triangle only (linalg.LowRankSym.AddToSymUpper; dirSCC.full mirrors it
 // for the readers of whole rows: the residual, the shift estimate), the
 // scan keeps each row's maximum so that the certificate's pairsAbove passes
@@ -338,7 +346,7 @@ func (f *fastSCC) estimateShifts(X *mat.SymDense, rows [][]int) []float64 {
 	y := make([]float64, n)
 	var lam float64
 	for range steps {
-		impl.Dgemv(blas.NoTrans, n, n, 0.5, raw.Data, raw.Stride, x, 1, 0, y, 1)
+		halfMulVec(raw, x, y)
 		ny := impl.Dnrm2(n, y, 1)
 		if ny == 0 || math.IsNaN(ny) {
 			break
@@ -361,6 +369,28 @@ func (f *fastSCC) estimateShifts(X *mat.SymDense, rows [][]int) []float64 {
 	a = math.Min(a, b)
 	J := linalg.WachspressCount(a, b, adiReduction)
 	return linalg.WachspressShifts(a, b, J)
+}
+
+// halfMulVec sets y = X·x/2 for the n×n X (all of it read): gonum's
+// Dgemv(NoTrans, n, n, 0.5, X, x, 0, y) on blocks of rows starting at
+// multiples of 4, split over GOMAXPROCS goroutines for n ≥ 512 (Dgemv's
+// kernel takes the rows four at a time from the block's first, so each row
+// gets the operations it gets in one call: the same bits). O(n²).
+func halfMulVec(raw blas64.Symmetric, x, y []float64) {
+	n := raw.N
+	impl := blas64.Implementation()
+	w := runtime.GOMAXPROCS(0)
+	if w < 2 || n < 512 {
+		impl.Dgemv(blas.NoTrans, n, n, 0.5, raw.Data, raw.Stride, x, 1, 0, y, 1)
+		return
+	}
+	groups := (n + 3) / 4
+	parallel.Rows(w, groups, func(_, g0, g1 int) {
+		r0, r1 := 4*g0, min(n, 4*g1)
+		if r1 > r0 {
+			impl.Dgemv(blas.NoTrans, r1-r0, n, 0.5, raw.Data[r0*raw.Stride:], raw.Stride, x, 1, 0, y[r0:r1], 1)
+		}
+	})
 }
 
 // setEta sets the rounding allowance of the scores of SCC s: 16ε·max|X|.

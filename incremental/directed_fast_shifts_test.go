@@ -3,9 +3,12 @@ package incremental
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -56,6 +59,38 @@ func TestLapNorm(t *testing.T) {
 			// An edit: the next pass starts from the kept vector.
 			if tc.n > 2 && !slices.Contains(rows[1], 0) {
 				rows[1] = append(rows[1], 0)
+			}
+		}
+	}
+}
+
+// TestHalfMulVecBits: halfMulVec gives the bits of one Dgemv call with 1,
+// 2 and 3 goroutines, for orders below and above its split (not multiples
+// of 4 too) and a row stride beyond n.
+func TestHalfMulVecBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, n := range []int{5, 511, 512, 1001, 2485} {
+		ld := n + 3
+		data := make([]float64, n*ld)
+		for i := range data {
+			data[i] = rng.NormFloat64()
+		}
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		raw := blas64.Symmetric{N: n, Stride: ld, Data: data, Uplo: blas.Upper}
+		want := make([]float64, n)
+		blas64.Implementation().Dgemv(blas.NoTrans, n, n, 0.5, data, ld, x, 1, 0, want, 1)
+		for _, procs := range []int{1, 2, 3} {
+			old := runtime.GOMAXPROCS(procs)
+			y := make([]float64, n)
+			halfMulVec(raw, x, y)
+			runtime.GOMAXPROCS(old)
+			for i := range y {
+				if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n=%d, %d goroutines: row %d = %v, Dgemv %v", n, procs, i, y[i], want[i])
+				}
 			}
 		}
 	}

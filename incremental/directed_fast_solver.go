@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/internal/parallel"
@@ -278,11 +279,12 @@ func (s *shiftSolver) solveL(j int, b []float64, m int) {
 	if len(s.work) < s.n*m {
 		s.work = make([]float64, s.n*m)
 	}
-	s.solveLWork(j, b, m, s.work)
+	s.solveLWork(j, b, m, s.work, false)
 }
 
-// solveLWork is solveL with the LU solve's scratch (n·m floats) given.
-func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
+// solveLWork is solveL with the LU solve's scratch (n·m floats) given; with
+// split, the Woodbury product runs on two goroutines (woodburySplit).
+func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64, split bool) {
 	s.lu[j].Solve(b, m, work)
 	k := len(s.changed)
 	if k == 0 {
@@ -314,17 +316,40 @@ func (s *shiftSolver) solveLWork(j int, b []float64, m int, work []float64) {
 	bt := b
 	if m > 1 {
 		bt = make([]float64, m*s.n)
-		for i := range s.n {
+	}
+	if !split {
+		s.woodburyRows(j, b, bt, m, k, ur, 0, s.n)
+		return
+	}
+	// Rows of b in two ranges (a multiple of 16 apart, the kernel's
+	// widest block) on two goroutines: each entry's ordered sum is the
+	// same whatever the split.
+	parallel.Rows(2, (s.n+15)/16, func(_, g0, g1 int) {
+		s.woodburyRows(j, b, bt, m, k, ur, 16*g0, min(s.n, 16*g1))
+	})
+}
+
+// woodburyRows subtracts rows [i0, i1) of z u from b (n×m), through its
+// transpose bt (m×n; b itself when m = 1) for linalg.MulAdd: the rows of
+// −zᵀ times u, the ordered product of linalg.MulAddOrdered for m < 16
+// right-hand sides. O((i1−i0)·m·k).
+func (s *shiftSolver) woodburyRows(j int, b, bt []float64, m, k int, ur blas64.General, i0, i1 int) {
+	n := s.n
+	if i1 <= i0 {
+		return
+	}
+	if m > 1 {
+		for i := i0; i < i1; i++ {
 			for r := range m {
-				bt[r*s.n+i] = b[i*m+r]
+				bt[r*n+i] = b[i*m+r]
 			}
 		}
 	}
-	linalg.MulAdd(m, s.n, k, ur.Data, 1, ur.Stride, s.zneg[j], s.n, bt, s.n)
+	linalg.MulAdd(m, i1-i0, k, ur.Data, 1, ur.Stride, s.zneg[j][i0:], n, bt[i0:], n)
 	if m > 1 {
-		for i := range s.n {
+		for i := i0; i < i1; i++ {
 			for r := range m {
-				b[i*m+r] = bt[r*s.n+i]
+				b[i*m+r] = bt[r*n+i]
 			}
 		}
 	}
@@ -377,14 +402,21 @@ func woodburyApply(n, m, k int, zneg, u []float64, ldu int, b []float64) {
 }
 
 // solve overwrites the n×m row-major b with (M + p_j I)⁻¹ b, including the
-// candidate arc when one is set. It implements linalg.ShiftedSolve.
+// candidate arc when one is set. It implements linalg.ShiftedSolve. With
+// GOMAXPROCS ≥ 2 and at least splitSolveMin rows, the Woodbury correction's
+// product is split over two goroutines (the same bits).
 func (s *shiftSolver) solve(j int, b []float64, m int) error {
 	if len(s.work) < s.n*m {
 		s.work = make([]float64, s.n*m)
 	}
-	s.solveCand(j, b, m, s.cand, s.work)
+	split := s.n >= splitSolveMin && runtime.GOMAXPROCS(0) >= 2
+	s.solveCand(j, b, m, s.cand, s.work, split)
 	return nil
 }
+
+// splitSolveMin is the least order for which solve splits its Woodbury
+// product.
+const splitSolveMin = 1024
 
 // solverFor returns solve for the candidate arc c (nil: none) with its own
 // scratch: such solves may run concurrently with each other (the factors are
@@ -395,15 +427,15 @@ func (s *shiftSolver) solverFor(c *shiftCandidate) linalg.ShiftedSolve {
 		if len(work) < s.n*m {
 			work = make([]float64, s.n*m)
 		}
-		s.solveCand(j, b, m, c, work)
+		s.solveCand(j, b, m, c, work, false)
 		return nil
 	}
 }
 
-// solveCand is solve with the candidate c (nil: none) and the scratch work
-// (n·m floats).
-func (s *shiftSolver) solveCand(j int, b []float64, m int, c *shiftCandidate, work []float64) {
-	s.solveLWork(j, b, m, work)
+// solveCand is solve with the candidate c (nil: none), the scratch work
+// (n·m floats) and the Woodbury product split or not.
+func (s *shiftSolver) solveCand(j int, b []float64, m int, c *shiftCandidate, work []float64, split bool) {
+	s.solveLWork(j, b, m, work, split)
 	p := s.shifts[j]
 	w := s.w
 	if c != nil {
@@ -452,7 +484,7 @@ func (s *shiftSolver) setCandidate(x, y int) {
 func (s *shiftSolver) candidateH(j, x int, work []float64) []float64 {
 	h := make([]float64, s.n)
 	h[x] = 1
-	s.solveLWork(j, h, 1, work)
+	s.solveLWork(j, h, 1, work, false)
 	return h
 }
 

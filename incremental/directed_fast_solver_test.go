@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -127,6 +128,79 @@ func TestSolveLWoodburyPaths(t *testing.T) {
 					t.Fatalf("shift %d, m=%d: entry %d = %v, woodburyApply gives %v", j, m, i, b[i], want[i])
 				}
 			}
+		}
+	}
+}
+
+// TestSolveSplitBits: the shifted solve with its Woodbury product split
+// over two goroutines (solve at GOMAXPROCS 2 on an order above
+// splitSolveMin) gives the bits of the solve without the split, with both
+// paths of the Woodbury correction and with and without a candidate arc,
+// for 1 to 5 right-hand sides; each column, solved alone, has the bits it
+// has among the others.
+func TestSolveSplitBits(t *testing.T) {
+	const n = splitSolveMin + 77
+	rng := rand.New(rand.NewPCG(21, 22))
+	rows := make([][]int, n)
+	for i := range rows {
+		rows[i] = []int{(i + 1) % n}
+		if j := rng.IntN(n); j != i && j != (i+1)%n {
+			rows[i] = append(rows[i], j)
+		}
+		slices.Sort(rows[i])
+	}
+	s, err := newShiftSolver(rows, []float64{0.5, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd := map[int][]int{}
+	for _, i := range []int{3, 77, 150, 299, 512, 1090} {
+		upd[i] = append(slices.Clone(rows[i]), (i+7)%n)
+		slices.Sort(upd[i])
+	}
+	if err := s.setRows(upd); err != nil {
+		t.Fatal(err)
+	}
+	old := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(old)
+	for _, cand := range []bool{false, true} {
+		s.setCandidate(-1, -1)
+		if cand {
+			s.setCandidate(10, 400)
+		}
+		for j := range s.shifts {
+			for _, zz := range []bool{false, true} {
+				s.zzero[j] = zz
+				for m := 1; m <= 5; m++ {
+					b := make([]float64, n*m)
+					for i := range b {
+						b[i] = rng.NormFloat64()
+					}
+					whole := slices.Clone(b)
+					s.solveCand(j, whole, m, s.cand, make([]float64, n*m), false)
+					cols := make([]float64, n)
+					for c := range m {
+						for i := range n {
+							cols[i] = b[i*m+c]
+						}
+						s.solveCand(j, cols, 1, s.cand, make([]float64, n), false)
+						for i := range n {
+							if math.Float64bits(cols[i]) != math.Float64bits(whole[i*m+c]) {
+								t.Fatalf("candidate %v, shift %d, zero path %v, m=%d: column %d alone differs at row %d", cand, j, zz, m, c, i)
+							}
+						}
+					}
+					if err := s.solve(j, b, m); err != nil {
+						t.Fatal(err)
+					}
+					for i := range b {
+						if math.Float64bits(b[i]) != math.Float64bits(whole[i]) {
+							t.Fatalf("candidate %v, shift %d, zero path %v, m=%d: split entry %d = %v, whole %v", cand, j, zz, m, i, b[i], whole[i])
+						}
+					}
+				}
+			}
+			s.zzero[j] = false
 		}
 	}
 }

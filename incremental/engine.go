@@ -87,6 +87,11 @@ type Stats struct {
 	// because a residual or a decision margin was not safely above its
 	// error bound.
 	Fallbacks int
+	// HandOffAt is the iteration whose decision was the first the exact
+	// engine made after the sketch engine handed the graph over to it
+	// (definitions §3.7.1; 0: no hand-off), HandOffKept the nodes the
+	// sketch kept then.
+	HandOffAt, HandOffKept int
 }
 
 var (

@@ -136,7 +136,8 @@ func gramRows(n, r int, z, g []float64) {
 
 // symEig returns the eigenvalues (ascending) and, if vectors, the
 // eigenvectors (columns of the r×r row-major result) of the symmetric r×r
-// row-major matrix a (upper triangle read). a is not modified.
+// row-major matrix a (upper triangle read). a is not modified. With
+// vectors and gonum's LAPACK, Dsyev's result computed by symEigVectors.
 func symEig(r int, a []float64, vectors bool) ([]float64, []float64, bool) {
 	c := make([]float64, r*r)
 	copy(c, a)
@@ -149,6 +150,10 @@ func symEig(r int, a []float64, vectors bool) ([]float64, []float64, bool) {
 	work := make([]float64, 1)
 	lapack64.Syev(job, sym, w, work, -1)
 	work = make([]float64, max(int(work[0]), 3*r))
+	if vectors && pureGoLAPACK {
+		// Dsyev's bits, its rotations over the rows in parallel (eigsym.go).
+		return w, c, symEigVectors(r, c, w, work)
+	}
 	ok := lapack64.Syev(job, sym, w, work, len(work))
 	return w, c, ok
 }
@@ -413,10 +418,17 @@ func SolveLyapunovADI(n int, W []float64, k int, S []float64, shifts []float64, 
 	f := newADIFactors(n, kk, opt.Truncate)
 	defer f.stop()
 	res := info.RHSNorm
+	var vbuf []float64 // the step's block, reused when add copies it
 	for step := 0; step < opt.MaxSteps && res > opt.Tol; step++ {
 		j := step % len(shifts)
 		p := shifts[j]
-		v := make([]float64, n*kk)
+		v := vbuf
+		if v == nil {
+			v = make([]float64, n*kk)
+			if f.ob != nil {
+				vbuf = v
+			}
+		}
 		copy(v, w)
 		if err := solve(j, v, kk); err != nil {
 			return nil, info, err
@@ -503,17 +515,34 @@ func (f *adiFactors) add(v []float64, p float64, sd []float64) {
 		f.blocks = append(f.blocks, v)
 		return
 	}
-	f.pending = appendColumns(f.pending, f.npend, v, f.kk, f.n)
+	// A batch holds kk·⌈orthoBatch/kk⌉ columns: the steps' blocks are
+	// written in place into its rows (stride width), not appended.
+	width := f.kk * ((orthoBatch + f.kk - 1) / f.kk)
+	if f.pending == nil {
+		f.pending = make([]float64, f.n*width)
+	}
+	for i := range f.n {
+		copy(f.pending[i*width+f.npend:i*width+f.npend+f.kk], v[i*f.kk:i*f.kk+f.kk])
+	}
 	f.npend += f.kk
 	if f.npend >= orthoBatch {
 		f.flush()
 	}
 }
 
-// flush hands the pending columns to the orthogonalization.
+// flush hands the pending columns to the orthogonalization (a batch not
+// full is first packed to its npend columns).
 func (f *adiFactors) flush() {
 	if f.npend > 0 {
-		f.queue <- adiBatch{f.pending, f.npend}
+		width := f.kk * ((orthoBatch + f.kk - 1) / f.kk)
+		b := f.pending
+		if f.npend < width {
+			b = make([]float64, f.n*f.npend)
+			for i := range f.n {
+				copy(b[i*f.npend:i*f.npend+f.npend], f.pending[i*width:i*width+f.npend])
+			}
+		}
+		f.queue <- adiBatch{b, f.npend}
 	}
 	f.pending, f.npend = nil, 0
 }
@@ -707,17 +736,6 @@ func (o *orthoBasis) core(d []float64) []float64 {
 
 // orthoBatch is the number of columns SolveLyapunovADI orthogonalizes at once.
 const orthoBatch = 16
-
-// appendColumns returns the n×(k+kv) row-major matrix [a v] for the n×k a
-// (row-major, possibly empty) and the n×kv v.
-func appendColumns(a []float64, k int, v []float64, kv, n int) []float64 {
-	out := make([]float64, n*(k+kv))
-	for i := range n {
-		copy(out[i*(k+kv):], a[i*k:i*k+k])
-		copy(out[i*(k+kv)+k:], v[i*kv:i*kv+kv])
-	}
-	return out
-}
 
 func diagMatrix(d []float64) []float64 {
 	k := len(d)

@@ -140,7 +140,9 @@ func MulAdd(m, nc, k int, a []float64, sa, sl int, b []float64, ldb int, c []flo
 // fmaBlock4x8 on packed copies (four rows of A and eight columns of B
 // interleaved) and the last m mod 4 rows and nc mod 8 columns entry by
 // entry; column blocks split over GOMAXPROCS goroutines when the product
-// is large. O(m·nc·k) plus (m + nc)·k copies.
+// is large (row groups, each with its rows' edge entries, when there are
+// fewer units of column blocks than goroutines). The same bits whatever
+// the split. O(m·nc·k) plus (m + nc)·k copies.
 func gemmFMA(m, nc, k int, a []float64, sa, sl int, b []float64, sbl, sbj int, c []float64, ldc int) {
 	if m == 0 || nc == 0 || k == 0 {
 		return
@@ -168,6 +170,25 @@ func gemmFMA(m, nc, k int, a []float64, sa, sl int, b []float64, sbl, sbj int, c
 	w := 1
 	if m*nc*k >= 1<<20 {
 		w = runtime.GOMAXPROCS(0)
+	}
+	if w > 1 && units < w && ng >= 8*w {
+		// Few column blocks (a tall product such as orthoBasis.result's
+		// Q·U): split the rows instead, each goroutine with its rows'
+		// edge columns. Every entry's sum is the same whatever the split.
+		parallel.Rows(w, ng, func(_, g0, g1 int) {
+			for blk := range nb {
+				for g := g0; g < g1; g++ {
+					_ = c[(4*g+3)*ldc+8*blk+7]
+					fmaBlock4x8(&ap[g*k*4], &bp[blk*k*8], k, &c[4*g*ldc+8*blk], ldc)
+				}
+			}
+			r0, r1 := 4*g0, 4*g1
+			if g1 == ng {
+				r1 = m // the last m mod 4 rows too
+			}
+			gemmEdges(r1-r0, nc, k, 4*(g1-g0), 8*nb, a[r0*sa:], sa, sl, b, sbl, sbj, c[r0*ldc:], ldc)
+		})
+		return
 	}
 	parallel.Each(w, units, func(_, u int) {
 		for blk := u * tile; blk < min(nb, (u+1)*tile); blk++ {

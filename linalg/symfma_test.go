@@ -3,6 +3,7 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -327,4 +328,35 @@ func randomSymPadded(rng *rand.Rand, n, ld int) []float64 {
 		}
 	}
 	return x
+}
+
+// TestGemmFMASplitBits: gemmFMA writes the same bits with 1, 2 and 3
+// goroutines, for tall products whose few column blocks are split by rows
+// (orthoBasis.result's Q·U, transposed A) and wide ones split by column
+// blocks, with edge rows and columns.
+func TestGemmFMASplitBits(t *testing.T) {
+	if !fmaKernel {
+		t.Skip("no fused multiply–add kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, tc := range []struct{ m, nc, k int }{{2485, 79, 170}, {2483, 72, 60}, {1030, 13, 200}, {170, 170, 300}} {
+		a, b := randSlice(rng, tc.m*tc.k), randSlice(rng, tc.k*tc.nc)
+		c0 := randSlice(rng, tc.m*tc.nc)
+		var ref []float64
+		for _, procs := range []int{1, 2, 3} {
+			old := runtime.GOMAXPROCS(procs)
+			c := append([]float64(nil), c0...)
+			gemmFMA(tc.m, tc.nc, tc.k, a, 1, tc.m, b, tc.nc, 1, c, tc.nc)
+			runtime.GOMAXPROCS(old)
+			if ref == nil {
+				ref = c
+				continue
+			}
+			for i := range c {
+				if math.Float64bits(c[i]) != math.Float64bits(ref[i]) {
+					t.Fatalf("%+v: %d goroutines: entry %d = %v, one goroutine %v", tc, procs, i, c[i], ref[i])
+				}
+			}
+		}
+	}
 }

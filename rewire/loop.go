@@ -51,6 +51,10 @@ type Result struct {
 	// solves, Fallbacks the fast directed engine's exact fallbacks
 	// (incremental.Stats); 0 for the other engines.
 	Rounds, Solves, Fallbacks int
+	// HandOffAt is the iteration from which the exact engine made the
+	// sketch engine's decisions (definitions §3.7.1; 0: none), HandOffKept
+	// the nodes the sketch kept then.
+	HandOffAt, HandOffKept int
 }
 
 // Run makes the plan for g and cfg (NewPlan) and runs it: the one call for

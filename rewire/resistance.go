@@ -174,6 +174,7 @@ func (o *resistanceOperator) finish(res *Result) error {
 	if s, ok := o.eng.(incremental.StatsReporter); ok {
 		st := s.Stats()
 		res.Rounds, res.Solves, res.Fallbacks = st.Rounds, st.Solves, st.Fallbacks
+		res.HandOffAt, res.HandOffKept = st.HandOffAt, st.HandOffKept
 	}
 	return nil
 }

@@ -35,6 +35,9 @@ type sketchQuality struct {
 	SketchSeconds             float64
 	ExactSeconds              float64
 	Rounds, Solves            int
+	// HandOffAt is the iteration from which the exact engine decided
+	// (definitions §3.7.1; 0: no hand-off).
+	HandOffAt int
 }
 
 // kirchhoff is Σ over the pairs inside one component of R_ij, from a dense
@@ -199,14 +202,14 @@ func measureSketch(t testing.TB, g *linalg.Graph, budget float64, opt sketch.Opt
 	}
 	q.Mean /= float64(max(1, q.Iterations))
 	q.RemovalMean /= float64(max(1, q.Removals))
-	q.SketchSeconds, q.Rounds, q.Solves = sk.Seconds, sk.Rounds, sk.Solves
+	q.SketchSeconds, q.Rounds, q.Solves, q.HandOffAt = sk.Seconds, sk.Rounds, sk.Solves, sk.HandOffAt
 	q.KirchhoffShare = (k0 - kirchhoff(mirror)) / (k0 - kEx)
 	return q
 }
 
 func (q sketchQuality) String() string {
-	return fmt.Sprintf("%d additions (and %d of case 2): chosen/exact max R worst %.4f mean %.5f; removals: exact least R/removed R worst %.4f mean %.5f, %d of %d not the least resistant; Kirchhoff removed %.3f of the exact run's; %d bridges removed; sketch %.1f s (%d rounds, %d solves), exact %.1f s",
-		q.Iterations, q.Case2, q.Worst, q.Mean, q.RemovalWorst, q.RemovalMean, q.RemovalMisses, q.Removals, q.KirchhoffShare, q.Bridges, q.SketchSeconds, q.Rounds, q.Solves, q.ExactSeconds)
+	return fmt.Sprintf("%d additions (and %d of case 2): chosen/exact max R worst %.4f mean %.5f; removals: exact least R/removed R worst %.4f mean %.5f, %d of %d not the least resistant; Kirchhoff removed %.3f of the exact run's; %d bridges removed; sketch %.1f s (%d rounds, %d solves, handed off at iteration %d), exact %.1f s",
+		q.Iterations, q.Case2, q.Worst, q.Mean, q.RemovalWorst, q.RemovalMean, q.RemovalMisses, q.Removals, q.KirchhoffShare, q.Bridges, q.SketchSeconds, q.Rounds, q.Solves, q.HandOffAt, q.ExactSeconds)
 }
 
 // meetsBar reports whether q meets issue 14's bar: every chosen pair at

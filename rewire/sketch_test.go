@@ -57,7 +57,9 @@ func TestSketchEngineExactWhenAllKept(t *testing.T) {
 					t.Fatal(err)
 				}
 				cfg.Engine, cfg.OnIteration = Sketch, nil
-				cfg.Sketch = sketch.Options{Round: 10, Candidates: g.N(), Tol: 1e-13, Seed: 3}
+				// Every node kept: the sketch's own M, not the exact
+				// engine it would hand off to (HandOff −1).
+				cfg.Sketch = sketch.Options{Round: 10, Candidates: g.N(), Tol: 1e-13, Seed: 3, HandOff: -1}
 				sk, err := Run(g, cfg)
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)

@@ -11,12 +11,19 @@ import (
 
 // Begin opens a batch of edits.
 func (e *Engine) Begin() {
+	if e.exact != nil {
+		e.exact.Begin()
+		return
+	}
 	e.pending = e.pending[:0]
 	clear(e.added)
 }
 
 // Add adds {u, v} to the graph; both ends must be kept.
 func (e *Engine) Add(u, v int) error {
+	if e.exact != nil {
+		return e.exact.Add(u, v)
+	}
 	if e.err != nil { // a failed round (a stop, Options.Stop) left the state half made
 		return e.err
 	}
@@ -38,6 +45,9 @@ func (e *Engine) Add(u, v int) error {
 // Remove removes {u, v} from the graph; both ends must be kept and the
 // edge must not be a bridge of the current graph (its resistance below 1).
 func (e *Engine) Remove(u, v int) error {
+	if e.exact != nil {
+		return e.exact.Remove(u, v)
+	}
 	if e.err != nil {
 		return e.err
 	}
@@ -78,6 +88,10 @@ func (e *Engine) check(op string, u, v int) error {
 // An addition across components makes the round stale (the next MaxPair
 // starts a new one).
 func (e *Engine) Commit() error {
+	e.iterations++
+	if e.exact != nil {
+		return e.exact.Commit()
+	}
 	if e.err != nil {
 		return e.err
 	}

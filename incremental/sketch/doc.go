@@ -60,4 +60,10 @@
 // before (largest new bound first, while fewer than carryKept are kept
 // with its addition candidates) and reuses their entries of M, exact for
 // the current graph, unless an addition joined components.
+//
+// When the nodes kept at a round's start, or those MaxPair would keep
+// next, exceed Options.HandOff of the graph's nodes (default ½) and the
+// dense state fits in memory, the engine hands the run to the exact
+// incremental engine on the current graph (handoff.go, definitions
+// §3.7.1): every later decision is exact.
 package sketch

@@ -76,6 +76,17 @@ type Engine struct {
 	// batch holds flushBounds' full vectors between batches (32·n
 	// numbers: 256 MB at 10⁶ nodes, every 16 iterations).
 	batch []float64
+
+	// The hand-off (handoff.go): exact, once set, takes every call;
+	// iterations counts the commits; handOffAt and handOffKept are the
+	// iteration whose decision was the exact engine's first and the nodes
+	// kept then; handOffRefused says the dense state did not fit (asked
+	// again at the next round).
+	exact          *incremental.Undirected
+	iterations     int
+	handOffAt      int
+	handOffKept    int
+	handOffRefused bool
 }
 
 type pendingEdit struct {
@@ -111,8 +122,14 @@ func (e *Engine) Rounds() int { return e.round }
 // Solves is the number of Laplacian systems solved so far.
 func (e *Engine) Solves() int { return e.solves }
 
-// Kept is the number of nodes whose L⁺ entries the round keeps exactly.
-func (e *Engine) Kept() int { return len(e.kept) }
+// Kept is the number of nodes whose L⁺ entries the round keeps exactly
+// (every node once the exact engine has taken over: HandedOff).
+func (e *Engine) Kept() int {
+	if e.exact != nil {
+		return e.g.N()
+	}
+	return len(e.kept)
+}
 
 // Err is the error of a round started by MaxPair, if any (a stop of
 // Options.Stop among them): MaxPair then reports no pair, MinEdge none,
@@ -120,4 +137,9 @@ func (e *Engine) Kept() int { return len(e.kept) }
 func (e *Engine) Err() error { return e.err }
 
 // Graph is the current graph.
-func (e *Engine) Graph() *linalg.Graph { return e.g }
+func (e *Engine) Graph() *linalg.Graph {
+	if e.exact != nil {
+		return e.exact.Graph()
+	}
+	return e.g
+}

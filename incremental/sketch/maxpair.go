@@ -12,15 +12,26 @@ import (
 // MaxPair ranks every pair of addition candidates by its exact resistance
 // (definitions §3.1's rule), starting a new round first when the last one is used
 // up. A pair that is an edge needs its ends' neighbours kept (case 2): if
-// they are not, they are kept (grow) before it decides. O(|S|²).
+// they are not, they are kept (grow) before it decides. O(|S|²). When the
+// nodes kept at a round's start, or those the cover would keep next,
+// exceed Options.HandOff of the nodes and the dense state fits in memory,
+// the exact engine takes over (handoff.go, definitions §3.7.1) and
+// answers this and every later call.
 func (e *Engine) MaxPair() (incremental.Pair, bool) {
+	if e.exact != nil {
+		return e.exact.MaxPair()
+	}
 	if e.err != nil {
 		return incremental.Pair{}, false
 	}
 	if e.left <= 0 || e.stale {
+		e.handOffRefused = false
 		if e.err = e.refresh(nil); e.err != nil {
 			return incremental.Pair{}, false
 		}
+	}
+	if e.handOffDue(len(e.kept)) { // a round start that keeps too many: definitions §3.7.1
+		return e.handOffMaxPair(len(e.kept))
 	}
 	for {
 		if e.err = e.updateBounds(); e.err != nil {
@@ -55,10 +66,22 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 			}
 			continue
 		}
+		if k := len(e.kept) + len(more); e.handOffDue(k) {
+			return e.handOffMaxPair(k)
+		}
 		if e.err = e.grow(more); e.err != nil {
 			return incremental.Pair{}, false
 		}
 	}
+}
+
+// handOffMaxPair hands the run to the exact engine (handOff), kept the
+// nodes that crossed the fraction, and returns its MaxPair.
+func (e *Engine) handOffMaxPair(kept int) (incremental.Pair, bool) {
+	if e.err = e.handOff(kept); e.err != nil {
+		return incremental.Pair{}, false
+	}
+	return e.exact.MaxPair()
 }
 
 // growBatch is how many nodes the cover test keeps at a time, and

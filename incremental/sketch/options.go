@@ -47,6 +47,13 @@ type Options struct {
 	// three standard errors of the diagonal estimate, far more than x's
 	// error; M follows the edits from its own columns, to Tol).
 	BoundTol float64
+	// HandOff is the fraction of the graph's nodes beyond which the
+	// engine hands the run over to the exact incremental engine
+	// (definitions §3.7.1): when the nodes kept at a round's start, or
+	// those the cover would keep next, exceed HandOff·n and the dense
+	// state fits in the memory available, every later decision is the
+	// exact engine's. Default 0.5; negative: never.
+	HandOff float64
 	// Stop, when set, is asked between the stages of a round's start and
 	// between the iterations of every Laplacian solve (laplace.Options.Stop):
 	// when it returns an error the engine fails with it (New returns it,
@@ -82,6 +89,9 @@ func (opt Options) withDefaults() Options {
 	}
 	if opt.MaxKept <= 0 {
 		opt.MaxKept = 8192
+	}
+	if opt.HandOff == 0 {
+		opt.HandOff = 0.5
 	}
 	return opt
 }

@@ -11,6 +11,15 @@ import (
 // addition candidates (exact resistances): the pairs `ohm resistance
 // --top` lists on graphs beyond the dense engines. O(|S|² log).
 func (e *Engine) Top(k int) []incremental.Pair {
+	if e.exact != nil {
+		x := e.exact
+		return incremental.Top(x.N(), k, false, func(i, j int) (float64, bool) {
+			if e.opt.WithinComponents && x.Component(i) != x.Component(j) {
+				return 0, false
+			}
+			return x.R(i, j), true
+		})
+	}
 	var ps []incremental.Pair
 	for x, a := range e.cand {
 		for _, b := range e.cand[x+1:] {
@@ -32,6 +41,9 @@ func (e *Engine) Top(k int) []incremental.Pair {
 // on, by one Laplacian solve (across components, L⁺_uu + L⁺_vv: two).
 // O(m) per solver iteration.
 func (e *Engine) SolveResistance(u, v int) (float64, error) {
+	if e.exact != nil {
+		return e.exact.R(u, v), nil
+	}
 	n := e.g.N()
 	if e.comp[u] == e.comp[v] {
 		b := make([]float64, n)
@@ -53,12 +65,21 @@ func (e *Engine) SolveResistance(u, v int) (float64, error) {
 }
 
 // Skip sets the pairs MaxPair leaves out.
-func (e *Engine) Skip(pairs []incremental.Pair) { e.skip = slices.Clone(pairs) }
+func (e *Engine) Skip(pairs []incremental.Pair) {
+	if e.exact != nil {
+		e.exact.Skip(pairs)
+		return
+	}
+	e.skip = slices.Clone(pairs)
+}
 
 // MinEdge is the first edge with both ends kept, in ascending exact
 // resistance of G(t) (definitions §3.1's rule), that accept takes; edges added in
 // the open batch are not candidates. O(|edges of K|·log).
 func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
+	if e.exact != nil {
+		return e.exact.MinEdge(accept)
+	}
 	if e.err != nil {
 		return incremental.Pair{}, false
 	}
@@ -77,6 +98,9 @@ func (e *Engine) MinEdge(accept func(u, v int) bool) (incremental.Pair, bool) {
 // fresh two-sided solve would be needed, which the engine does not make:
 // false.
 func (e *Engine) Resistance(i, j int) (float64, bool) {
+	if e.exact != nil {
+		return e.exact.Resistance(i, j)
+	}
 	a, b := e.index[i], e.index[j]
 	if a < 0 || b < 0 {
 		return 0, false
@@ -87,6 +111,9 @@ func (e *Engine) Resistance(i, j int) (float64, bool) {
 // ResistanceAfterAdd is R_ab once the edge {x,y} alone is added, when all
 // four are kept (else false). O(1).
 func (e *Engine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
+	if e.exact != nil {
+		return e.exact.ResistanceAfterAdd(a, b, x, y)
+	}
 	ia, ib, ix, iy := e.index[a], e.index[b], e.index[x], e.index[y]
 	if ia < 0 || ib < 0 || ix < 0 || iy < 0 {
 		return 0, false
@@ -101,4 +128,9 @@ func (e *Engine) ResistanceAfterAdd(a, b, x, y int) (float64, bool) {
 }
 
 // SameBlock reports whether i and j are in one component.
-func (e *Engine) SameBlock(i, j int) bool { return e.comp[i] == e.comp[j] }
+func (e *Engine) SameBlock(i, j int) bool {
+	if e.exact != nil {
+		return e.exact.SameBlock(i, j)
+	}
+	return e.comp[i] == e.comp[j]
+}

@@ -10,7 +10,8 @@ var (
 	_ incremental.PairSolver    = (*Engine)(nil)
 )
 
-// Stats is the engine's rounds (sketches) and Laplacian solves so far. O(1).
+// Stats is the engine's rounds (sketches) and Laplacian solves so far,
+// and the hand-off to the exact engine when it happened (HandedOff). O(1).
 func (e *Engine) Stats() incremental.Stats {
-	return incremental.Stats{Rounds: e.Rounds(), Solves: e.Solves()}
+	return incremental.Stats{Rounds: e.Rounds(), Solves: e.Solves(), HandOffAt: e.handOffAt, HandOffKept: e.handOffKept}
 }

@@ -198,8 +198,10 @@ class RewireResult:
             iterations, added/removed (operations), added_net/removed_net
             (the net change of the edge set) and their percentages of e0,
             passed_over, version (the rewiring code version), stopped_early,
-            engine, rounds and solves (the sketch engine's), fallbacks (the
-            fast directed engine's exact solves), seconds.
+            engine, rounds and solves (the sketch engine's), handed_off_at
+            and handed_off_kept (the iteration from which the sketch engine
+            handed the run to the exact engine, 0 if it did not), fallbacks
+            (the fast directed engine's exact solves), seconds.
         edge_attr: the attributes of the rewired edges when the input's
             were given (a row per column of edge_index: a kept edge's own,
             an added edge's the fill), else None.
