@@ -85,26 +85,7 @@ func BenchmarkWoodburyApply(b *testing.B) {
 func TestSolveLWoodburyPaths(t *testing.T) {
 	const n = 300
 	rng := rand.New(rand.NewPCG(9, 10))
-	rows := make([][]int, n)
-	for i := range rows {
-		rows[i] = []int{(i + 1) % n}
-		if j := rng.IntN(n); j != i && j != (i+1)%n {
-			rows[i] = append(rows[i], j)
-		}
-		slices.Sort(rows[i])
-	}
-	s, err := newShiftSolver(rows, []float64{0.5, 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upd := map[int][]int{}
-	for _, i := range []int{3, 77, 150, 299} {
-		upd[i] = append(slices.Clone(rows[i]), (i+7)%n)
-		slices.Sort(upd[i])
-	}
-	if err := s.setRows(upd); err != nil {
-		t.Fatal(err)
-	}
+	s, upd := ringShiftSolver(t, n, rng, []int{3, 77, 150, 299})
 	if len(s.changed) != len(upd) {
 		t.Fatalf("%d rows in the Woodbury correction, want %d", len(s.changed), len(upd))
 	}
@@ -141,26 +122,7 @@ func TestSolveLWoodburyPaths(t *testing.T) {
 func TestSolveSplitBits(t *testing.T) {
 	const n = splitSolveMin + 77
 	rng := rand.New(rand.NewPCG(21, 22))
-	rows := make([][]int, n)
-	for i := range rows {
-		rows[i] = []int{(i + 1) % n}
-		if j := rng.IntN(n); j != i && j != (i+1)%n {
-			rows[i] = append(rows[i], j)
-		}
-		slices.Sort(rows[i])
-	}
-	s, err := newShiftSolver(rows, []float64{0.5, 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	upd := map[int][]int{}
-	for _, i := range []int{3, 77, 150, 299, 512, 1090} {
-		upd[i] = append(slices.Clone(rows[i]), (i+7)%n)
-		slices.Sort(upd[i])
-	}
-	if err := s.setRows(upd); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := ringShiftSolver(t, n, rng, []int{3, 77, 150, 299, 512, 1090})
 	old := runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(old)
 	for _, cand := range []bool{false, true} {
@@ -203,4 +165,33 @@ func TestSolveSplitBits(t *testing.T) {
 			s.zzero[j] = false
 		}
 	}
+}
+
+// ringShiftSolver is the shift solver (shifts 0.5 and 3) of a directed ring
+// of n nodes with one random chord per row where rng draws one, after the
+// rows of edited gain the arc to i+7: their Woodbury correction set. It
+// returns the solver and the edited rows.
+func ringShiftSolver(t *testing.T, n int, rng *rand.Rand, edited []int) (*shiftSolver, map[int][]int) {
+	t.Helper()
+	rows := make([][]int, n)
+	for i := range rows {
+		rows[i] = []int{(i + 1) % n}
+		if j := rng.IntN(n); j != i && j != (i+1)%n {
+			rows[i] = append(rows[i], j)
+		}
+		slices.Sort(rows[i])
+	}
+	s, err := newShiftSolver(rows, []float64{0.5, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd := map[int][]int{}
+	for _, i := range edited {
+		upd[i] = append(slices.Clone(rows[i]), (i+7)%n)
+		slices.Sort(upd[i])
+	}
+	if err := s.setRows(upd); err != nil {
+		t.Fatal(err)
+	}
+	return s, upd
 }

@@ -246,17 +246,27 @@ func runBoth(t *testing.T, g *linalg.Graph, cfg Config) (inc, ex *Result) {
 }
 
 // sameLog asserts two logs make the same decisions, with scores equal to
-// 1e-9 relative.
+// 1e-9 relative (sameEdits).
 func sameLog(t *testing.T, name string, a, b []Edit) {
 	t.Helper()
-	if fmtLog(a) != fmtLog(b) {
-		t.Fatalf("%s: logs differ:\n%s\nvs\n%s", name, fmtLog(a), fmtLog(b))
+	if err := sameEdits(a, b); err != nil {
+		t.Fatalf("%s: %v\n%s\nvs\n%s", name, err, fmtLog(a), fmtLog(b))
 	}
-	for k := range a {
-		if d := math.Abs(a[k].Score - b[k].Score); d > 1e-9*math.Max(1, math.Abs(b[k].Score)) {
-			t.Fatalf("%s: edit %d score %v vs %v", name, k, a[k].Score, b[k].Score)
+}
+
+// sameEdits reports the first edit where a and b differ: iteration, op or
+// ends, or a score off by more than 1e-9 relative.
+func sameEdits(a, b []Edit) error {
+	if len(a) != len(b) {
+		return fmt.Errorf("%d edits against %d", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Iteration != y.Iteration || x.Op != y.Op || x.U != y.U || x.V != y.V || math.Abs(x.Score-y.Score) > 1e-9*math.Max(1, math.Abs(y.Score)) {
+			return fmt.Errorf("edit %d: %+v against %+v", i, x, y)
 		}
 	}
+	return nil
 }
 
 // TestTieOrder: the linear-scan phase and the sorted phase agree with the
