@@ -112,7 +112,9 @@ func (c *rewireCmd) runBatch(g *Globals, cfg rewire.Config) error {
 	t0 := time.Now()
 	c0, cpuOK := processCPU()
 	results, err := rewire.RunMany(ctx, graphs, cfg, rewire.ManyOptions{
-		Threads: g.Workers(), OnGraph: func(int, *rewire.Result) { bar.add(1) }})
+		Threads: g.Workers(), InPlace: true, OnGraph: func(int, *rewire.Result) { bar.add(1) }})
+	seconds := time.Since(t0).Seconds() // the rewiring alone: not the summary
+	c1, cpuOK1 := processCPU()
 	bar.finish()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -121,8 +123,8 @@ func (c *rewireCmd) runBatch(g *Globals, cfg rewire.Config) error {
 		return fmt.Errorf("rewire %s: %w%s", d.Name, configUsage(err, rewireFlags), c.nothingWritten())
 	}
 	s := summarizeBatch(d.Name, cfg, c.Directed, results)
-	s.Seconds = time.Since(t0).Seconds()
-	if c1, ok := processCPU(); ok && cpuOK {
+	s.Seconds = seconds
+	if cpuOK && cpuOK1 {
 		s.CPUSeconds = (c1 - c0).Seconds()
 	}
 	if s.ZeroBudget > 0 {

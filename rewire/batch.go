@@ -23,6 +23,14 @@ type ManyOptions struct {
 	// OnGraph, when set, is called once per graph as it finishes, with its
 	// index and result (graphs finish in any order; calls never overlap).
 	OnGraph func(i int, res *Result)
+	// InPlace gives the graphs to RunMany: a method that would rewire a
+	// copy of each graph rewires the graph itself (FoSR, whose copy is a
+	// tenth of its run on a graph of tens of nodes, and the memory that
+	// backs the copies: definitions §3.8 rule 9), and its result's Graph is
+	// then that input, edited. The caller reads the graphs only through
+	// the results afterwards; if the batch fails or is interrupted, they
+	// may be left partly rewired.
+	InPlace bool
 }
 
 // GraphError is the failure of one graph of a batch: its index in the
@@ -69,7 +77,10 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	errs := make([]error, len(graphs))
 	var mu sync.Mutex
 	scratch := make([]batchScratch, max(1, opt.Threads))
-	reserveArenas(scratch, graphs, cfg)
+	for t := range scratch {
+		scratch[t].inPlace = opt.InPlace
+	}
+	reserveArenas(scratch, graphs, cfg, opt.InPlace)
 	parallel.Each(max(1, opt.Threads), len(graphs), func(t, i int) {
 		if ctx.Err() != nil {
 			return
@@ -204,6 +215,9 @@ type batchScratch struct {
 	plan   Plan
 	fosr   fosrOperator
 	graphs linalg.CloneArena // the copies the results keep
+	// inPlace says the batch's graphs are its own (ManyOptions.InPlace):
+	// FoSR rewires them, not copies.
+	inPlace bool
 	// undirected is the last undirected dense engine, whose memory the
 	// next takes (incremental.Options.Reuse); search the operators'
 	// bridge searches.
@@ -214,11 +228,12 @@ type batchScratch struct {
 // reserveArenas sizes the workers' arenas for the graph copies the results
 // keep (FoSR's, and the undirected dense engines'), an even share of the
 // batch's each: one allocation instead of blocks of a default size (most
-// of a batch of MUTAG's size). O(Σ n).
-func reserveArenas(scratch []batchScratch, graphs []*linalg.Graph, cfg Config) {
+// of a batch of MUTAG's size); FoSR in place copies nothing. O(Σ n).
+func reserveArenas(scratch []batchScratch, graphs []*linalg.Graph, cfg Config, inPlace bool) {
 	info := cfg.Method.Info()
 	dense := info.Resistance && cfg.Engine == Incremental && len(graphs) > 0 && !graphs[0].Directed()
-	if cfg.Method != FoSR && !dense {
+	fosr := cfg.Method == FoSR && !inPlace
+	if !fosr && !dense {
 		return
 	}
 	ints, lists := 0, 0
@@ -242,7 +257,13 @@ func runOne(g *linalg.Graph, cfg Config) (*Result, error) {
 	}
 	res, err := p.Run()
 	if errors.Is(err, ErrFoSRVanished) {
-		return &Result{Graph: g.Clone(), E0: g.E0(), Budget: p.B, Engine: p.Engine,
+		h := g
+		if s := cfg.scratch; s != nil && s.inPlace {
+			s.fosr.undo() // g as it came in (a vanishing after additions)
+		} else {
+			h = g.Clone()
+		}
+		return &Result{Graph: h, E0: g.E0(), Budget: p.B, Engine: p.Engine,
 			StoppedEarly: "graph left as it is: " + err.Error()}, nil
 	}
 	return res, err

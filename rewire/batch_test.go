@@ -81,11 +81,67 @@ func TestRunManyEqualsRun(t *testing.T) {
 	}
 }
 
+// TestRunManyInPlace: a batch given its graphs (ManyOptions.InPlace)
+// decides as one that copies them, for every method and thread count, and
+// FoSR's results are the inputs themselves, rewired (a vanished one as it
+// came in).
+func TestRunManyInPlace(t *testing.T) {
+	for _, m := range AllMethods {
+		cfg := Config{Method: m, Budget: 0.3}
+		want, err := RunMany(context.Background(), batchGraphs(t), cfg, ManyOptions{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, threads := range []int{1, 3} {
+			gs := batchGraphs(t)
+			got, err := RunMany(context.Background(), gs, cfg, ManyOptions{Threads: threads, InPlace: true})
+			if err != nil {
+				t.Fatalf("%s threads %d: %v", m, threads, err)
+			}
+			for i := range gs {
+				sameRun(t, m, i, got[i], want[i])
+				if m == FoSR && got[i].Graph != gs[i] {
+					t.Errorf("%s graph %d: the result's graph is a copy, want the input rewired", m, i)
+				}
+			}
+		}
+	}
+}
+
+// TestFoSRUndoInPlace: a FoSR run in place that vanishes after additions
+// (rule 5 of definitions §3.8) gives its graph back as it came in.
+func TestFoSRUndoInPlace(t *testing.T) {
+	g := testgraph.Path(t, 9)
+	before := g.Arcs()
+	sc := &batchScratch{inPlace: true}
+	p, err := NewPlan(g, Config{Method: FoSR, Edits: 3, Workers: 1, scratch: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := newFoSROperator(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for it := 1; it <= 3; it++ {
+		if _, err := op.iterate(it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.E0() != len(before)/2+3 || len(sc.fosr.added) != 3 {
+		t.Fatalf("in place: %d edges and %d recorded additions after 3 iterations, want %d and 3", g.E0(), len(sc.fosr.added), len(before)/2+3)
+	}
+	sc.fosr.undo()
+	if !reflect.DeepEqual(g.Arcs(), before) {
+		t.Errorf("after undo: %v, want %v", g.Arcs(), before)
+	}
+}
+
 // sameRun fails unless a and b made the same edits, counts and graph.
 func sameRun(t *testing.T, m Method, i int, a, b *Result) {
 	t.Helper()
 	if !reflect.DeepEqual(a.Log, b.Log) || a.Iterations != b.Iterations || a.Budget != b.Budget ||
 		a.Added != b.Added || a.Removed != b.Removed || a.StoppedEarly != b.StoppedEarly ||
+		a.AddedNet != b.AddedNet || a.RemovedNet != b.RemovedNet ||
 		!reflect.DeepEqual(a.Graph.Arcs(), b.Graph.Arcs()) {
 		t.Errorf("%s graph %d: batch %+v\nalone %+v", m, i, a, b)
 	}
@@ -193,6 +249,15 @@ func TestRunManyMUTAG(t *testing.T) {
 			got, err := RunMany(context.Background(), gs, cfg, ManyOptions{Threads: 2})
 			if err != nil {
 				t.Fatalf("%s: %v", m, err)
+			}
+			if m == FoSR { // given up, MUTAG's graphs decide the same (§3.8 rule 9)
+				own, err := RunMany(context.Background(), d.Graphs(false), cfg, ManyOptions{Threads: 2, InPlace: true})
+				if err != nil {
+					t.Fatalf("%s in place: %v", m, err)
+				}
+				for i := range gs {
+					sameRun(t, m, i, own[i], got[i])
+				}
 			}
 			edits := 0
 			for i, g := range gs {

@@ -44,6 +44,10 @@ type fosrOperator struct {
 	pcg rand.PCG    // the start vector's generator (rand)
 	rnd *rand.Rand
 	log [1]Edit // iterate's edits
+	// added are the pairs added so far, kept when the graph is the
+	// caller's (a batch in place) so that undo can take them back.
+	added   [][2]int
+	inPlace bool
 }
 
 // newFoSROperator draws (or takes) the start vector and makes the initial
@@ -65,7 +69,11 @@ func newFoSROperator(p *Plan) (operator, error) {
 		if s.fosr.f == nil {
 			s.fosr.f = new(fosr)
 		}
-		o, h = &s.fosr, s.graphs.Clone(g)
+		o, h = &s.fosr, g
+		if !s.inPlace {
+			h = s.graphs.Clone(g)
+		}
+		o.inPlace, o.added = s.inPlace, o.added[:0]
 	} else {
 		o, h = &fosrOperator{f: new(fosr)}, g.Clone()
 	}
@@ -132,6 +140,9 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 		return nil, nil
 	}
 	f.g.AddEdge(u, v)
+	if o.inPlace {
+		o.added = append(o.added, [2]int{u, v})
+	}
 	f.setDeg(u, f.deg[u]+1)
 	f.setDeg(v, f.deg[v]+1)
 	if err := f.powerStep(); err != nil {
@@ -142,6 +153,15 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 }
 
 func (o *fosrOperator) finish(*Result) error { return nil }
+
+// undo removes the pairs added in place (added, last first): the graph
+// as it came in. O(k·n) for k additions.
+func (o *fosrOperator) undo() {
+	for i := len(o.added) - 1; i >= 0; i-- {
+		o.f.g.RemoveEdge(o.added[i][0], o.added[i][1])
+	}
+	o.added = o.added[:0]
+}
 
 // ErrFoSRVanished is FoSR's failure when its power iteration's vector
 // vanishes: a start vector zero or in the span of √d, or a graph on which

@@ -312,7 +312,7 @@ func (g *graphSweeper) rewired(ctx context.Context, cell *graphCell) (*RewiredTU
 		cfg.Budget = cell.budget.Value
 	}
 	t0 := time.Now()
-	results, err := rewire.RunMany(ctx, d.Graphs(false), cfg, rewire.ManyOptions{Threads: g.workers})
+	results, err := rewire.RunMany(ctx, d.Graphs(false), cfg, rewire.ManyOptions{Threads: g.workers, InPlace: true})
 	if err != nil {
 		return nil, fmt.Errorf("sweep: rewire %s with %s, budget %s: %w", d.Name, cell.method, cell.budget, err)
 	}
