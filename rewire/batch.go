@@ -71,7 +71,7 @@ func RunMany(ctx context.Context, graphs []*linalg.Graph, cfg Config, opt ManyOp
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cfg.Method, _ = ParseMethod(string(cfg.Method))
-	cfg.Workers, cfg.OnIteration, cfg.Context = 1, nil, ctx
+	cfg.Workers, cfg.OnIteration, cfg.Context, cfg.checked = 1, nil, ctx, true
 	cfg = resolveMany(graphs, cfg, max(1, opt.Threads))
 	results := make([]*Result, len(graphs))
 	errs := make([]error, len(graphs))

@@ -54,6 +54,9 @@ type Config struct {
 	// engine (EngineSpec.MemoryChecked), or its method's operator
 	// (checkOperatorMemory), fits in memory.
 	memoryChecked bool
+	// checked: the caller (RunMany) has checked the Config (Check) for the
+	// graphs' form, its method parsed: NewPlan skips both, graph by graph.
+	checked bool
 	// scratch, set by RunMany, is the worker's memory reused from one
 	// graph to the next (nil: a run of its own).
 	scratch *batchScratch
@@ -149,7 +152,8 @@ func (c Config) Check(directed bool) error {
 // fixed — the budget B, the iterations allowed, the engine and why — made
 // once, before the run. Run runs it.
 type Plan struct {
-	// Graph is the input graph (never modified).
+	// Graph is the input graph (never modified, but by a batch given its
+	// graphs: ManyOptions.InPlace).
 	Graph *linalg.Graph
 	// Config is the configuration as checked.
 	Config Config
@@ -178,13 +182,15 @@ type Plan struct {
 // The error is a *ConfigError, or the start vector's length. O(1) beyond
 // the check.
 func NewPlan(g *linalg.Graph, cfg Config) (*Plan, error) {
-	if err := cfg.Check(g.Directed()); err != nil {
-		return nil, err
+	if !cfg.checked {
+		if err := cfg.Check(g.Directed()); err != nil {
+			return nil, err
+		}
+		cfg.Method, _ = ParseMethod(string(cfg.Method))
 	}
 	if f := cfg.FoSR; f != nil && f.X0 != nil && len(f.X0) != g.N() {
 		return nil, &ConfigError{Field: FieldStartVector, Value: fmt.Sprintf("of %d entries", len(f.X0)), Reason: fmt.Sprintf("the graph has %d nodes", g.N())}
 	}
-	cfg.Method, _ = ParseMethod(string(cfg.Method))
 	info := cfg.Method.Info()
 	if info.PerHop {
 		if err := hops.CheckNodes(g.N()); err != nil {
