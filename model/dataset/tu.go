@@ -91,11 +91,16 @@ func (d *TUDataset) graph(i int, directed bool) *linalg.Graph {
 }
 
 // Graphs returns every graph, undirected (the form rewiring uses: the
-// arcs' pairs, as Graph(i).Undirected()) unless directed. O(total size).
+// arcs' pairs, as Graph(i).Undirected()) unless directed. Their lists are
+// packed in a few shared blocks (linalg.CloneArena), each with room for
+// more neighbours: fewer allocations than graph by graph, and a batch that
+// rewires them in place (rewire.ManyOptions.InPlace) adds edges without
+// allocating. O(total size).
 func (d *TUDataset) Graphs(directed bool) []*linalg.Graph {
 	gs := make([]*linalg.Graph, d.Len())
+	var a linalg.CloneArena
 	for i := range gs {
-		gs[i] = d.graph(i, directed)
+		gs[i] = a.Clone(d.graph(i, directed))
 	}
 	return gs
 }
