@@ -12,8 +12,7 @@ import (
 // kept before are reused when M is still L⁺[K, K] of the current graph (no
 // addition joined components since), the exact anchors' rows come from
 // their columns, and every other kept node takes one solve; M is then
-// made symmetric. The solves meet KeptTol (definitions §3.7.2).
-// O(|todo|) solves + O(|K|²).
+// made symmetric. O(|todo|) solves + O(|K|²).
 func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 	n := e.g.N()
 	var oldIndex []int32
@@ -64,7 +63,7 @@ func (e *Engine) solveKept(rs *roundStart, keep map[int]bool) error {
 			for p2, i := range e.kept {
 				row[p2] = x[i]
 			}
-		}, e.opt.KeptTol, 10*n+100, max(1, e.opt.Workers)) // definitions §3.7.2
+		}, e.opt.Tol, 10*n+100, max(1, e.opt.Workers))
 	if err != nil {
 		return fmt.Errorf("sketch: re-scoring solves: %w", err)
 	}

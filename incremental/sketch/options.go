@@ -42,12 +42,6 @@ type Options struct {
 	// values for no tie to break the wrong way); sketches are solved to
 	// 1e-4, far below their own error.
 	Tol float64
-	// KeptTol is the relative residual of the kept columns a round's start
-	// solves (solveKept; default 1e-7, definitions §3.7.2: the kept
-	// columns are nine tenths of a round start's solver passes, and 1e-7
-	// moves every R of M by far less than the cover test's room). The
-	// columns kept inside a round (the cover's grows) stay at Tol.
-	KeptTol float64
 	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
 	// e_v), which updates the bounds only (default 1e-2: the bounds carry
 	// three standard errors of the diagonal estimate, far more than x's
@@ -83,9 +77,6 @@ func (opt Options) withDefaults() Options {
 	}
 	if opt.Tol <= 0 {
 		opt.Tol = 1e-8
-	}
-	if opt.KeptTol <= 0 {
-		opt.KeptTol = 1e-7
 	}
 	if opt.BoundTol <= 0 {
 		opt.BoundTol = 1e-2
