@@ -39,8 +39,9 @@ type Options struct {
 	// Tol is the relative residual of the exact re-scoring solves (default
 	// 1e-8: definitions §3's ties are within 1e-9 of the best score, and the
 	// re-scored R of tied pairs must stay close enough to their exact
-	// values for no tie to break the wrong way); sketches are solved to
-	// 1e-4, far below their own error.
+	// values for no tie to break the wrong way: at 1e-7 the kept columns
+	// broke an exact tie on CiteSeer, docs/sketch.md, sketch-21); sketches
+	// are solved to 1e-4, far below their own error.
 	Tol float64
 	// BoundTol is the relative residual of each edit's full x = L⁺(e_u −
 	// e_v), which updates the bounds only (default 1e-2: the bounds carry
