@@ -44,10 +44,9 @@ type fosrOperator struct {
 	pcg rand.PCG    // the start vector's generator (rand)
 	rnd *rand.Rand
 	log [1]Edit // iterate's edits
-	// added are the pairs added so far, kept when the graph is the
-	// caller's (a batch in place) so that undo can take them back.
-	added   [][2]int
-	inPlace bool
+	// added are the pairs added so far, which undo takes back (a batch
+	// rewiring the caller's graph in place, whose run vanishes).
+	added [][2]int
 }
 
 // newFoSROperator draws (or takes) the start vector and makes the initial
@@ -73,7 +72,7 @@ func newFoSROperator(p *Plan) (operator, error) {
 		if !s.inPlace {
 			h = s.graphs.Clone(g)
 		}
-		o.inPlace, o.added = s.inPlace, o.added[:0]
+		o.added = o.added[:0]
 	} else {
 		o, h = &fosrOperator{f: new(fosr)}, g.Clone()
 	}
@@ -140,9 +139,7 @@ func (o *fosrOperator) iterate(it int) ([]Edit, error) {
 		return nil, nil
 	}
 	f.g.AddEdge(u, v)
-	if o.inPlace {
-		o.added = append(o.added, [2]int{u, v})
-	}
+	o.added = append(o.added, [2]int{u, v})
 	f.setDeg(u, f.deg[u]+1)
 	f.setDeg(v, f.deg[v]+1)
 	if err := f.powerStep(); err != nil {

@@ -77,7 +77,6 @@ func Run(g *linalg.Graph, cfg Config) (*Result, error) {
 // resistance engines.
 func (p *Plan) Run() (*Result, error) {
 	t0 := time.Now()
-	p.edges0 = p.Graph.NumEdges()
 	op, err := p.Method.operator(p)
 	if err != nil {
 		return nil, err
@@ -140,9 +139,9 @@ type graphTaker interface {
 func (p *Plan) ended(res *Result, t0 time.Time) *Result {
 	if res.Removed == 0 {
 		// No removal: E_0 ⊆ E_T, and the net change is the growth of the
-		// edge count (self-loops are never edited). O(1). (The one run in
-		// place, FoSR's, removes nothing: p.Graph is E_0 below.)
-		res.AddedNet, res.RemovedNet = res.Graph.NumEdges()-p.edges0, 0
+		// edge count (self-loops are never edited), counted from res.E0,
+		// taken before the first edit (a run in place edits p.Graph). O(1).
+		res.AddedNet, res.RemovedNet = res.Graph.E0()-res.E0, 0
 	} else {
 		res.AddedNet, res.RemovedNet = NetChange(p.Graph, res.Graph)
 	}

@@ -171,9 +171,6 @@ type Plan struct {
 	EngineReason string
 	// engine is the resistance engine's spec (Engine resolved).
 	engine EngineSpec
-	// edges0 is the graph's edge count when Run starts: a run in place
-	// (ManyOptions.InPlace) edits Graph itself.
-	edges0 int
 }
 
 // NewPlan checks cfg for g (Config.Check) and fixes the run: the method's
