@@ -18,10 +18,23 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 		panic("gnn: dense product operand too short")
 	}
 	pairs := denseNN16x2AVX
-	if allFinite(b[:k*m]) {
+	fin := allFinite(b[:k*m])
+	if fin {
 		pairs = denseNN16x2FAVX // no zero coefficient to mask against Inf or NaN
 	}
 	for c := 0; c < m; {
+		if fin && useAVX512 && m-c >= 64 {
+			if n >= 2 {
+				denseNN64x2FZ(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
+			}
+			if n&1 == 1 {
+				for q := c; q < c+64; q += 16 {
+					denseNN16AVX(&dst[(n-1)*m+q], m, &a[(n-1)*k], k, 1, k, &b[q], m)
+				}
+			}
+			c += 64
+			continue
+		}
 		if m-c >= 16 {
 			if n >= 2 {
 				pairs(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
@@ -65,24 +78,27 @@ func denseMulTN(dst, a, g []float64, n, k, m int, s *scratch) {
 // denseTNRows adds aᵀ·g over the listed rows of a (n×k) and g (n×m) to the
 // rows p0 … p1−1 of dst (k×m), each entry term by term in the order of
 // rows: denseMulTN's loop, on a block of dst's rows (team.mulTN); with fin
-// (g finite) the pairs of rows go through the kernel without masks
-// (denseTN16x2FAVX, the same bits). The caller checks the bounds.
+// (g finite) the rows go through the kernels without masks
+// (denseTN16x2FAVX, and denseTN32x4FZ with AVX-512: the same bits). The
+// caller checks the bounds.
 // O(len(rows)·(p1−p0)·m).
 func denseTNRows(dst, a, g []float64, k, m, p0, p1 int, rows []int, fin bool, s *scratch) {
 	kk := p1 - p0
-	pairs := denseTN16x2AVX
-	if fin {
-		pairs = denseTN16x2FAVX
-	}
 	for c := 0; c < m; {
+		if fin && useAVX512 && m-c >= 32 {
+			// Four rows at a time, then the rest in order (each
+			// entry still sums over the rows in their order).
+			n4 := len(rows) &^ 3
+			if n4 > 0 {
+				denseTN32x4FZ(&dst[p0*m+c], m, &a[p0], k, &rows[0], n4, kk, &g[c], m)
+			}
+			denseTN16Rows(dst, a, g, k, m, p0, kk, c, rows[n4:], fin)
+			denseTN16Rows(dst, a, g, k, m, p0, kk, c+16, rows[n4:], fin)
+			c += 32
+			continue
+		}
 		if m-c >= 16 {
-			np := len(rows) &^ 1
-			if np > 0 {
-				pairs(&dst[p0*m+c], m, &a[p0], k, &rows[0], np, kk, &g[c], m)
-			}
-			if np < len(rows) {
-				denseTN16AVX(&dst[p0*m+c], m, &a[p0], k, &rows[np], 1, kk, &g[c], m)
-			}
+			denseTN16Rows(dst, a, g, k, m, p0, kk, c, rows, fin)
 			c += 16
 			continue
 		}
@@ -93,6 +109,23 @@ func denseTNRows(dst, a, g []float64, k, m, p0, p1 int, rows []int, fin bool, s 
 			copy(dst[(p0+p)*m+c:(p0+p)*m+c+r], pad[p*8:p*8+r])
 		}
 		c += r
+	}
+}
+
+// denseTN16Rows is denseTNRows' 16-column block at column c for the
+// listed rows: two rows at a time, then the last one if their number is
+// odd. The caller checks the bounds. O(len(rows)·kk·16).
+func denseTN16Rows(dst, a, g []float64, k, m, p0, kk, c int, rows []int, fin bool) {
+	pairs := denseTN16x2AVX
+	if fin {
+		pairs = denseTN16x2FAVX
+	}
+	np := len(rows) &^ 1
+	if np > 0 {
+		pairs(&dst[p0*m+c], m, &a[p0], k, &rows[0], np, kk, &g[c], m)
+	}
+	if np < len(rows) {
+		denseTN16AVX(&dst[p0*m+c], m, &a[p0], k, &rows[np], 1, kk, &g[c], m)
 	}
 }
 

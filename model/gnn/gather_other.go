@@ -76,3 +76,14 @@ func addToRows16AVX(dst *float64, ds, n int, v *float64, mask *[16]int64) {
 func scaleAVX(y *float64, f float64, n int) {
 	panic("gnn: scaleAVX off amd64")
 }
+
+// useAVX512 is false off amd64.
+var useAVX512 = false
+
+func denseNN64x2FZ(dst *float64, ds int, a *float64, as int, n, k int, b *float64, bs int) {
+	panic("gnn: denseNN64x2FZ off amd64")
+}
+
+func denseTN32x4FZ(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int) {
+	panic("gnn: denseTN32x4FZ off amd64")
+}

@@ -161,10 +161,47 @@ func benchGraphEpoch(b *testing.B, data *GraphData, kind GraphKind, evalAll bool
 	b.ReportMetric(flops/perEpoch/1e9, "GFLOP/s")
 }
 
+// BenchmarkDenseMul times a GIN layer's product x·W (a batch of 2 560
+// nodes, 64×64, half of x zero as after a ReLU) through the AVX two-row
+// kernel without masks (denseNN16x2FAVX) and, where the machine has
+// AVX-512, the 64-column one (denseNN64x2FZ, the same bits):
+//
+//	go test -run '^$' -bench 'DenseMul(TN)?$' -cpu 1 ./model/gnn
+func BenchmarkDenseMul(b *testing.B) {
+	if !useAVX {
+		b.Skip("no AVX: the row loops run")
+	}
+	const n, k, m = 2560, 64, 64
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, w, dst := make([]float64, n*k), make([]float64, k*m), make([]float64, n*m)
+	for i := range x {
+		x[i] = max(0, rng.NormFloat64())
+	}
+	for i := range w {
+		w[i] = rng.NormFloat64()
+	}
+	var s scratch
+	for _, z := range []bool{false, true} {
+		if z && !useAVX512 {
+			continue
+		}
+		b.Run(map[bool]string{false: "avx", true: "avx512"}[z], func(b *testing.B) {
+			old := useAVX512
+			useAVX512 = z
+			defer func() { useAVX512 = old }()
+			for b.Loop() {
+				denseMul(dst, x, w, n, k, m, &s)
+			}
+			b.ReportMetric(2*n*k*m/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+		})
+	}
+}
+
 // BenchmarkDenseMulTN times a GIN layer's weight gradient xᵀ·g (a batch of
 // 2 560 nodes, 64×64, half of x zero as after a ReLU) through the masked
-// two-row kernel (denseTN16x2AVX) and the one without masks that a finite
-// g allows (denseTN16x2FAVX, the same bits):
+// two-row kernel (denseTN16x2AVX), the one without masks that a finite
+// g allows (denseTN16x2FAVX, the same bits) and, where the machine has
+// AVX-512, the four-row one (denseTN32x4FZ, the same bits):
 //
 //	go test -run '^$' -bench DenseMulTN -cpu 1 ./model/gnn
 func BenchmarkDenseMulTN(b *testing.B) {
@@ -185,12 +222,18 @@ func BenchmarkDenseMulTN(b *testing.B) {
 		rows[i] = i
 	}
 	var s scratch
-	for _, fin := range []bool{false, true} {
-		name := "masked"
-		if fin {
-			name = "unmasked"
+	for _, c := range []struct {
+		name     string
+		fin, z51 bool
+	}{{"masked", false, false}, {"unmasked", true, false}, {"unmasked-avx512", true, true}} {
+		if c.z51 && !useAVX512 {
+			continue
 		}
-		b.Run(name, func(b *testing.B) {
+		fin := c.fin
+		b.Run(c.name, func(b *testing.B) {
+			old := useAVX512
+			useAVX512 = c.z51
+			defer func() { useAVX512 = old }()
 			for b.Loop() {
 				clear(dst)
 				denseTNRows(dst, x, g, k, m, 0, k, rows, fin, &s)

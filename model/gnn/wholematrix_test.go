@@ -168,18 +168,38 @@ func TestSpmmTByBits(t *testing.T) {
 }
 
 // TestDenseBits: denseMul, denseMulTN and denseMulNT (zero coefficients
-// masked, whole matrices in assembly) give the bits of the sparse-row loops
-// mulNNb, mulTNb and mulNTb for widths 1–40, with −0 and zero coefficients
-// facing ±Inf and NaN (a masked term must add nothing), zero rows of g and
-// one-column inputs.
+// masked, whole matrices in assembly, with and without the AVX-512
+// kernels where the machine has them) give the bits of the sparse-row
+// loops mulNNb, mulTNb and mulNTb for widths 1–72, with −0 and zero
+// coefficients facing ±Inf and NaN (a masked term must add nothing), zero
+// rows of g, row counts of every remainder by 2 and 4, and one-column
+// inputs.
 func TestDenseBits(t *testing.T) {
 	if !useAVX {
 		t.Skip("no AVX on this machine: the dense products are the row loops")
 	}
+	if !useAVX512 {
+		t.Log("no AVX-512 on this machine: only the AVX kernels are compared")
+	}
+	for _, z := range []bool{false, true} {
+		if z && !useAVX512 {
+			continue
+		}
+		t.Run(fmt.Sprintf("avx512=%v", z), func(t *testing.T) {
+			old := useAVX512
+			useAVX512 = z
+			defer func() { useAVX512 = old }()
+			denseBits(t)
+		})
+	}
+}
+
+// denseBits is TestDenseBits for the kernels useAVX512 selects.
+func denseBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 11))
-	for _, nk := range [][2]int{{17, 9}, {5, 1}, {33, 16}} {
+	for _, nk := range [][2]int{{17, 9}, {5, 1}, {33, 16}, {18, 64}, {35, 7}} {
 		n, k := nk[0], nk[1]
-		for m := 1; m <= 40; m++ {
+		for m := 1; m <= 72; m++ {
 			a := awkward(n*k, rng, false)
 			sparsify(a, rng)
 			b := awkward(k*m, rng, false)
