@@ -1,0 +1,415 @@
+package sketch
+
+// A measurement, not a test of the engine: how many nodes a bound on the
+// pair would keep, against the engine's per-node bound (docs/sketch.md,
+// "Step 4, second measurement: a bound on the pair"). It runs only with
+// OHM_PAIRBOUND set; see TestPairBoundMeasure.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/linalg/graphio"
+)
+
+// TestPairBoundMeasure measures, for a graph (OHM_PAIRBOUND=G.npz) after
+// the first k iterations of an edit log (OHM_PAIRBOUND_LOG, jsonl of
+// `ohm rewire --log`; OHM_PAIRBOUND_K, default 0), the nodes each bound
+// keeps: the engine's per-node bound at a round start on that graph, and
+// the pair bound R_ij ≤ ‖p_i − p_j‖² + (ρ_i + ρ_j)² (p_i the projection of
+// y_i = L⁺^{1/2}e_i on the anchors' span, ρ_i² = L⁺_ii − ‖p_i‖²) for
+// |A| in OHM_PAIRBOUND_A (default 64,128,256,512): exact per node (max
+// over j, O(n²·|A|)) with the exact diagonal and with the engine's
+// D̂ + 3σ, and the O(n·m·|A|) cluster bound (m centres in the projected
+// space). The anchors are the engine's 64 exact anchors extended by
+// farthest-point sampling in R (OHM_PAIRBOUND_ANCHORS=fps: from the
+// farthest pair's end instead). Needs the dense L⁺ (8n² bytes, and the
+// incremental engine's 4n²). Every pair bound is checked against the
+// exact eccentricities (it must hold).
+func TestPairBoundMeasure(t *testing.T) {
+	path := os.Getenv("OHM_PAIRBOUND")
+	if path == "" {
+		t.Skip("a measurement: OHM_PAIRBOUND=G.npz [OHM_PAIRBOUND_LOG=log.jsonl OHM_PAIRBOUND_K=0,10,100 OHM_PAIRBOUND_A=64,128,256,512] runs it")
+	}
+	g, err := graphio.Load(path, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := envInts(t, "OHM_PAIRBOUND_K", "0")
+	as := envInts(t, "OHM_PAIRBOUND_A", "64,128,256,512")
+	edits := readEditLog(t, os.Getenv("OHM_PAIRBOUND_LOG"))
+	start := time.Now()
+	ex, err := incremental.NewUndirected(g, incremental.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: n=%d m=%d, dense L⁺ in %.1f s", path, g.N(), g.NumEdges(), time.Since(start).Seconds())
+	next := 0
+	for _, k := range ks {
+		for next < len(edits) && edits[next].Iteration <= k {
+			ex.Begin()
+			it := edits[next].Iteration
+			for ; next < len(edits) && edits[next].Iteration == it; next++ {
+				ed := edits[next]
+				if ed.Op == "add" {
+					err = ex.Add(ed.U, ed.V)
+				} else {
+					err = ex.Remove(ed.U, ed.V)
+				}
+				if err != nil {
+					t.Fatalf("iteration %d: %v", it, err)
+				}
+			}
+			if err := ex.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		measurePairBound(t, ex, k, as)
+	}
+}
+
+type loggedEdit struct {
+	Iteration int    `json:"iteration"`
+	Op        string `json:"op"`
+	U         int    `json:"u"`
+	V         int    `json:"v"`
+}
+
+func readEditLog(t *testing.T, path string) []loggedEdit {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []loggedEdit
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ed loggedEdit
+		if err := json.Unmarshal(sc.Bytes(), &ed); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, ed)
+	}
+	return out
+}
+
+func envInts(t *testing.T, name, def string) []int {
+	s := os.Getenv(name)
+	if s == "" {
+		s = def
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// keptCounts counts the nodes whose bound b reaches 0.98·R* (the brief's
+// threshold) and those whose 0.98·b exceeds R* (the cover test's: with the
+// farthest pair kept, a node stays out only when 0.98·b ≤ R*).
+func keptCounts(b []float64, rstar float64) (loose, cover int) {
+	for _, x := range b {
+		if x >= coverMargin*rstar {
+			loose++
+		}
+		if coverMargin*x > rstar {
+			cover++
+		}
+	}
+	return loose, cover
+}
+
+// measurePairBound is one graph's row block of the table.
+func measurePairBound(t *testing.T, ex *incremental.Undirected, k int, as []int) {
+	n := ex.N()
+	L := make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			L[i*n+j] = ex.Pinv(i, j)
+		}
+	}
+	ecc := make([]float64, n)
+	rstar := 0.0
+	for i := range n {
+		row, lii := L[i*n:(i+1)*n], L[i*n+i]
+		for j, v := range row {
+			if j != i {
+				ecc[i] = max(ecc[i], lii+L[j*n+j]-2*v)
+			}
+		}
+		rstar = max(rstar, ecc[i])
+	}
+	trueLoose, _ := keptCounts(ecc, rstar)
+
+	// The engine's per-node bound at a round start on this graph (seed 0).
+	t0 := time.Now()
+	e := &Engine{g: ex.Graph().Clone(), opt: Options{Workers: 1}.withDefaults(), index: make([]int32, n)}
+	sk, err := e.startRound()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := e.estimateEccentricities(sk)
+	if err := e.solveAnchors(rs); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.estimateDiagonal(rs); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.findSmall(); err != nil {
+		t.Fatal(err)
+	}
+	e.setAnchors(rs.X, rs.cols)
+	e.scale = 1
+	eb := make([]float64, n)
+	if err := e.bounds(eb); err != nil {
+		t.Fatal(err)
+	}
+	engSec := time.Since(t0).Seconds()
+	el, ec := keptCounts(eb, rstar)
+	var dhatErr float64 // largest (L⁺_ii − D̂_i)/σ_i
+	for i := range n {
+		if e.sd[i] > 0 {
+			dhatErr = max(dhatErr, (L[i*n+i]-e.dhat[i])/e.sd[i])
+		}
+	}
+	t.Logf("k=%d R*=%.5g true ecc ≥0.98R*: %d | engine bound (round start %.1f s, %d solves): ≥0.98R* %d, >R*/0.98 %d; max (L⁺_ii−D̂_i)/σ_i %.2f",
+		k, rstar, trueLoose, engSec, e.solves, el, ec, dhatErr)
+
+	upper := make([]float64, n) // D̂_i + 3σ_i, an upper bound of L⁺_ii
+	for i := range n {
+		upper[i] = e.dhat[i] + confidence*e.sd[i]
+	}
+	kinds := os.Getenv("OHM_PAIRBOUND_ANCHORS")
+	if kinds == "" {
+		kinds = "engine,fps"
+	}
+	for _, kind := range strings.Split(kinds, ",") {
+		var anchors []int
+		switch kind {
+		case "engine": // the engine's exact anchors, then farthest points
+			anchors = slices.Clone(rs.X)
+		case "fps": // farthest points from the farthest pair's end
+			far := 0
+			for i := range n {
+				if ecc[i] > ecc[far] {
+					far = i
+				}
+			}
+			anchors = []int{far}
+		default:
+			t.Fatalf("OHM_PAIRBOUND_ANCHORS: %q", kind)
+		}
+		anchors = farthestPoints(L, n, anchors, slices.Max(as))
+		t.Logf(" anchors %s:", kind)
+		for _, d := range as {
+			pairBoundRow(t, L, n, anchors[:d], ecc, rstar, upper)
+		}
+	}
+}
+
+// farthestPoints extends the anchors to d nodes by farthest-point sampling
+// in R (each next node the farthest from those chosen). O(n·d).
+func farthestPoints(L []float64, n int, anchors []int, d int) []int {
+	mind := make([]float64, n)
+	for i := range mind {
+		mind[i] = math.Inf(1)
+	}
+	upd := func(a int) {
+		for i := range n {
+			mind[i] = min(mind[i], L[i*n+i]+L[a*n+a]-2*L[a*n+i])
+		}
+	}
+	for _, a := range anchors {
+		upd(a)
+	}
+	for len(anchors) < d {
+		far := 0
+		for i := range n {
+			if mind[i] > mind[far] {
+				far = i
+			}
+		}
+		anchors = append(anchors, far)
+		upd(far)
+	}
+	return anchors
+}
+
+// pairBoundRow computes the pair bound's per-node maxima for one anchor
+// set and logs what they keep.
+func pairBoundRow(t *testing.T, L []float64, n int, A []int, ecc []float64, rstar float64, upper []float64) {
+	d := len(A)
+	t0 := time.Now()
+	G := mat.NewSymDense(d, nil)
+	for x, a := range A {
+		for y, b := range A[x:] {
+			G.SetSym(x, x+y, L[a*n+b])
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(G) {
+		t.Fatalf("|A|=%d: L⁺[A,A] not positive definite", d)
+	}
+	var U mat.TriDense
+	ch.UTo(&U)
+	// Pt (d×n): column i is p_i = U⁻ᵀ c_i, c_i = L⁺[A, i] (G = UᵀU).
+	pt := blas64.General{Rows: d, Cols: n, Stride: n, Data: make([]float64, d*n)}
+	for x, a := range A {
+		copy(pt.Data[x*n:(x+1)*n], L[a*n:(a+1)*n])
+	}
+	u := U.RawTriangular()
+	blas64.Trsm(blas.Left, blas.Trans, 1, u, pt)
+	norm := make([]float64, n)
+	for x := range d {
+		for i, v := range pt.Data[x*n : (x+1)*n] {
+			norm[i] += v * v
+		}
+	}
+	rho, rhoHat := make([]float64, n), make([]float64, n)
+	for i := range n {
+		rho[i] = math.Sqrt(max(0, L[i*n+i]-norm[i]))
+		rhoHat[i] = math.Sqrt(max(0, upper[i]-norm[i]))
+	}
+	projSec := time.Since(t0).Seconds()
+
+	// Exact per-node maxima over j ≠ i, in blocks of rows of PᵀP.
+	t1 := time.Now()
+	B, Bhat := make([]float64, n), make([]float64, n)
+	const blk = 512
+	q := blas64.General{Rows: blk, Cols: n, Stride: n, Data: make([]float64, blk*n)}
+	for r0 := 0; r0 < n; r0 += blk {
+		r1 := min(n, r0+blk)
+		q.Rows = r1 - r0
+		a := blas64.General{Rows: d, Cols: r1 - r0, Stride: n, Data: pt.Data[r0:]}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, pt, 0, q)
+		for i := r0; i < r1; i++ {
+			row := q.Data[(i-r0)*n : (i-r0+1)*n]
+			bi, bh := math.Inf(-1), math.Inf(-1)
+			for j, pij := range row {
+				if j == i {
+					continue
+				}
+				proj := norm[i] + norm[j] - 2*pij
+				s, sh := rho[i]+rho[j], rhoHat[i]+rhoHat[j]
+				bi, bh = max(bi, proj+s*s), max(bh, proj+sh*sh)
+			}
+			B[i], Bhat[i] = bi, bh
+		}
+	}
+	exactSec := time.Since(t1).Seconds()
+	viol := 0
+	for i := range n {
+		if B[i] < ecc[i]*(1-1e-9) {
+			viol++
+		}
+	}
+	if viol > 0 {
+		t.Errorf("|A|=%d: the pair bound is below the exact eccentricity at %d nodes", d, viol)
+	}
+	bl, bc := keptCounts(B, rstar)
+	hl, hc := keptCounts(Bhat, rstar)
+	var rhoMed []float64
+	for i := range n {
+		rhoMed = append(rhoMed, rho[i]*rho[i])
+	}
+	slices.Sort(rhoMed)
+	line := fmt.Sprintf("  |A|=%d: ρ² median %.4g max %.4g; pair bound exact diag: ≥0.98R* %d, >R*/0.98 %d; with D̂+3σ: %d, %d; P %.1f s, exact max %.1f s",
+		d, rhoMed[n/2], rhoMed[n-1], bl, bc, hl, hc, projSec, exactSec)
+	for _, m := range []int{1, 64, 256, 1024} {
+		t2 := time.Now()
+		cb := clusterBound(pt, n, d, rho, m)
+		cl, cc := keptCounts(cb, rstar)
+		line += fmt.Sprintf("; clusters m=%d: %d, %d (%.1f s)", m, cl, cc, time.Since(t2).Seconds())
+	}
+	t.Log(line)
+}
+
+// clusterBound bounds max_j ‖p_i − p_j‖² + (ρ_i + ρ_j)² per node through m
+// clusters of the points p_j (farthest-point centres c_k, radius r_k,
+// largest ρ in the cluster ρ_k): (‖p_i − c_k‖ + r_k)² + (ρ_i + ρ_k)²,
+// the max over k. O(n·m·d), as products with the centres (the squared
+// distances ‖p‖² + ‖c‖² − 2p·c). (A node's own cluster includes it: the
+// bound may count j = i, which only raises it.)
+func clusterBound(pt blas64.General, n, d int, rho []float64, m int) []float64 {
+	m = min(m, n)
+	// P (n×d), the points as rows, and their squared norms.
+	p := blas64.General{Rows: n, Cols: d, Stride: d, Data: make([]float64, n*d)}
+	norm := make([]float64, n)
+	for c := range d {
+		for i, v := range pt.Data[c*n : (c+1)*n] {
+			p.Data[i*d+c] = v
+			norm[i] += v * v
+		}
+	}
+	// Gonzalez: centres one by one (nodes), each the point farthest from
+	// those chosen; owner[i] its nearest centre so far.
+	centres := make([]int, 0, m)
+	mind := make([]float64, n)
+	owner := make([]int, n)
+	for i := range mind {
+		mind[i] = math.Inf(1)
+	}
+	dot := blas64.Vector{N: n, Inc: 1, Data: make([]float64, n)}
+	next := 0
+	for len(centres) < m {
+		c := next
+		centres = append(centres, c)
+		k := len(centres) - 1
+		blas64.Gemv(blas.NoTrans, 1, p, blas64.Vector{N: d, Inc: 1, Data: p.Data[c*d : (c+1)*d]}, 0, dot)
+		far := 0
+		for i := range n {
+			if v := max(0, norm[i]+norm[c]-2*dot.Data[i]); v < mind[i] {
+				mind[i], owner[i] = v, k
+			}
+			if mind[i] > mind[far] {
+				far = i
+			}
+		}
+		next = far
+	}
+	r, rk := make([]float64, m), make([]float64, m)
+	for i := range n {
+		k := owner[i]
+		r[k] = max(r[k], math.Sqrt(mind[i]))
+		rk[k] = max(rk[k], rho[i])
+	}
+	// C (m×d) and the products P·Cᵀ (n×m).
+	cm := blas64.General{Rows: m, Cols: d, Stride: d, Data: make([]float64, m*d)}
+	for k, c := range centres {
+		copy(cm.Data[k*d:(k+1)*d], p.Data[c*d:(c+1)*d])
+	}
+	pc := blas64.General{Rows: n, Cols: m, Stride: m, Data: make([]float64, n*m)}
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, p, cm, 0, pc)
+	out := make([]float64, n)
+	for i := range n {
+		b := 0.0
+		for k, c := range centres {
+			a := math.Sqrt(max(0, norm[i]+norm[c]-2*pc.Data[i*m+k])) + r[k]
+			s := rho[i] + rk[k]
+			b = max(b, a*a+s*s)
+		}
+		out[i] = b
+	}
+	return out
+}
