@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/incremental"
+	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
@@ -223,7 +224,7 @@ func measurePairBound(t *testing.T, ex *incremental.Undirected, k int, as []int)
 		anchors = farthestPoints(L, n, anchors, slices.Max(as))
 		t.Logf(" anchors %s:", kind)
 		for _, d := range as {
-			pairBoundRow(t, L, n, anchors[:d], ecc, rstar, upper)
+			pairBoundRow(t, ex.Graph(), L, n, anchors[:d], ecc, rstar, upper)
 		}
 	}
 }
@@ -256,9 +257,19 @@ func farthestPoints(L []float64, n int, anchors []int, d int) []int {
 	return anchors
 }
 
-// pairBoundRow computes the pair bound's per-node maxima for one anchor
-// set and logs what they keep.
-func pairBoundRow(t *testing.T, L []float64, n int, A []int, ecc []float64, rstar float64, upper []float64) {
+// pairBoundRow computes the pair bounds' per-node maxima for one anchor
+// set and logs what they keep:
+//
+//   - CS: ‖p_i − p_j‖² + (ρ_i + ρ_j)² (Cauchy–Schwarz on the residuals
+//     r_i = (I−P)y_i), with the exact ρ_i² = L⁺_ii − ‖p_i‖² and with
+//     D̂_i + 3σ_i for L⁺_ii;
+//   - Pyth: ‖p_i − p_j‖² + ρ_i² + ρ_j² + 2h_i h_j/1ᵀh: R_ij is the same
+//     less 2⟨r_i, r_j⟩ = 2S_ij (S = L⁺ − L⁺[:,A] G⁻¹ L⁺[A,:], the field's
+//     covariance given the anchors), and S_ij ≥ −h_i h_j/1ᵀh
+//     (meanCorrection); with the exact ρ_i² and with the local ρ̃_i²
+//     (localRho, no diagonal);
+//   - the cluster bounds of both forms with ρ̃.
+func pairBoundRow(t *testing.T, g *linalg.Graph, L []float64, n int, A []int, ecc []float64, rstar float64, upper []float64) {
 	d := len(A)
 	t0 := time.Now()
 	G := mat.NewSymDense(d, nil)
@@ -292,10 +303,31 @@ func pairBoundRow(t *testing.T, L []float64, n int, A []int, ecc []float64, rsta
 		rhoHat[i] = math.Sqrt(max(0, upper[i]-norm[i]))
 	}
 	projSec := time.Since(t0).Seconds()
+	t0 = time.Now()
+	loc, ballMax := localRho(g, A)
+	locSec := time.Since(t0).Seconds()
+	locViol, locExcess := 0, []float64{}
+	for i := range n {
+		if loc[i] < rho[i]*rho[i]*(1-1e-9)-1e-12 {
+			locViol++
+		}
+		locExcess = append(locExcess, loc[i]-rho[i]*rho[i])
+	}
+	slices.Sort(locExcess)
+	if locViol > 0 {
+		t.Errorf("|A|=%d: the local ρ̃² is below the exact ρ² at %d nodes", d, locViol)
+	}
+	rhoLoc := make([]float64, n)
+	for i := range n {
+		rhoLoc[i] = math.Sqrt(loc[i])
+	}
 
 	// Exact per-node maxima over j ≠ i, in blocks of rows of PᵀP.
 	t1 := time.Now()
-	B, Bhat := make([]float64, n), make([]float64, n)
+	B, Bhat, Bpy, Bloc := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	h, sumh := meanCorrection(g, A)
+	hmax := slices.Max(h)
+	minS, minSc := math.Inf(1), math.Inf(1) // S_ij, and S_ij + h_i h_j/1ᵀh (≥ 0)
 	const blk = 512
 	q := blas64.General{Rows: blk, Cols: n, Stride: n, Data: make([]float64, blk*n)}
 	for r0 := 0; r0 < n; r0 += blk {
@@ -305,7 +337,8 @@ func pairBoundRow(t *testing.T, L []float64, n int, A []int, ecc []float64, rsta
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, pt, 0, q)
 		for i := r0; i < r1; i++ {
 			row := q.Data[(i-r0)*n : (i-r0+1)*n]
-			bi, bh := math.Inf(-1), math.Inf(-1)
+			lrow := L[i*n : (i+1)*n]
+			bi, bh, bp, bl := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
 			for j, pij := range row {
 				if j == i {
 					continue
@@ -313,45 +346,213 @@ func pairBoundRow(t *testing.T, L []float64, n int, A []int, ecc []float64, rsta
 				proj := norm[i] + norm[j] - 2*pij
 				s, sh := rho[i]+rho[j], rhoHat[i]+rhoHat[j]
 				bi, bh = max(bi, proj+s*s), max(bh, proj+sh*sh)
+				c := 2 * h[i] * h[j] / sumh
+				bp = max(bp, proj+rho[i]*rho[i]+rho[j]*rho[j]+c)
+				bl = max(bl, proj+loc[i]+loc[j]+c)
+				minS = min(minS, lrow[j]-pij)
+				minSc = min(minSc, lrow[j]-pij+c/2)
 			}
-			B[i], Bhat[i] = bi, bh
+			B[i], Bhat[i], Bpy[i], Bloc[i] = bi, bh, bp, bl
 		}
 	}
 	exactSec := time.Since(t1).Seconds()
-	viol := 0
-	for i := range n {
-		if B[i] < ecc[i]*(1-1e-9) {
-			viol++
+	for name, b := range map[string][]float64{"CS exact": B, "Pyth exact": Bpy, "Pyth ρ̃": Bloc} {
+		viol := 0
+		for i := range n {
+			if b[i] < ecc[i]*(1-1e-9) {
+				viol++
+			}
 		}
-	}
-	if viol > 0 {
-		t.Errorf("|A|=%d: the pair bound is below the exact eccentricity at %d nodes", d, viol)
+		if viol > 0 {
+			t.Errorf("|A|=%d: the pair bound %s is below the exact eccentricity at %d nodes", d, name, viol)
+		}
 	}
 	bl, bc := keptCounts(B, rstar)
 	hl, hc := keptCounts(Bhat, rstar)
-	var rhoMed []float64
+	pl, pc := keptCounts(Bpy, rstar)
+	ll, lc := keptCounts(Bloc, rstar)
+	var rhoSq []float64
 	for i := range n {
-		rhoMed = append(rhoMed, rho[i]*rho[i])
+		rhoSq = append(rhoSq, rho[i]*rho[i])
 	}
-	slices.Sort(rhoMed)
-	line := fmt.Sprintf("  |A|=%d: ρ² median %.4g max %.4g; pair bound exact diag: ≥0.98R* %d, >R*/0.98 %d; with D̂+3σ: %d, %d; P %.1f s, exact max %.1f s",
-		d, rhoMed[n/2], rhoMed[n-1], bl, bc, hl, hc, projSec, exactSec)
-	for _, m := range []int{1, 64, 256, 1024} {
+	slices.Sort(rhoSq)
+	line := fmt.Sprintf("  |A|=%d: ρ² median %.4g max %.4g; ρ̃²−ρ² median %.3g max %.3g (ball ≤ %d, %.1f s); min S_ij %.3g, S_ij + h_ih_j/1ᵀh %.3g, 2h_max²/1ᵀh %.3g\n"+
+		"    kept (≥0.98R*, >R*/0.98): CS exact %d, %d; CS D̂+3σ %d, %d; Pyth exact %d, %d; Pyth ρ̃ %d, %d; P %.1f s, exact maxima %.1f s",
+		d, rhoSq[n/2], rhoSq[n-1], locExcess[n/2], locExcess[n-1], ballMax, locSec, minS, minSc, 2*hmax*hmax/sumh, bl, bc, hl, hc, pl, pc, ll, lc, projSec, exactSec)
+	for _, m := range []int{1, 256, 1024} {
 		t2 := time.Now()
-		cb := clusterBound(pt, n, d, rho, m)
+		cb, cp := clusterBound(pt, n, d, rhoLoc, h, sumh, m)
 		cl, cc := keptCounts(cb, rstar)
-		line += fmt.Sprintf("; clusters m=%d: %d, %d (%.1f s)", m, cl, cc, time.Since(t2).Seconds())
+		xl, xc := keptCounts(cp, rstar)
+		line += fmt.Sprintf("\n    clusters m=%d (ρ̃): CS %d, %d; Pyth %d, %d (%.1f s)", m, cl, cc, xl, xc, time.Since(t2).Seconds())
 	}
 	t.Log(line)
+}
+
+// localRho bounds ρ_i² = ‖(I−P)y_i‖² from above without the diagonal:
+// ρ_i² = min over w of (e_i − w)ᵀL⁺(e_i − w), w on the anchors, is at
+// most the energy of any unit flow from i into the anchors (Thomson), so
+// at most R(i, anchors shorted) in any subgraph (Rayleigh): here the
+// subgraph induced by i's ball (the BFS levels up to the first that holds
+// an anchor, and one more while the ball has at most 400 nodes), solved by
+// conjugate gradients with the ball's anchors grounded. 0 for an anchor.
+// Returns the bounds and the largest ball.
+func localRho(g *linalg.Graph, A []int) ([]float64, int) {
+	n := g.N()
+	isA := make([]bool, n)
+	for _, a := range A {
+		isA[a] = true
+	}
+	out := make([]float64, n)
+	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	biggest := 0
+	for i := range n {
+		if isA[i] {
+			continue
+		}
+		ball := []int{i}
+		pos[i] = 0
+		found, extra, lo := false, 0, 0
+		for lo < len(ball) && (!found || extra < 1) {
+			if found {
+				extra++
+				if len(ball) > 400 {
+					break
+				}
+			}
+			hi := len(ball)
+			for _, x := range ball[lo:hi] {
+				for _, y := range g.Neighbours(x) {
+					if pos[y] < 0 {
+						pos[y] = len(ball)
+						ball = append(ball, y)
+						found = found || isA[y]
+					}
+				}
+			}
+			lo = hi
+		}
+		biggest = max(biggest, len(ball))
+		if found {
+			b := make([]float64, len(ball))
+			b[0] = 1
+			out[i] = groundedSolve(g, ball, pos, isA, b)[0]
+		} else {
+			out[i] = math.Inf(1) // no anchor reached: no bound
+		}
+		for _, x := range ball {
+			pos[x] = -1
+		}
+	}
+	return out, biggest
+}
+
+// groundedSolve solves L_ball x = b with the ball's anchors grounded
+// (x = 0 there; the edges leaving the ball dropped) by Jacobi-preconditioned
+// conjugate gradients to a residual of 1e-13·‖b‖: with b = e_0, x_0 is the
+// resistance from ball[0] to its anchors shorted.
+func groundedSolve(g *linalg.Graph, ball, pos []int, isA []bool, b []float64) []float64 {
+	s := len(ball)
+	deg := make([]float64, s)
+	for k, x := range ball {
+		for _, y := range g.Neighbours(x) {
+			if pos[y] >= 0 {
+				deg[k]++
+			}
+		}
+	}
+	apply := func(v, out []float64) {
+		for k, x := range ball {
+			if isA[x] {
+				out[k] = 0
+				continue
+			}
+			acc := deg[k] * v[k]
+			for _, y := range g.Neighbours(x) {
+				if p := pos[y]; p >= 0 && !isA[y] {
+					acc -= v[p]
+				}
+			}
+			out[k] = acc
+		}
+	}
+	x, r, z, p, ap := make([]float64, s), slices.Clone(b), make([]float64, s), make([]float64, s), make([]float64, s)
+	for k, xk := range ball {
+		if isA[xk] {
+			r[k] = 0
+		}
+	}
+	dot := func(a, b []float64) float64 {
+		v := 0.0
+		for k := range a {
+			v += a[k] * b[k]
+		}
+		return v
+	}
+	prec := func() {
+		for k, xk := range ball {
+			if isA[xk] {
+				z[k] = 0
+			} else {
+				z[k] = r[k] / deg[k]
+			}
+		}
+	}
+	prec()
+	copy(p, z)
+	rz := dot(r, z)
+	stop := 1e-13 * math.Sqrt(dot(r, r))
+	for it := 0; it < 10*s+100 && math.Sqrt(dot(r, r)) > stop; it++ {
+		apply(p, ap)
+		alpha := rz / dot(p, ap)
+		for k := range x {
+			x[k] += alpha * p[k]
+			r[k] -= alpha * ap[k]
+		}
+		prec()
+		rz2 := dot(r, z)
+		for k := range p {
+			p[k] = z[k] + rz2/rz*p[k]
+		}
+		rz = rz2
+	}
+	return x
+}
+
+// meanCorrection is h = L_U⁻¹1 (U the nodes that are no anchor, the
+// anchors grounded) and 1ᵀh: S = L_U⁻¹ − hhᵀ/1ᵀh on U (the field
+// conditioned on the anchors and on its mean), and L_U⁻¹ ≥ 0 entrywise,
+// so S_ij ≥ −h_i h_j / 1ᵀh. One solve.
+func meanCorrection(g *linalg.Graph, A []int) ([]float64, float64) {
+	n := g.N()
+	isA := make([]bool, n)
+	for _, a := range A {
+		isA[a] = true
+	}
+	all, pos, b := make([]int, n), make([]int, n), make([]float64, n)
+	for i := range n {
+		all[i], pos[i], b[i] = i, i, 1
+	}
+	h := groundedSolve(g, all, pos, isA, b)
+	sum := 0.0
+	for _, v := range h {
+		sum += v
+	}
+	return h, sum
 }
 
 // clusterBound bounds max_j ‖p_i − p_j‖² + (ρ_i + ρ_j)² per node through m
 // clusters of the points p_j (farthest-point centres c_k, radius r_k,
 // largest ρ in the cluster ρ_k): (‖p_i − c_k‖ + r_k)² + (ρ_i + ρ_k)²,
-// the max over k. O(n·m·d), as products with the centres (the squared
+// the max over k, and the Pythagorean form with ρ_i² + ρ_k² + 2h_i h_k/1ᵀh
+// (pyth, h_k the cluster's largest h: meanCorrection).
+// O(n·m·d), as products with the centres (the squared
 // distances ‖p‖² + ‖c‖² − 2p·c). (A node's own cluster includes it: the
 // bound may count j = i, which only raises it.)
-func clusterBound(pt blas64.General, n, d int, rho []float64, m int) []float64 {
+func clusterBound(pt blas64.General, n, d int, rho, h []float64, sumh float64, m int) (cs, pyth []float64) {
 	m = min(m, n)
 	// P (n×d), the points as rows, and their squared norms.
 	p := blas64.General{Rows: n, Cols: d, Stride: d, Data: make([]float64, n*d)}
@@ -388,11 +589,12 @@ func clusterBound(pt blas64.General, n, d int, rho []float64, m int) []float64 {
 		}
 		next = far
 	}
-	r, rk := make([]float64, m), make([]float64, m)
+	r, rk, hk := make([]float64, m), make([]float64, m), make([]float64, m)
 	for i := range n {
 		k := owner[i]
 		r[k] = max(r[k], math.Sqrt(mind[i]))
 		rk[k] = max(rk[k], rho[i])
+		hk[k] = max(hk[k], h[i])
 	}
 	// C (m×d) and the products P·Cᵀ (n×m).
 	cm := blas64.General{Rows: m, Cols: d, Stride: d, Data: make([]float64, m*d)}
@@ -401,15 +603,16 @@ func clusterBound(pt blas64.General, n, d int, rho []float64, m int) []float64 {
 	}
 	pc := blas64.General{Rows: n, Cols: m, Stride: m, Data: make([]float64, n*m)}
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, p, cm, 0, pc)
-	out := make([]float64, n)
+	cs, pyth = make([]float64, n), make([]float64, n)
 	for i := range n {
-		b := 0.0
+		b, bp := 0.0, 0.0
 		for k, c := range centres {
 			a := math.Sqrt(max(0, norm[i]+norm[c]-2*pc.Data[i*m+k])) + r[k]
 			s := rho[i] + rk[k]
 			b = max(b, a*a+s*s)
+			bp = max(bp, a*a+rho[i]*rho[i]+rk[k]*rk[k]+2*h[i]*hk[k]/sumh)
 		}
-		out[i] = b
+		cs[i], pyth[i] = b, bp
 	}
-	return out
+	return cs, pyth
 }
