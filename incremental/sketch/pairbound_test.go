@@ -381,10 +381,10 @@ func pairBoundRow(t *testing.T, g *linalg.Graph, L []float64, n int, A []int, ec
 		d, rhoSq[n/2], rhoSq[n-1], locExcess[n/2], locExcess[n-1], ballMax, locSec, minS, minSc, 2*hmax*hmax/sumh, bl, bc, hl, hc, pl, pc, ll, lc, projSec, exactSec)
 	for _, m := range []int{1, 256, 1024} {
 		t2 := time.Now()
-		cb, cp := clusterBound(pt, n, d, rhoLoc, h, sumh, m)
+		cb, cp, pairs := clusterBound(pt, n, d, rhoLoc, h, sumh, rstar/coverMargin, m)
 		cl, cc := keptCounts(cb, rstar)
 		xl, xc := keptCounts(cp, rstar)
-		line += fmt.Sprintf("\n    clusters m=%d (ρ̃): CS %d, %d; Pyth %d, %d (%.1f s)", m, cl, cc, xl, xc, time.Since(t2).Seconds())
+		line += fmt.Sprintf("\n    clusters m=%d (ρ̃): CS %d, %d; Pyth %d, %d, pairs left past R*/0.98 %.4f of n² (%.1f s)", m, cl, cc, xl, xc, pairs, time.Since(t2).Seconds())
 	}
 	t.Log(line)
 }
@@ -395,7 +395,8 @@ func pairBoundRow(t *testing.T, g *linalg.Graph, L []float64, n int, A []int, ec
 // at most R(i, anchors shorted) in any subgraph (Rayleigh): here the
 // subgraph induced by i's ball (the BFS levels up to the first that holds
 // an anchor, and one more while the ball has at most 400 nodes), solved by
-// conjugate gradients with the ball's anchors grounded. 0 for an anchor.
+// conjugate gradients with the ball's anchors grounded. 0 for an anchor;
+// +∞ (no bound) when the ball passes 400 nodes without an anchor.
 // Returns the bounds and the largest ball.
 func localRho(g *linalg.Graph, A []int) ([]float64, int) {
 	n := g.N()
@@ -416,7 +417,7 @@ func localRho(g *linalg.Graph, A []int) ([]float64, int) {
 		ball := []int{i}
 		pos[i] = 0
 		found, extra, lo := false, 0, 0
-		for lo < len(ball) && (!found || extra < 1) {
+		for lo < len(ball) && (!found || extra < 1) && (found || len(ball) <= 400) {
 			if found {
 				extra++
 				if len(ball) > 400 {
@@ -548,11 +549,13 @@ func meanCorrection(g *linalg.Graph, A []int) ([]float64, float64) {
 // clusters of the points p_j (farthest-point centres c_k, radius r_k,
 // largest ρ in the cluster ρ_k): (‖p_i − c_k‖ + r_k)² + (ρ_i + ρ_k)²,
 // the max over k, and the Pythagorean form with ρ_i² + ρ_k² + 2h_i h_k/1ᵀh
-// (pyth, h_k the cluster's largest h: meanCorrection).
+// (pyth, h_k the cluster's largest h: meanCorrection), and the share of
+// the n² pairs (i, j) whose cluster's Pythagorean bound exceeds tau: those
+// an exact evaluation after the clusters' pruning would score.
 // O(n·m·d), as products with the centres (the squared
 // distances ‖p‖² + ‖c‖² − 2p·c). (A node's own cluster includes it: the
 // bound may count j = i, which only raises it.)
-func clusterBound(pt blas64.General, n, d int, rho, h []float64, sumh float64, m int) (cs, pyth []float64) {
+func clusterBound(pt blas64.General, n, d int, rho, h []float64, sumh, tau float64, m int) (cs, pyth []float64, pairs float64) {
 	m = min(m, n)
 	// P (n×d), the points as rows, and their squared norms.
 	p := blas64.General{Rows: n, Cols: d, Stride: d, Data: make([]float64, n*d)}
@@ -589,9 +592,10 @@ func clusterBound(pt blas64.General, n, d int, rho, h []float64, sumh float64, m
 		}
 		next = far
 	}
-	r, rk, hk := make([]float64, m), make([]float64, m), make([]float64, m)
+	r, rk, hk, size := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
 	for i := range n {
 		k := owner[i]
+		size[k]++
 		r[k] = max(r[k], math.Sqrt(mind[i]))
 		rk[k] = max(rk[k], rho[i])
 		hk[k] = max(hk[k], h[i])
@@ -610,9 +614,13 @@ func clusterBound(pt blas64.General, n, d int, rho, h []float64, sumh float64, m
 			a := math.Sqrt(max(0, norm[i]+norm[c]-2*pc.Data[i*m+k])) + r[k]
 			s := rho[i] + rk[k]
 			b = max(b, a*a+s*s)
-			bp = max(bp, a*a+rho[i]*rho[i]+rk[k]*rk[k]+2*h[i]*hk[k]/sumh)
+			bk := a*a + rho[i]*rho[i] + rk[k]*rk[k] + 2*h[i]*hk[k]/sumh
+			bp = max(bp, bk)
+			if bk > tau {
+				pairs += size[k]
+			}
 		}
 		cs[i], pyth[i] = b, bp
 	}
-	return cs, pyth
+	return cs, pyth, pairs / (float64(n) * float64(n))
 }
