@@ -401,7 +401,8 @@ func pairBoundRow(t *testing.T, g *linalg.Graph, L []float64, n int, A []int, ec
 // most the energy of any unit flow from i into the anchors (Thomson), so
 // at most R(i, anchors shorted) in any subgraph (Rayleigh): here the
 // subgraph induced by i's ball (the BFS levels up to the first that holds
-// an anchor, and one more while the ball has at most 400 nodes), solved by
+// an anchor, and one more while the ball has fewer than 400 nodes, cut at
+// 400), solved by
 // conjugate gradients with the ball's anchors grounded. 0 for an anchor;
 // +∞ (no bound) when the ball passes 400 nodes without an anchor.
 // Returns the bounds and the largest ball.
@@ -434,6 +435,9 @@ func localRho(g *linalg.Graph, A []int) ([]float64, int) {
 			hi := len(ball)
 			for _, x := range ball[lo:hi] {
 				for _, y := range g.Neighbours(x) {
+					if found && len(ball) >= 400 {
+						break // any connected ball with an anchor bounds ρ_i² (Rayleigh)
+					}
 					if pos[y] < 0 {
 						pos[y] = len(ball)
 						ball = append(ball, y)
