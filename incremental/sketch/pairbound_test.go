@@ -31,16 +31,21 @@ import (
 // the first k iterations of an edit log (OHM_PAIRBOUND_LOG, jsonl of
 // `ohm rewire --log`; OHM_PAIRBOUND_K, default 0), the nodes each bound
 // keeps: the engine's per-node bound at a round start on that graph, and
-// the pair bound R_ij ≤ ‖p_i − p_j‖² + (ρ_i + ρ_j)² (p_i the projection of
-// y_i = L⁺^{1/2}e_i on the anchors' span, ρ_i² = L⁺_ii − ‖p_i‖²) for
-// |A| in OHM_PAIRBOUND_A (default 64,128,256,512): exact per node (max
-// over j, O(n²·|A|)) with the exact diagonal and with the engine's
-// D̂ + 3σ, and the O(n·m·|A|) cluster bound (m centres in the projected
-// space). The anchors are the engine's 64 exact anchors extended by
-// farthest-point sampling in R (OHM_PAIRBOUND_ANCHORS=fps: from the
-// farthest pair's end instead). Needs the dense L⁺ (8n² bytes, and the
-// incremental engine's 4n²). Every pair bound is checked against the
-// exact eccentricities (it must hold).
+// pair bounds from the anchors' exact columns (p_i the coordinates of the
+// projection of y_i = L⁺^{1/2}e_i on the anchors' span, ρ_i² = L⁺_ii −
+// ‖p_i‖²) for |A| in OHM_PAIRBOUND_A (default 64,128,256,512): the
+// Cauchy–Schwarz form ‖p_i − p_j‖² + (ρ_i + ρ_j)² and the Pythagorean form
+// with its mean correction (pairBoundRow), with the exact diagonal, the
+// engine's D̂ + 3σ, L⁺_ii·(1 + ε), a local ρ̃ (localRho) and Hutchinson on
+// the residual operator (hutchinsonS); each exact per node (max over j,
+// O(n²·|A|)) and through m clusters (clusterBound, O(n·m·|A|)). The
+// anchors (OHM_PAIRBOUND_ANCHORS, default "engine,fps") are the engine's
+// 64 exact anchors extended by farthest-point sampling in R, and
+// farthest-point sampling from the farthest pair's end. It needs the
+// dense L⁺ (8n² bytes, with the incremental engine's state about 5 GB at
+// 10⁴ nodes). The rigorous bounds are checked against the exact
+// eccentricities (the test fails if one falls below). docs/sketch.md,
+// "Step 4, second measurement: a bound on the pair".
 func TestPairBoundMeasure(t *testing.T) {
 	path := os.Getenv("OHM_PAIRBOUND")
 	if path == "" {
