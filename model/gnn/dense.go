@@ -137,8 +137,16 @@ func denseMulNT(dst, g, b []float64, n, k, m int, s *scratch) {
 	denseMul(dst, g, bt, n, m, k, s)
 }
 
-// allFinite reports whether every entry of v is finite. O(len(v)).
+// allFinite reports whether every entry of v is finite, the bulk in AVX
+// (finiteAVX: a scan of every gradient before its product, where a branch
+// per entry cost 4–5 % of an epoch). O(len(v)).
 func allFinite(v []float64) bool {
+	if n := len(v) &^ 15; useAVX && n > 0 {
+		if !finiteAVX(&v[0], n) {
+			return false
+		}
+		v = v[n:]
+	}
 	for _, x := range v {
 		if x-x != 0 { // NaN or ±Inf
 			return false

@@ -252,3 +252,4 @@ termdenseTN32x4FZ:
 donedenseTN32x4FZ:
 	VZEROUPPER
 	RET
+

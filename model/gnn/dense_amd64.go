@@ -56,3 +56,10 @@ func denseTN16x2FAVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k 
 //
 //go:noescape
 func denseTN8AVX(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int, mask *[8]int64)
+
+// finiteAVX reports whether the n entries of v (n a multiple of 16) are
+// all finite, in AVX without a branch per entry (dense_amd64.s). The
+// caller checks the bounds. O(n).
+//
+//go:noescape
+func finiteAVX(v *float64, n int) bool

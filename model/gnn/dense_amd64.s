@@ -635,3 +635,48 @@ storeNN16x2F:
 doneNN16x2F:
 	VZEROUPPER
 	RET
+
+// func finiteAVX(v *float64, n int) bool
+//
+// finiteAVX reports whether the n entries of v (n a multiple of 16) are
+// all finite: it sums x·0 over them in four accumulators, a sum that
+// stays ±0 unless some x is ±Inf or NaN (then NaN), and compares it with
+// itself once at the end, without a branch per entry.
+TEXT ·finiteAVX(SB), NOSPLIT, $0-17
+	MOVQ   v+0(FP), SI
+	MOVQ   n+8(FP), CX
+	SHRQ   $4, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	TESTQ  CX, CX
+	JE     sumFinite
+
+loopFinite:
+	VMULPD (SI), Y4, Y5
+	VADDPD Y5, Y0, Y0
+	VMULPD 32(SI), Y4, Y6
+	VADDPD Y6, Y1, Y1
+	VMULPD 64(SI), Y4, Y7
+	VADDPD Y7, Y2, Y2
+	VMULPD 96(SI), Y4, Y8
+	VADDPD Y8, Y3, Y3
+	ADDQ   $128, SI
+	DECQ   CX
+	JNE    loopFinite
+
+sumFinite:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $1, X0, X1
+	VADDSD       X1, X0, X0
+	UCOMISD      X0, X0
+	SETPC        AL
+	MOVB         AL, ret+16(FP)
+	VZEROUPPER
+	RET

@@ -87,3 +87,7 @@ func denseNN64x2FZ(dst *float64, ds int, a *float64, as int, n, k int, b *float6
 func denseTN32x4FZ(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int) {
 	panic("gnn: denseTN32x4FZ off amd64")
 }
+
+func finiteAVX(v *float64, n int) bool {
+	panic("gnn: finiteAVX off amd64")
+}

@@ -303,3 +303,40 @@ func TestRowsBits(t *testing.T) {
 		}
 	}
 }
+
+// TestAllFinite: allFinite (its bulk in AVX) agrees with an entry-by-entry
+// check for every length 0–70, finite vectors of extreme and signed-zero
+// entries, and one NaN, +Inf or −Inf at every position.
+func TestAllFinite(t *testing.T) {
+	slow := func(v []float64) bool {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, avx := range []bool{false, useAVX} {
+		withAVX(avx, func() {
+			for n := 0; n <= 70; n++ {
+				v := make([]float64, n)
+				for i := range v {
+					v[i] = []float64{math.MaxFloat64, -math.MaxFloat64, math.Copysign(0, -1), 5e-324, 1.5}[i%5]
+				}
+				if !allFinite(v) || !slow(v) {
+					t.Fatalf("avx=%v n=%d: a finite vector not seen as finite", avx, n)
+				}
+				for i := range n {
+					for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+						old := v[i]
+						v[i] = bad
+						if allFinite(v) {
+							t.Fatalf("avx=%v n=%d: %v at %d not seen", avx, n, bad, i)
+						}
+						v[i] = old
+					}
+				}
+			}
+		})
+	}
+}
