@@ -138,8 +138,8 @@ func denseMulNT(dst, g, b []float64, n, k, m int, s *scratch) {
 }
 
 // allFinite reports whether every entry of v is finite, the bulk in AVX
-// (finiteAVX: a scan of every gradient before its product, where a branch
-// per entry cost 4–5 % of an epoch). O(len(v)).
+// without a branch per entry (finiteAVX; it scans every gradient before
+// its product: docs/benchmarks.md). O(len(v)).
 func allFinite(v []float64) bool {
 	if n := len(v) &^ 15; useAVX && n > 0 {
 		if !finiteAVX(&v[0], n) {

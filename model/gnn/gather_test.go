@@ -16,6 +16,14 @@ func withAVX(on bool, f func()) {
 	f()
 }
 
+// withAVX512 runs f with useAVX512 set to on, restoring it after.
+func withAVX512(on bool, f func()) {
+	old := useAVX512
+	useAVX512 = on
+	defer func() { useAVX512 = old }()
+	f()
+}
+
 // TestGatherAVXBits: with and without the AVX kernels, gather, scatter and axpy give
 // the same bits for every width 1–70, with and without add, strided and
 // offset sources, negative and subnormal values, and empty index lists.

@@ -172,29 +172,37 @@ func BenchmarkDenseMul(b *testing.B) {
 		b.Skip("no AVX: the row loops run")
 	}
 	const n, k, m = 2560, 64, 64
-	rng := rand.New(rand.NewPCG(1, 2))
-	x, w, dst := make([]float64, n*k), make([]float64, k*m), make([]float64, n*m)
-	for i := range x {
-		x[i] = max(0, rng.NormFloat64())
-	}
-	for i := range w {
-		w[i] = rng.NormFloat64()
-	}
+	x, w := ginOperands(n*k, k*m)
+	dst := make([]float64, n*m)
 	var s scratch
 	for _, z := range []bool{false, true} {
 		if z && !useAVX512 {
 			continue
 		}
 		b.Run(map[bool]string{false: "avx", true: "avx512"}[z], func(b *testing.B) {
-			old := useAVX512
-			useAVX512 = z
-			defer func() { useAVX512 = old }()
-			for b.Loop() {
-				denseMul(dst, x, w, n, k, m, &s)
-			}
+			withAVX512(z, func() {
+				for b.Loop() {
+					denseMul(dst, x, w, n, k, m, &s)
+				}
+			})
 			b.ReportMetric(2*n*k*m/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
 		})
 	}
+}
+
+// ginOperands returns a GIN layer's input x (nx entries, half of them
+// zero as after a ReLU) and a second operand of ny normal entries (the
+// weights or the gradient), from a fixed seed.
+func ginOperands(nx, ny int) (x, y []float64) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x, y = make([]float64, nx), make([]float64, ny)
+	for i := range x {
+		x[i] = max(0, rng.NormFloat64())
+	}
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	return x, y
 }
 
 // BenchmarkDenseMulTN times a GIN layer's weight gradient xᵀ·g (a batch of
@@ -209,14 +217,8 @@ func BenchmarkDenseMulTN(b *testing.B) {
 		b.Skip("no AVX: the row loops run")
 	}
 	const n, k, m = 2560, 64, 64
-	rng := rand.New(rand.NewPCG(1, 2))
-	x, g, dst := make([]float64, n*k), make([]float64, n*m), make([]float64, k*m)
-	for i := range x {
-		x[i] = max(0, rng.NormFloat64())
-	}
-	for i := range g {
-		g[i] = rng.NormFloat64()
-	}
+	x, g := ginOperands(n*k, n*m)
+	dst := make([]float64, k*m)
 	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = i
@@ -231,13 +233,12 @@ func BenchmarkDenseMulTN(b *testing.B) {
 		}
 		fin := c.fin
 		b.Run(c.name, func(b *testing.B) {
-			old := useAVX512
-			useAVX512 = c.z51
-			defer func() { useAVX512 = old }()
-			for b.Loop() {
-				clear(dst)
-				denseTNRows(dst, x, g, k, m, 0, k, rows, fin, &s)
-			}
+			withAVX512(c.z51, func() {
+				for b.Loop() {
+					clear(dst)
+					denseTNRows(dst, x, g, k, m, 0, k, rows, fin, &s)
+				}
+			})
 			b.ReportMetric(2*n*k*m/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
 		})
 	}

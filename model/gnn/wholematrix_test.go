@@ -186,10 +186,7 @@ func TestDenseBits(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("avx512=%v", z), func(t *testing.T) {
-			old := useAVX512
-			useAVX512 = z
-			defer func() { useAVX512 = old }()
-			denseBits(t)
+			withAVX512(z, func() { denseBits(t) })
 		})
 	}
 }
