@@ -123,3 +123,15 @@ func reluDropGrad512(d, pre, mask *float64, n int) {
 func reluDrop512(h, mask, z *float64, words *uint64, n int, thr uint64, scale float64) {
 	panic("gnn: reluDrop512 off amd64")
 }
+
+func sumRows32(dst *float64, src *float64, n, ss, w int) {
+	panic("gnn: sumRows32 off amd64")
+}
+
+func addToRows32(dst *float64, ds, n int, v *float64, w int) {
+	panic("gnn: addToRows32 off amd64")
+}
+
+func csr32(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, w int, nc int) bool {
+	panic("gnn: csr32 off amd64")
+}
