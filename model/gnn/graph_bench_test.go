@@ -164,7 +164,9 @@ func benchGraphEpoch(b *testing.B, data *GraphData, kind GraphKind, evalAll bool
 // BenchmarkDenseMul times a GIN layer's product x·W (a batch of 2 560
 // nodes, 64×64, half of x zero as after a ReLU) through the AVX two-row
 // kernel without masks (denseNN16x2FAVX) and, where the machine has
-// AVX-512, the 64-column one (denseNN64x2FZ, the same bits):
+// AVX-512, the 64-column one (denseNN64x2FZ, the same bits) and the one
+// that sums only x's listed non-zero coefficients (denseNNList64, the
+// same bits; GFLOP/s counts the dense product's multiply-adds):
 //
 //	go test -run '^$' -bench 'DenseMul(TN)?$' -cpu 1 ./model/gnn
 func BenchmarkDenseMul(b *testing.B) {
@@ -175,12 +177,19 @@ func BenchmarkDenseMul(b *testing.B) {
 	x, w := ginOperands(n*k, k*m)
 	dst := make([]float64, n*m)
 	var s scratch
-	for _, z := range []bool{false, true} {
-		if z && !useAVX512 {
+	for _, c := range []struct {
+		name  string
+		z     bool
+		lists float64
+	}{{"avx", false, 0}, {"avx512", true, 0}, {"avx512-lists", true, 1}} {
+		if c.z && !useAVX512 {
 			continue
 		}
-		b.Run(map[bool]string{false: "avx", true: "avx512"}[z], func(b *testing.B) {
-			withAVX512(z, func() {
+		b.Run(c.name, func(b *testing.B) {
+			old := listMaxDensity
+			listMaxDensity = c.lists
+			defer func() { listMaxDensity = old }()
+			withAVX512(c.z, func() {
 				for b.Loop() {
 					denseMul(dst, x, w, n, k, m, &s)
 				}
