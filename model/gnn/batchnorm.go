@@ -100,8 +100,9 @@ func (b *BatchNorm) stats(xs []float64, n, c, c0, c1 int) {
 // Backward sets dγ = Σ dy·x̂ and dβ = Σ dy and returns dL/dx of the last
 // Forward: in training mode (γ·s/n)·(n·dy − Σdy − x̂·Σ(dy·x̂)) with
 // s = 1/√(σ²+ε), the batch statistics depending on x; in evaluation mode
-// γ·s·dy. The result belongs to b. The sums are split over the channels
-// and dL/dx over the rows of b's team.
+// γ·s·dy. With relu, dy is the gradient with respect to max(y, 0) and is
+// zeroed in place where y ≤ 0 first. The result belongs to b. The sums are
+// split over the channels and dL/dx over the rows of b's team.
 func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 	dy = contiguous(dy)
 	n, c := dy.Dims()
@@ -128,17 +129,17 @@ func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 		b.scale[k] = g[k] * b.invStd[k] / fn // dL/dx's factor, as the Go loop groups it
 	}
 	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
-		g, inv, sum, dot := g[:c], b.invStd[:c], sum[:c], dot[:c]
-		if !train {
-			for i := lo; i < hi; i++ {
-				dr, xr := d[i*c:][:c], dx[i*c:][:c]
-				for k, v := range dr {
-					xr[k] = g[k] * inv[k] * v
-				}
-			}
+		if train {
+			bnGradRows(dx, d, xh, lo, hi, c, b.scale, sum, dot, fn)
 			return
 		}
-		bnGradRows(dx, d, xh, lo, hi, c, b.scale, sum, dot, fn)
+		g, inv := g[:c], b.invStd[:c]
+		for i := lo; i < hi; i++ {
+			dr, xr := d[i*c:][:c], dx[i*c:][:c]
+			for k, v := range dr {
+				xr[k] = g[k] * inv[k] * v
+			}
+		}
 	})
 	return b.dx
 }
