@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -243,3 +244,7 @@ func TestSelInvMeasure(t *testing.T) {
 }
 
 func fmtSscan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
+
+func fmtF(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+func splitComma(s string) []string { return strings.Split(s, ",") }
