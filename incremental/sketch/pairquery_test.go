@@ -19,28 +19,26 @@ import (
 	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
-// pairPoints are the query's points: u_i = (p_i, ρ_i, 0) and v_j = (p_j,
-// 0, ρ_j) in dim = |A| + 2 coordinates, and h with its total, so that the
-// Pythagorean bound is B_ij = ‖u_i − v_j‖² + 2h_ih_j/H.
+// pairPoints are the query's points p_i (dim = |A| coordinates), ρ_i² and
+// h_i with its total H: the Pythagorean bound is B_ij = ‖p_i − p_j‖² + ρ_i²
+// + ρ_j² + 2h_ih_j/H. (Points u_i = (p_i, ρ_i, 0), v_j = (p_j, 0, ρ_j) in
+// |A| + 2 coordinates give the same B with one ball per node, but their
+// balls are looser: the ρ coordinates enter the radius; measured.)
 type pairPoints struct {
 	n, dim int
-	u, v   []float64 // row-major n×dim
+	p      []float64 // row-major n×dim
+	rho2   []float64
 	h      []float64
 	H      float64
 }
 
 func (pp *pairPoints) bound(i, j int) float64 {
-	a, b := pp.u[i*pp.dim:(i+1)*pp.dim], pp.v[j*pp.dim:(j+1)*pp.dim]
-	s := 0.0
-	for k, x := range a {
-		d := x - b[k]
-		s += d * d
-	}
-	return s + 2*pp.h[i]*pp.h[j]/pp.H
+	return dist2(pp.p[i*pp.dim:(i+1)*pp.dim], pp.p[j*pp.dim:(j+1)*pp.dim]) + pp.rho2[i] + pp.rho2[j] + 2*pp.h[i]*pp.h[j]/pp.H
 }
 
-// ballTree is a ball tree over the v points: node k covers idx[lo[k]:hi[k]]
-// inside the ball of centre c[k] and radius r[k], its largest h hmax[k];
+// ballTree is a ball tree over the points p: node k covers idx[lo[k]:hi[k]]
+// inside the ball of centre c[k] and radius r[k], its largest h hmax[k]
+// and ρ² r2max[k];
 // children left[k], right[k] (−1 for a leaf).
 type ballTree struct {
 	pp           *pairPoints
@@ -49,11 +47,12 @@ type ballTree struct {
 	right        []int
 	c            [][]float64
 	r, hmax      []float64
+	r2max        []float64
 }
 
 // newBallTree builds the tree, splitting each node at the median of the
 // points' projections on the line between two far points. O(n log² n · dim).
-func newBallTree(pp *pairPoints, leaf int) *ballTree {
+func newBallTree(pp *pairPoints, pts []float64, leaf int) *ballTree {
 	bt := &ballTree{pp: pp, idx: make([]int, pp.n)}
 	for i := range bt.idx {
 		bt.idx[i] = i
@@ -63,9 +62,10 @@ func newBallTree(pp *pairPoints, leaf int) *ballTree {
 		k := len(bt.lo)
 		bt.lo, bt.hi, bt.left, bt.right = append(bt.lo, lo), append(bt.hi, hi), append(bt.left, -1), append(bt.right, -1)
 		c := make([]float64, pp.dim)
-		hm := 0.0
+		hm, rm := 0.0, 0.0
 		for _, j := range bt.idx[lo:hi] {
-			for x, y := range pp.v[j*pp.dim : (j+1)*pp.dim] {
+			rm = max(rm, pp.rho2[j])
+			for x, y := range pts[j*pp.dim : (j+1)*pp.dim] {
 				c[x] += y
 			}
 			hm = max(hm, pp.h[j])
@@ -75,25 +75,26 @@ func newBallTree(pp *pairPoints, leaf int) *ballTree {
 		}
 		far, r := bt.idx[lo], 0.0
 		for _, j := range bt.idx[lo:hi] {
-			if d := dist2(c, pp.v[j*pp.dim:(j+1)*pp.dim]); d > r {
+			if d := dist2(c, pts[j*pp.dim:(j+1)*pp.dim]); d > r {
 				r, far = d, j
 			}
 		}
 		bt.c, bt.r, bt.hmax = append(bt.c, c), append(bt.r, math.Sqrt(r)), append(bt.hmax, hm)
+		bt.r2max = append(bt.r2max, rm)
 		if hi-lo <= leaf {
 			return k
 		}
-		a := pp.v[far*pp.dim : (far+1)*pp.dim]
+		a := pts[far*pp.dim : (far+1)*pp.dim]
 		other, best := far, -1.0
 		for _, j := range bt.idx[lo:hi] {
-			if d := dist2(a, pp.v[j*pp.dim:(j+1)*pp.dim]); d > best {
+			if d := dist2(a, pts[j*pp.dim:(j+1)*pp.dim]); d > best {
 				best, other = d, j
 			}
 		}
-		b := pp.v[other*pp.dim : (other+1)*pp.dim]
+		b := pts[other*pp.dim : (other+1)*pp.dim]
 		proj := func(j int) float64 {
 			s := 0.0
-			for x, y := range pp.v[j*pp.dim : (j+1)*pp.dim] {
+			for x, y := range pts[j*pp.dim : (j+1)*pp.dim] {
 				s += y * (b[x] - a[x])
 			}
 			return s
@@ -132,16 +133,16 @@ func dist2(a, b []float64) float64 {
 }
 
 // above reports whether max_j B_ij > tau, visiting the nodes whose bound
-// (‖u_i − c‖ + r)² + 2h_i·hmax/H passes tau, the higher first, and stopping
+// (‖p_i − c‖ + r)² + ρ_i² + ρ²max + 2h_i·hmax/H passes tau, the higher first, and stopping
 // at the first pair that passes; it adds the pairs scored and the balls
 // tested to the counters.
 func (bt *ballTree) above(i int, tau float64, pairs, balls *int) bool {
 	pp := bt.pp
-	ui := pp.u[i*pp.dim : (i+1)*pp.dim]
+	pi := pp.p[i*pp.dim : (i+1)*pp.dim]
 	nodeBound := func(k int) float64 {
 		*balls++
-		d := math.Sqrt(dist2(ui, bt.c[k])) + bt.r[k]
-		return d*d + 2*pp.h[i]*bt.hmax[k]/pp.H
+		d := math.Sqrt(dist2(pi, bt.c[k])) + bt.r[k]
+		return d*d + pp.rho2[i] + bt.r2max[k] + 2*pp.h[i]*bt.hmax[k]/pp.H
 	}
 	stack := []int{0}
 	if nodeBound(0) <= tau {
@@ -283,7 +284,7 @@ func measurePairQuery(t *testing.T, g *linalg.Graph, k, d int, brute bool) {
 	for i := range ones {
 		ones[i] = 1
 	}
-	pp := &pairPoints{n: n, dim: d + 2, u: make([]float64, n*(d+2)), v: make([]float64, n*(d+2)), h: fa.solveNodes(ones)}
+	pp := &pairPoints{n: n, dim: d, p: make([]float64, n*d), rho2: make([]float64, n), h: fa.solveNodes(ones)}
 	for _, x := range pp.h {
 		pp.H += x
 	}
@@ -291,18 +292,18 @@ func measurePairQuery(t *testing.T, g *linalg.Graph, k, d int, brute bool) {
 		nrm := 0.0
 		for x := range d {
 			p := pt.Data[x*n+i]
-			pp.u[i*(d+2)+x], pp.v[i*(d+2)+x] = p, p
+			pp.p[i*d+x] = p
 			nrm += p * p
 		}
-		rho := math.Sqrt(max(0, diag[i]-nrm))
-		pp.u[i*(d+2)+d], pp.v[i*(d+2)+d+1] = rho, rho
+		pp.rho2[i] = max(0, diag[i]-nrm)
 	}
 	prepSec := time.Since(t0).Seconds()
 	t0 = time.Now()
-	bt := newBallTree(pp, 16)
+	bt := newBallTree(pp, pp.p, 16)
+	qt := bt
 	treeSec := time.Since(t0).Seconds()
-	t.Logf("k=%d n=%d |A|=%d: R̂*=%.5g; diagonal %.2f s, anchors+P+h %.2f s, tree %.2f s (%d balls)",
-		k, n, d, rstar, diagSec, prepSec, treeSec, len(bt.lo))
+	t.Logf("k=%d n=%d m=%d |A|=%d: R̂*=%.5g; diagonal %.2f s (nnz(L) %d), anchors+P+h %.2f s, tree %.2f s (%d balls); peak %.0f MB",
+		k, n, g.NumEdges(), d, rstar, diagSec, f.nnz(), prepSec, treeSec, len(bt.lo), maxRSSMB())
 	var exact []float64
 	if brute {
 		t0 = time.Now()
@@ -329,9 +330,73 @@ func measurePairQuery(t *testing.T, g *linalg.Graph, k, d int, brute bool) {
 			}
 		}
 		nn := float64(n) * float64(n)
+		t1 := time.Now()
+		kd, dpairs, dballs := dualAbove(qt, bt, tau)
+		dkept := 0
+		for i, in := range kd {
+			if in {
+				dkept++
+			}
+			if exact != nil && in != (exact[i] > tau) {
+				t.Errorf("k=%d τ=%.5g node %d: dual query %v, scan max %.6g", k, tau, i, in, exact[i])
+			}
+		}
+		t.Logf("  dual tree: kept %d; pairs scored %d (%.3g %% of n²), ball pairs %d (%.3g %% of n²); %.2f s",
+			dkept, dpairs, 100*float64(dpairs)/nn, dballs, 100*float64(dballs)/nn, time.Since(t1).Seconds())
 		t.Logf("  τ=%.5g (%.4f R̂*): kept %d; pairs scored %d (%.3g %% of n²), balls %d (%.3g %% of n²); %.2f s",
 			tau, tau/rstar, kept, pairs, 100*float64(pairs)/nn, balls, 100*float64(balls)/nn, time.Since(t0).Seconds())
 	}
+}
+
+// dualAbove is the dual-tree form of above for every node at once: a
+// pair of balls (query ball over u, reference ball over v) is dropped when
+// (‖c_q − c_r‖ + r_q + r_r)² + ρ²max_q + ρ²max_r + 2·hmax_q·hmax_r/H ≤ tau; two leaves score
+// their pairs, each query node stopping at its first pair above tau.
+func dualAbove(qt, rt *ballTree, tau float64) (kept []bool, pairs, balls int) {
+	pp := qt.pp
+	kept = make([]bool, pp.n)
+	bound := func(q, r int) float64 {
+		balls++
+		d := math.Sqrt(dist2(qt.c[q], rt.c[r])) + qt.r[q] + rt.r[r]
+		return d*d + qt.r2max[q] + rt.r2max[r] + 2*qt.hmax[q]*rt.hmax[r]/pp.H
+	}
+	var rec func(q, r int, b float64)
+	rec = func(q, r int, b float64) {
+		if b <= tau {
+			return
+		}
+		ql, rl := qt.left[q] < 0, rt.left[r] < 0
+		if ql && rl {
+			for _, i := range qt.idx[qt.lo[q]:qt.hi[q]] {
+				if kept[i] {
+					continue
+				}
+				for _, j := range rt.idx[rt.lo[r]:rt.hi[r]] {
+					pairs++
+					if pp.bound(i, j) > tau {
+						kept[i] = true
+						break
+					}
+				}
+			}
+			return
+		}
+		if rl || (!ql && qt.hi[q]-qt.lo[q] >= rt.hi[r]-rt.lo[r]) {
+			a, c := qt.left[q], qt.right[q]
+			rec(a, r, bound(a, r))
+			rec(c, r, bound(c, r))
+			return
+		}
+		a, c := rt.left[r], rt.right[r]
+		ba, bc := bound(q, a), bound(q, c)
+		if bc > ba {
+			a, c, ba, bc = c, a, bc, ba
+		}
+		rec(q, a, ba)
+		rec(q, c, bc)
+	}
+	rec(0, 0, bound(0, 0))
+	return kept, pairs, balls
 }
 
 func argmax(x []float64) int {
