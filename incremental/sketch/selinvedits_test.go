@@ -178,3 +178,69 @@ func energy(g *linalg.Graph, x []float64) float64 {
 	}
 	return s
 }
+
+// TestSelInvFarAdditions measures how far-pair additions grow the factor
+// (OHM_SELINV_FAR=G.npz, OHM_SELINV_FAR_K additions, default 50): a proxy
+// of ERR's additions where no edit log exists, each the end pair of a
+// sweep by L⁺'s columns on G(t) (four solves), no removals. At
+// checkpoints: a new order, nnz(L), factor and selected-inversion seconds.
+func TestSelInvFarAdditions(t *testing.T) {
+	path := os.Getenv("OHM_SELINV_FAR")
+	if path == "" {
+		t.Skip("a measurement: OHM_SELINV_FAR=G.npz [OHM_SELINV_FAR_K=50] runs it")
+	}
+	g, err := graphio.Load(path, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kmax := envInts(t, "OHM_SELINV_FAR_K", "50")[0]
+	n := g.N()
+	checks := map[int]bool{0: true, 1: true, 5: true, 10: true, 20: true, 50: true, 100: true, 200: true}
+	for k := 0; k <= kmax; k++ {
+		t0 := time.Now()
+		order := ndOrder(g, allTrue(n), 64)
+		ground := make([]bool, n)
+		ground[order[n-1]] = true
+		f, err := newSpChol(g, order[:n-1], ground, math.MaxInt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		facSec := time.Since(t0).Seconds()
+		if checks[k] || k == kmax {
+			t1 := time.Now()
+			f.selInv()
+			f.diagFromSelInv()
+			t.Logf("%d far additions: nnz(L) %d (%.1f per node), order + factor %.2f s, selected inversion + diagonal %.2f s, peak %.0f MB",
+				k, f.nnz(), float64(f.nnz())/float64(n), facSec, time.Since(t1).Seconds(), maxRSSMB())
+			f.z = nil
+		}
+		if k == kmax {
+			break
+		}
+		// A sweep by L⁺'s columns: from a, the node b with the smallest
+		// L⁺_ab (R_ab = L⁺_aa + L⁺_bb − 2L⁺_ab, far when the diagonals are
+		// alike), three times; the pair of the last step is added.
+		a := order[0]
+		for range 3 {
+			x := f.pinvColumn(a)
+			b := argmin(x) // L⁺_ab smallest: far from a in R when diagonals are alike
+			a = b
+		}
+		x := f.pinvColumn(a)
+		b := argmin(x)
+		if a == b || g.HasEdge(a, b) {
+			t.Fatalf("far pair %d–%d", a, b)
+		}
+		g.AddEdge(a, b)
+	}
+}
+
+func argmin(x []float64) int {
+	b := 0
+	for i, v := range x {
+		if v < x[b] {
+			b = i
+		}
+	}
+	return b
+}
