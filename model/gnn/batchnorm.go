@@ -20,7 +20,11 @@ type BatchNorm struct {
 	train            bool
 	xhat, y, dx      *mat.Dense
 	invStd, sum, dot []float64
-	team             *team // nil: the caller's goroutine
+	scale            []float64 // γ·s/n of the last Backward
+	team             *team     // nil: the caller's goroutine
+	// relu makes Forward return max(y, 0) (GIN's BatchNorm1d → ReLU in one
+	// pass) and Backward take the gradient with respect to it.
+	relu bool
 }
 
 // NewBatchNorm returns a BatchNorm over c channels with PyTorch's defaults;
@@ -28,7 +32,8 @@ type BatchNorm struct {
 func NewBatchNorm(prefix string, c int) *BatchNorm {
 	b := &BatchNorm{Gamma: newParam(prefix+".weight", 1, c), Beta: newParam(prefix+".bias", 1, c),
 		RunMean: make([]float64, c), RunVar: make([]float64, c), Momentum: 0.1, Eps: 1e-5,
-		invStd: make([]float64, c), sum: make([]float64, c), dot: make([]float64, c)}
+		invStd: make([]float64, c), sum: make([]float64, c), dot: make([]float64, c),
+		scale: make([]float64, c)}
 	for k := range c {
 		b.Gamma.Value.Set(0, k, 1)
 		b.RunVar[k] = 1
@@ -65,15 +70,7 @@ func (b *BatchNorm) Forward(x *mat.Dense, train bool) *mat.Dense {
 		b.invStd[k] = 1 / math.Sqrt(variance[k]+b.Eps)
 	}
 	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
-		mean, inv, g, be := mean[:c], b.invStd[:c], g[:c], be[:c] // rows of length c: no bounds checks
-		for i := lo; i < hi; i++ {
-			xr, hr, yr := xs[i*c:][:c], xh[i*c:][:c], y[i*c:][:c]
-			for k, v := range xr {
-				h := (v - mean[k]) * inv[k]
-				hr[k] = h
-				yr[k] = g[k]*h + be[k]
-			}
-		}
+		bnNormRows(xs, xh, y, lo, hi, c, mean, b.invStd, g, be, b.relu)
 	})
 	return b.y
 }
@@ -85,21 +82,12 @@ func (b *BatchNorm) stats(xs []float64, n, c, c0, c1 int) {
 	w := c1 - c0
 	mean, variance := b.sum[c0:c1][:w], b.dot[c0:c1][:w]
 	clear(mean)
-	for i := range n {
-		for k, v := range xs[i*c+c0:][:w] {
-			mean[k] += v
-		}
-	}
+	bnColSum(mean, xs, n, c, c0, w)
 	for k := range mean {
 		mean[k] /= float64(n)
 	}
 	clear(variance)
-	for i := range n {
-		for k, v := range xs[i*c+c0:][:w] {
-			d := v - mean[k]
-			variance[k] += d * d
-		}
-	}
+	bnColSqDev(variance, xs, n, c, c0, w, mean)
 	rm, rv := b.RunMean[c0:c1], b.RunVar[c0:c1]
 	for k := range variance {
 		s := variance[k]
@@ -118,6 +106,10 @@ func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 	dy = contiguous(dy)
 	n, c := dy.Dims()
 	d, xh := rawDense(dy), rawDense(b.xhat)
+	if b.relu { // dy is with respect to max(y, 0): zero it where y ≤ 0, in place
+		ys := rawDense(b.y)
+		b.team.elems(len(d), func(lo, hi int) { reluGrad(d[lo:hi], ys[lo:hi]) })
+	}
 	g := rawDense(b.Gamma.Value)
 	sum, dot := b.sum, b.dot
 	b.team.run(c, n, nil, func(_ *scratch, c0, c1 int) {
@@ -125,19 +117,16 @@ func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 		sum, dot := sum[c0:c1][:w], dot[c0:c1][:w]
 		clear(sum)
 		clear(dot)
-		for i := range n {
-			dr, hr := d[i*c+c0:][:w], xh[i*c+c0:][:w]
-			for k, v := range dr {
-				sum[k] += v
-				dot[k] += v * hr[k]
-			}
-		}
+		bnColSumDot(sum, dot, d, xh, n, c, c0, w)
 	})
 	copy(rawDense(b.Beta.Grad), sum)
 	copy(rawDense(b.Gamma.Grad), dot)
 	b.dx = ensure(b.dx, n, c)
 	dx := rawDense(b.dx)
 	train, fn := b.train, float64(n)
+	for k := range c {
+		b.scale[k] = g[k] * b.invStd[k] / fn // dL/dx's factor, as the Go loop groups it
+	}
 	b.team.run(n, c, nil, func(_ *scratch, lo, hi int) {
 		g, inv, sum, dot := g[:c], b.invStd[:c], sum[:c], dot[:c]
 		if !train {
@@ -149,12 +138,7 @@ func (b *BatchNorm) Backward(dy *mat.Dense) *mat.Dense {
 			}
 			return
 		}
-		for i := lo; i < hi; i++ {
-			dr, hr, xr := d[i*c:][:c], xh[i*c:][:c], dx[i*c:][:c]
-			for k, v := range dr {
-				xr[k] = g[k] * inv[k] / fn * (fn*v - sum[k] - hr[k]*dot[k])
-			}
-		}
+		bnGradRows(dx, d, xh, lo, hi, c, b.scale, sum, dot, fn)
 	})
 	return b.dx
 }

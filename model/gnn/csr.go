@@ -11,7 +11,8 @@ import (
 // add). Each entry is the gather sum (from zero, in stored order) plus, last,
 // what dst held or the bias: the bits of spmm followed by addBias. With AVX
 // the whole matrix goes through one assembly loop per column block
-// (csr16AVX, csr8AVX), without a call per row; more than 32 columns with
+// (csr16AVX, csr8AVX; with AVX-512 csr32 on 32 columns), without a call
+// per row; more than 32 columns with
 // add, or no AVX, take spmm. It panics on an index out of range.
 // O(nnz(P)·w + r·w).
 func csrMul(dst strided, p *blas.SparseMatrix, src strided, w int, add bool, bias []float64) {
@@ -55,7 +56,11 @@ func csrRows(dst strided, p *blas.SparseMatrix, src strided, w int, add bool, bi
 		}
 		d, s := &dst.data[row+c], &src.data[src.off+c]
 		var ok bool
-		if w-c >= 16 {
+		if useAVX512 {
+			r := min(w-c, 32)
+			ok = csr32(d, dst.stride, &p.Indptr[lo], ind, val, hi-lo, s, src.stride, addp, as, r, p.J)
+			c += r
+		} else if w-c >= 16 {
 			ok = csr16AVX(d, dst.stride, &p.Indptr[lo], ind, val, hi-lo, s, src.stride, addp, as, p.J)
 			c += 16
 		} else {

@@ -16,3 +16,9 @@ func csr16AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *flo
 //
 //go:noescape
 func csr8AVX(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, mask *[8]int64, nc int) (ok bool)
+
+// csr32 is csr16AVX in AVX-512 for the first w ≤ 32 columns
+// (csr512_amd64.s), the same bits: one pass over P per 32 columns.
+//
+//go:noescape
+func csr32(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, w int, nc int) (ok bool)

@@ -91,3 +91,47 @@ func denseTN32x4FZ(dst *float64, ds int, a *float64, as int, rows *int, nr, k in
 func finiteAVX(v *float64, n int) bool {
 	panic("gnn: finiteAVX off amd64")
 }
+
+func bnSum32(dst, src *float64, n, ss, w int) {
+	panic("gnn: bnSum32 off amd64")
+}
+
+func bnSqDev32(dst, src *float64, n, ss int, mean *float64, w int) {
+	panic("gnn: bnSqDev32 off amd64")
+}
+
+func bnNorm32(x, xh, y *float64, n, ss int, mean, inv, gamma, beta *float64, relu bool, w int) {
+	panic("gnn: bnNorm32 off amd64")
+}
+
+func bnSumDot32(sum, dot, d, h *float64, n, ss, w int) {
+	panic("gnn: bnSumDot32 off amd64")
+}
+
+func bnGrad32(dx, d, h *float64, n, ss int, a, sum, dot *float64, fn float64, w int) {
+	panic("gnn: bnGrad32 off amd64")
+}
+
+func reluGrad512(d, pre *float64, n int) {
+	panic("gnn: reluGrad512 off amd64")
+}
+
+func reluDropGrad512(d, pre, mask *float64, n int) {
+	panic("gnn: reluDropGrad512 off amd64")
+}
+
+func reluDrop512(h, mask, z *float64, words *uint64, n int, thr uint64, scale float64) {
+	panic("gnn: reluDrop512 off amd64")
+}
+
+func sumRows32(dst *float64, src *float64, n, ss, w int) {
+	panic("gnn: sumRows32 off amd64")
+}
+
+func addToRows32(dst *float64, ds, n int, v *float64, w int) {
+	panic("gnn: addToRows32 off amd64")
+}
+
+func csr32(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, w int, nc int) bool {
+	panic("gnn: csr32 off amd64")
+}

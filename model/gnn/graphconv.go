@@ -47,14 +47,14 @@ type ginConv struct {
 	op         int
 	agg        prop
 	lin1, lin2 *linear
-	bn         *BatchNorm
-	z, dz      *mat.Dense // bn output and ReLU output
+	bn         *BatchNorm // with its ReLU (BatchNorm.relu)
 	team       *team
 }
 
 func newGINConv(prefix string, op, in, out int, rng *rand.Rand) *ginConv {
 	c := &ginConv{op: op, lin1: newLinear(prefix+".mlp0", in, out, true),
 		bn: NewBatchNorm(prefix+".mlp1", out), lin2: newLinear(prefix+".mlp3", out, out, true)}
+	c.bn.relu = true
 	c.lin1.initTorch(rng)
 	c.lin2.initTorch(rng)
 	return c
@@ -62,23 +62,11 @@ func newGINConv(prefix string, op, in, out int, rng *rand.Rand) *ginConv {
 
 func (c *ginConv) forward(b *Batch, x *mat.Dense, train bool) *mat.Dense {
 	h := c.agg.forward(b.Op[c.op], x)
-	z := c.bn.Forward(c.lin1.forward(h), train)
-	n, w := z.Dims()
-	c.z = ensure(c.z, n, w)
-	r, zs := rawDense(c.z), rawDense(z)
-	c.team.elems(len(zs), func(lo, hi int) {
-		for k, v := range zs[lo:hi] {
-			r[lo+k] = max(v, 0)
-		}
-	})
-	return c.lin2.forward(c.z)
+	return c.lin2.forward(c.bn.Forward(c.lin1.forward(h), train))
 }
 
 func (c *ginConv) backward(b *Batch, dy *mat.Dense, needInput bool) *mat.Dense {
-	g := c.lin2.backward(dy, true)
-	gs, ys := rawDense(g), rawDense(c.bn.y)
-	c.team.elems(len(gs), func(lo, hi int) { reluGrad(gs[lo:hi], ys[lo:hi]) })
-	g = c.bn.Backward(g)
+	g := c.bn.Backward(c.lin2.backward(dy, true))
 	needH := needInput
 	g = c.lin1.backward(g, needH)
 	if !needInput {

@@ -1,8 +1,8 @@
 package gnn
 
 // Row-wise sums over whole blocks — column sums, adding one row to every
-// row, scaling — in one AVX loop per 16 columns instead of an axpy call per
-// row, with the same bits.
+// row, scaling — in one AVX loop per 16 columns (AVX-512: 32) instead of
+// an axpy call per row, with the same bits.
 
 // masks16[w] selects the first w of 16 lanes.
 var masks16 = func() (m [17][16]int64) {
@@ -27,6 +27,12 @@ func sumRows(dst []float64, src strided, n, w int) {
 	if len(dst) < w || src.off < 0 || (n-1)*src.stride+src.off+w > len(src.data) {
 		panic("gnn: sumRows block out of range")
 	}
+	if useAVX512 {
+		for c := 0; c < w; c += 32 {
+			sumRows32(&dst[c], &src.data[src.off+c], n, src.stride, min(32, w-c))
+		}
+		return
+	}
 	for c := 0; c < w; c += 16 {
 		sumRows16AVX(&dst[c], &src.data[src.off+c], n, src.stride, &masks16[min(16, w-c)])
 	}
@@ -43,6 +49,12 @@ func addToRows(dst strided, n, w int, v []float64) {
 	}
 	if len(v) < w || dst.off < 0 || (n-1)*dst.stride+dst.off+w > len(dst.data) {
 		panic("gnn: addToRows block out of range")
+	}
+	if useAVX512 {
+		for c := 0; c < w; c += 32 {
+			addToRows32(&dst.data[dst.off+c], dst.stride, n, &v[c], min(32, w-c))
+		}
+		return
 	}
 	for c := 0; c < w; c += 16 {
 		addToRows16AVX(&dst.data[dst.off+c], dst.stride, n, &v[c], &masks16[min(16, w-c)])

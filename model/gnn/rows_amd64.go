@@ -19,3 +19,15 @@ func addToRows16AVX(dst *float64, ds, n int, v *float64, mask *[16]int64)
 //
 //go:noescape
 func scaleAVX(y *float64, f float64, n int)
+
+// sumRows32 is sumRows16AVX in AVX-512 on w ≤ 32 columns
+// (rows512_amd64.s), the same bits. The caller checks the bounds. O(n·w).
+//
+//go:noescape
+func sumRows32(dst *float64, src *float64, n, ss, w int)
+
+// addToRows32 is addToRows16AVX in AVX-512 on w ≤ 32 columns
+// (rows512_amd64.s), the same bits. The caller checks the bounds. O(n·w).
+//
+//go:noescape
+func addToRows32(dst *float64, ds, n int, v *float64, w int)

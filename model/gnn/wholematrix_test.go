@@ -40,8 +40,9 @@ func sparsify(v []float64, rng *rand.Rand) {
 	}
 }
 
-// TestCSRMulBits: csrMul (the whole-matrix AVX loops) gives the bits of
-// spmm followed by addBias — the per-row gather — for every width 1–70,
+// TestCSRMulBits: csrMul (the whole-matrix AVX loops, and the AVX-512 one)
+// gives the bits of spmm followed by addBias — the per-row gather — for
+// every width 1–70,
 // plain, with a bias and adding onto dst, on strided offset blocks, with
 // empty rows and special values (±Inf, NaN, −0, subnormal) in the source.
 func TestCSRMulBits(t *testing.T) {
@@ -62,11 +63,17 @@ func TestCSRMulBits(t *testing.T) {
 				if mode == "bias" {
 					b = bias
 				}
-				var got, want []float64
-				withAVX(true, func() {
-					got = slices.Clone(d0)
-					csrMul(strided{got, ds, do}, p, strided{src, ss, so}, w, add, b)
+				var got, got512, want []float64
+				withAVX512(false, func() {
+					withAVX(true, func() {
+						got = slices.Clone(d0)
+						csrMul(strided{got, ds, do}, p, strided{src, ss, so}, w, add, b)
+					})
 				})
+				if useAVX512 {
+					got512 = slices.Clone(d0)
+					csrMul(strided{got512, ds, do}, p, strided{src, ss, so}, w, add, b)
+				}
 				withAVX(false, func() {
 					want = slices.Clone(d0)
 					spmm(strided{want, ds, do}, p, strided{src, ss, so}, w, add)
@@ -77,6 +84,9 @@ func TestCSRMulBits(t *testing.T) {
 					}
 				})
 				sameBitsNaN(t, fmt.Sprintf("csrMul %d×%d w=%d %s", r, c, w, mode), got, want)
+				if got512 != nil {
+					sameBitsNaN(t, fmt.Sprintf("csrMul (AVX-512) %d×%d w=%d %s", r, c, w, mode), got512, want)
+				}
 			}
 		}
 	}
@@ -96,14 +106,16 @@ func TestCSRMulRejects(t *testing.T) {
 		"decreasing pointer": sparse.NewCSR(2, 4, []int{0, 2, 1}, []int{0, 1}, []float64{1, 1}),
 	} {
 		for _, w := range []int{16, 5} {
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s, w=%d: no panic", name, w)
-					}
-				}()
-				csrMul(whole(dst, w), p.RawMatrix(), whole(src, w), w, false, nil)
-			}()
+			for _, wide := range []bool{false, useAVX512} {
+				withAVX512(wide, func() {
+					defer func() {
+						if recover() == nil {
+							t.Errorf("%s, w=%d, AVX-512 %v: no panic", name, w, wide)
+						}
+					}()
+					csrMul(whole(dst, w), p.RawMatrix(), whole(src, w), w, false, nil)
+				})
+			}
 		}
 	}
 }
@@ -274,29 +286,36 @@ func sameBitsNaN(t *testing.T, name string, got, want []float64) {
 }
 
 // TestRowsBits: sumRows, addToRows and scaleAll give the bits of their
-// axpy and scalar loops for widths 1–40 on strided offset blocks, with
-// special values (±Inf, NaN, −0, subnormal) and no rows at all.
+// axpy and scalar loops with the AVX kernels and with the AVX-512 ones, for
+// widths 1–70 on strided offset blocks, with special values (±Inf, NaN, −0,
+// subnormal) and no rows at all.
 func TestRowsBits(t *testing.T) {
 	if !useAVX {
 		t.Skip("no AVX on this machine: the row sums are the axpy loops")
 	}
 	rng := rand.New(rand.NewPCG(12, 13))
-	for _, n := range []int{0, 1, 29} {
-		for w := 1; w <= 40; w++ {
-			st, off := w+3, 2
-			src := awkward(max(n, 1)*st+off+w, rng, true)
-			d0 := awkward(w, rng, false)
-			name := fmt.Sprintf("n=%d w=%d", n, w)
-			var got, want []float64
-			withAVX(true, func() { got = slices.Clone(d0); sumRows(got, strided{src, st, off}, n, w) })
-			withAVX(false, func() { want = slices.Clone(d0); sumRows(want, strided{src, st, off}, n, w) })
-			sameBitsNaN(t, "sumRows "+name, got, want)
-			withAVX(true, func() { got = slices.Clone(src); addToRows(strided{got, st, off}, n, w, d0) })
-			withAVX(false, func() { want = slices.Clone(src); addToRows(strided{want, st, off}, n, w, d0) })
-			sameBitsNaN(t, "addToRows "+name, got, want)
-			withAVX(true, func() { got = slices.Clone(src[:n*w]); scaleAll(got, d0[0]) })
-			withAVX(false, func() { want = slices.Clone(src[:n*w]); scaleAll(want, d0[0]) })
-			sameBitsNaN(t, "scaleAll "+name, got, want)
+	for _, wide := range []bool{false, true} {
+		if wide && !useAVX512 {
+			continue
+		}
+		for _, n := range []int{0, 1, 29} {
+			for w := 1; w <= 70; w++ {
+				st, off := w+3, 2
+				src := awkward(max(n, 1)*st+off+w, rng, true)
+				d0 := awkward(w, rng, false)
+				name := fmt.Sprintf("n=%d w=%d avx512=%v", n, w, wide)
+				var got, want []float64
+				vec := func(f func()) { withAVX512(wide, func() { withAVX(true, f) }) }
+				vec(func() { got = slices.Clone(d0); sumRows(got, strided{src, st, off}, n, w) })
+				withAVX(false, func() { want = slices.Clone(d0); sumRows(want, strided{src, st, off}, n, w) })
+				sameBitsNaN(t, "sumRows "+name, got, want)
+				vec(func() { got = slices.Clone(src); addToRows(strided{got, st, off}, n, w, d0) })
+				withAVX(false, func() { want = slices.Clone(src); addToRows(strided{want, st, off}, n, w, d0) })
+				sameBitsNaN(t, "addToRows "+name, got, want)
+				vec(func() { got = slices.Clone(src[:n*w]); scaleAll(got, d0[0]) })
+				withAVX(false, func() { want = slices.Clone(src[:n*w]); scaleAll(want, d0[0]) })
+				sameBitsNaN(t, "scaleAll "+name, got, want)
+			}
 		}
 	}
 }
