@@ -22,7 +22,16 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 	if fin {
 		pairs = denseNN16x2FAVX // no zero coefficient to mask against Inf or NaN
 	}
+	var idx, cnt []int32
+	if fin && useAVX512 && m >= 64 && sparseRows(a, n, k) {
+		idx, cnt = s.nonZeroLists(a, n, k)
+	}
 	for c := 0; c < m; {
+		if idx != nil && m-c >= 64 {
+			denseNNList64(&dst[c], m, &a[0], k, n, &b[c], m, &idx[0], &cnt[0])
+			c += 64
+			continue
+		}
 		if fin && useAVX512 && m-c >= 64 {
 			if n >= 2 {
 				denseNN64x2FZ(&dst[c], m, &a[0], k, n&^1, k, &b[c], m)
@@ -53,6 +62,66 @@ func denseMul(dst, a, b []float64, n, k, m int, s *scratch) {
 		denseNN8AVX(&dst[c], m, &a[0], k, n, k, &pad[0], 8, &masks8[r])
 		c += r
 	}
+}
+
+// listMaxDensity is the share of non-zero coefficients in a up to which
+// denseMul lists them and sums only their terms (denseNNList64, the same
+// bits): a listed term costs about what a term of the two-row kernel does,
+// so lists pay below about 0.9 and the scan that builds them is a few per
+// cent of a dense product. Tests set it to 0 and 1 to compare both paths.
+var listMaxDensity = 0.6
+
+// sparseRows estimates from every 16th row of a (n×k) whether its share of
+// non-zero entries is at most listMaxDensity. O(n·k/16).
+func sparseRows(a []float64, n, k int) bool {
+	if listMaxDensity >= 1 {
+		return true
+	}
+	nz, all := 0, 0
+	for i := 0; i < n; i += 16 {
+		for _, v := range a[i*k : i*k+k] {
+			if v != 0 {
+				nz++
+			}
+		}
+		all += k
+	}
+	return float64(nz) <= listMaxDensity*float64(all)
+}
+
+// nonZeroLists lists, row by row, the column indices of the non-zero
+// entries of a (n×k; NaN counts as non-zero, ±0 as zero) in idx and their
+// number per row in cnt, both buffers of s: in AVX-512 (nonZeroIdx512)
+// where the CPU has it, else a branch-free loop. O(n·k).
+func (s *scratch) nonZeroLists(a []float64, n, k int) (idx, cnt []int32) {
+	if cap(s.list) < n*k+16 {
+		s.list = make([]int32, n*k+16)
+	}
+	if cap(s.cnt) < n {
+		s.cnt = make([]int32, n)
+	}
+	idx, cnt = s.list[:n*k+16], s.cnt[:n]
+	if len(a) < n*k {
+		panic("gnn: nonZeroLists operand too short")
+	}
+	if useAVX512 && n > 0 && k > 0 {
+		nonZeroIdx512(&a[0], n, k, &idx[0], &cnt[0])
+		return idx, cnt
+	}
+	t := 0
+	for i := range n {
+		t0 := t
+		for p, v := range a[i*k : i*k+k] {
+			idx[t] = int32(p)
+			inc := 0
+			if v != 0 {
+				inc = 1
+			}
+			t += inc
+		}
+		cnt[i] = int32(t - t0)
+	}
+	return idx, cnt
 }
 
 // denseMulTN sets dst = aᵀ·g for a (n×k), g (n×m), dst (k×m): each entry

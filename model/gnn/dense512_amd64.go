@@ -24,3 +24,20 @@ func denseNN64x2FZ(dst *float64, ds int, a *float64, as int, n, k int, b *float6
 //
 //go:noescape
 func denseTN32x4FZ(dst *float64, ds int, a *float64, as int, rows *int, nr, k int, gr *float64, gs int)
+
+// denseNNList64 is denseNN64x2FZ on the listed non-zero coefficients of
+// each row of a only (densesparse512_amd64.s): for i < n, dst[i·ds : +64] =
+// Σ a[i·as+p]·b[p·bs : +64] over the cnt[i] indices p of row i in idx (the
+// rows' lists in turn), the same bits for a b of finite entries only. The
+// caller checks the bounds. O(Σcnt·64).
+//
+//go:noescape
+func denseNNList64(dst *float64, ds int, a *float64, as int, n int, b *float64, bs int, idx, cnt *int32)
+
+// nonZeroIdx512 lists row by row the column indices of the non-zero
+// entries of a (n×k; NaN counts, ±0 does not) in idx, their number per
+// row in cnt, and returns their total (densesparse512_amd64.s); idx must
+// hold the total plus 16. The caller checks the bounds. O(n·k).
+//
+//go:noescape
+func nonZeroIdx512(a *float64, n, k int, idx, cnt *int32) (total int)

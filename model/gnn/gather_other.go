@@ -135,3 +135,11 @@ func addToRows32(dst *float64, ds, n int, v *float64, w int) {
 func csr32(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, w int, nc int) bool {
 	panic("gnn: csr32 off amd64")
 }
+
+func denseNNList64(dst *float64, ds int, a *float64, as int, n int, b *float64, bs int, idx, cnt *int32) {
+	panic("gnn: denseNNList64 off amd64")
+}
+
+func nonZeroIdx512(a *float64, n, k int, idx, cnt *int32) int {
+	panic("gnn: nonZeroIdx512 off amd64")
+}

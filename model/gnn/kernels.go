@@ -64,6 +64,8 @@ type scratch struct {
 	t    []float64
 	rows []int
 	pad  []float64
+	list []int32 // denseMul's non-zero column indices, row by row
+	cnt  []int32 // their number per row
 }
 
 // padded returns a zeroed buffer of length n (8-column padded blocks).

@@ -182,7 +182,8 @@ func TestSpmmTByBits(t *testing.T) {
 // TestDenseBits: denseMul, denseMulTN and denseMulNT (zero coefficients
 // masked, whole matrices in assembly, with and without the AVX-512
 // kernels where the machine has them) give the bits of the sparse-row
-// loops mulNNb, mulTNb and mulNTb for widths 1–72, with −0 and zero
+// loops mulNNb, mulTNb and mulNTb for widths 1–72 (with AVX-512 also
+// with x·W's non-zero coefficients listed: denseNNList64), with −0 and zero
 // coefficients facing ±Inf and NaN (a masked term must add nothing), zero
 // rows of g, row counts of every remainder by 2 and 4, and one-column
 // inputs.
@@ -197,9 +198,17 @@ func TestDenseBits(t *testing.T) {
 		if z && !useAVX512 {
 			continue
 		}
-		t.Run(fmt.Sprintf("avx512=%v", z), func(t *testing.T) {
-			withAVX512(z, func() { denseBits(t) })
-		})
+		for _, lists := range []float64{0, 1} {
+			if lists > 0 && !z {
+				continue
+			}
+			t.Run(fmt.Sprintf("avx512=%v/lists=%v", z, lists > 0), func(t *testing.T) {
+				old := listMaxDensity
+				listMaxDensity = lists
+				defer func() { listMaxDensity = old }()
+				withAVX512(z, func() { denseBits(t) })
+			})
+		}
 	}
 }
 
@@ -354,5 +363,69 @@ func TestAllFinite(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCSRMul: csrMul of a block-diagonal operator shaped like a
+// PROTEINS batch (2 500 rows, about 4 stored entries a row) times a
+// 64-column block, one goroutine, with the AVX kernels and with AVX-512.
+func BenchmarkCSRMul(b *testing.B) {
+	const n, w = 2500, 64
+	rng := rand.New(rand.NewPCG(1, 2))
+	p := randCSR(n, n, 4.0/n, rng).RawMatrix()
+	src, dst := make([]float64, n*w), make([]float64, n*w)
+	for k := range src {
+		src[k] = rng.NormFloat64()
+	}
+	for _, wide := range []bool{false, true} {
+		if wide && !useAVX512 {
+			continue
+		}
+		b.Run(fmt.Sprintf("avx512=%v", wide), func(b *testing.B) {
+			withAVX512(wide, func() {
+				for b.Loop() {
+					csrMul(whole(dst, w), p, whole(src, w), w, false, nil)
+				}
+			})
+		})
+	}
+}
+
+// TestNonZeroLists: the AVX-512 lists of non-zero coefficients equal the Go
+// loop's for row lengths 1–40 (every remainder by 16), with ±0, NaN, ±Inf
+// and subnormals among the entries, and no rows.
+func TestNonZeroLists(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 on this machine: the lists are the Go loop's")
+	}
+	rng := rand.New(rand.NewPCG(14, 15))
+	for k := 1; k <= 40; k++ {
+		for _, n := range []int{0, 1, 7} {
+			a := awkward(n*k, rng, false)
+			sparsify(a, rng)
+			if n*k > 2 {
+				a[1], a[2] = math.NaN(), 5e-324
+			}
+			var s1, s2 scratch
+			var idx, cnt, wantIdx, wantCnt []int32
+			withAVX512(true, func() { idx, cnt = s1.nonZeroLists(a, n, k) })
+			withAVX512(false, func() { wantIdx, wantCnt = s2.nonZeroLists(a, n, k) })
+			total := 0
+			for i := range n {
+				total += int(wantCnt[i])
+				nz := 0
+				for _, v := range a[i*k : i*k+k] {
+					if v != 0 {
+						nz++
+					}
+				}
+				if int(wantCnt[i]) != nz {
+					t.Fatalf("k=%d n=%d: the Go loop counts %d non-zeros in row %d, want %d", k, n, wantCnt[i], i, nz)
+				}
+			}
+			if !slices.Equal(cnt, wantCnt) || !slices.Equal(idx[:total], wantIdx[:total]) {
+				t.Fatalf("k=%d n=%d: lists %v %v, want %v %v", k, n, cnt, idx[:total], wantCnt, wantIdx[:total])
+			}
+		}
 	}
 }
