@@ -116,18 +116,32 @@ func readEditLog(t *testing.T, path string) []loggedEdit {
 	return out
 }
 
-func envInts(t *testing.T, name, def string) []int {
+// envFloats reads the comma-separated numbers of the environment variable
+// name, or of def when it is unset.
+func envFloats(t *testing.T, name, def string) []float64 {
 	s := os.Getenv(name)
 	if s == "" {
 		s = def
 	}
-	var out []int
+	var out []float64
 	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// envInts is envFloats for whole numbers (3e7 is one).
+func envInts(t *testing.T, name, def string) []int {
+	var out []int
+	for _, v := range envFloats(t, name, def) {
+		if v != math.Trunc(v) {
+			t.Fatalf("%s: %g is not a whole number", name, v)
+		}
+		out = append(out, int(v))
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -240,14 +241,14 @@ func measurePairQuery(t *testing.T, g *linalg.Graph, k, d int, brute bool) {
 	}
 	for range 3 { // double sweep
 		_, r := rFrom(far)
-		far = argmax(r)
+		far = floats.MaxIdx(r)
 	}
 	A := []int{far}
 	col, r := rFrom(far)
 	cols := [][]float64{col}
 	mind := r
 	for len(A) < d {
-		a := argmax(mind)
+		a := floats.MaxIdx(mind)
 		A = append(A, a)
 		col, r := rFrom(a)
 		cols = append(cols, col)
@@ -411,14 +412,4 @@ func dualAbove(qt, rt *ballTree, tau float64) (kept []bool, pairs, balls int) {
 	}
 	rec(0, 0, bound(0, 0))
 	return kept, pairs, balls
-}
-
-func argmax(x []float64) int {
-	b := 0
-	for i, v := range x {
-		if v > x[b] {
-			b = i
-		}
-	}
-	return b
 }

@@ -5,12 +5,10 @@ package sketch
 // measurement: the exact diagonal and a pruned query".
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -197,14 +195,7 @@ func TestSelInvMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	capNNZ := 200_000_000
-	if s := os.Getenv("OHM_SELINV_CAP"); s != "" {
-		var c float64
-		if _, err := fmtSscan(s, &c); err != nil {
-			t.Fatal(err)
-		}
-		capNNZ = int(c)
-	}
+	capNNZ := envInts(t, "OHM_SELINV_CAP", "2e8")[0]
 	n := g.N()
 	t0 := time.Now()
 	order := ndOrder(g, allTrue(n), 64)
@@ -242,9 +233,3 @@ func TestSelInvMeasure(t *testing.T) {
 		path, n, g.NumEdges(), ordSec, f.nnz(), float64(f.nnz())/float64(n), float64(f.nnz())/float64(n+g.NumEdges()),
 		f.flops(), facSec, selSec, maxRSSMB(), mn, mx, worst)
 }
-
-func fmtSscan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
-
-func fmtF(format string, a ...any) string { return fmt.Sprintf(format, a...) }
-
-func splitComma(s string) []string { return strings.Split(s, ",") }

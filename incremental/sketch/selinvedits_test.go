@@ -4,12 +4,15 @@ package sketch
 // "Step 4, third measurement: the exact diagonal and a pruned query".
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -40,21 +43,8 @@ func TestSelInvEditsMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	edits := readEditLog(t, os.Getenv("OHM_SELINV_LOG"))
-	maxEdits := 400
-	if s := os.Getenv("OHM_SELINV_MAX"); s != "" {
-		maxEdits = envInts(t, "OHM_SELINV_MAX", "")[0]
-	}
-	deltas := []float64{1e-2, 1e-3, 1e-4}
-	if s := os.Getenv("OHM_SELINV_DELTA"); s != "" {
-		deltas = nil
-		for _, f := range splitComma(s) {
-			var d float64
-			if _, err := fmtSscan(f, &d); err != nil {
-				t.Fatal(err)
-			}
-			deltas = append(deltas, d)
-		}
-	}
+	maxEdits := envInts(t, "OHM_SELINV_MAX", "400")[0]
+	deltas := envFloats(t, "OHM_SELINV_DELTA", "1e-2,1e-3,1e-4")
 	n := g.N()
 	order := ndOrder(g, allTrue(n), 64)
 	diag, _, err := pinvDiag(g, order, math.MaxInt)
@@ -147,7 +137,7 @@ func TestSelInvEditsMeasure(t *testing.T) {
 			if low > 0 {
 				t.Errorf("δ=%g, %d edits: U below L⁺_ii at %d nodes", d, tt, low)
 			}
-			line += fmtF(" | δ=%g: max %.2e median %.2e", d, rel[n-1], rel[n/2])
+			line += fmt.Sprintf(" | δ=%g: max %.2e median %.2e", d, rel[n-1], rel[n/2])
 		}
 		t.Logf("%d edits (iteration %d): exact updates vs factor %.1e%s (%.0f s)", tt, ed.Iteration, drift, line, time.Since(start).Seconds())
 	}
@@ -223,24 +213,14 @@ func TestSelInvFarAdditions(t *testing.T) {
 		a := order[0]
 		for range 3 {
 			x := f.pinvColumn(a)
-			b := argmin(x) // L⁺_ab smallest: far from a in R when diagonals are alike
+			b := floats.MinIdx(x) // L⁺_ab smallest: far from a in R when diagonals are alike
 			a = b
 		}
 		x := f.pinvColumn(a)
-		b := argmin(x)
+		b := floats.MinIdx(x)
 		if a == b || g.HasEdge(a, b) {
 			t.Fatalf("far pair %d–%d", a, b)
 		}
 		g.AddEdge(a, b)
 	}
-}
-
-func argmin(x []float64) int {
-	b := 0
-	for i, v := range x {
-		if v < x[b] {
-			b = i
-		}
-	}
-	return b
 }

@@ -82,7 +82,7 @@ func (b *BatchNorm) stats(xs []float64, n, c, c0, c1 int) {
 	w := c1 - c0
 	mean, variance := b.sum[c0:c1][:w], b.dot[c0:c1][:w]
 	clear(mean)
-	bnColSum(mean, xs, n, c, c0, w)
+	sumRows(mean, strided{xs, c, c0}, n, w)
 	for k := range mean {
 		mean[k] /= float64(n)
 	}

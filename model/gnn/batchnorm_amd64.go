@@ -4,11 +4,6 @@ package gnn
 // w ≤ 32 columns with row stride ss; the bits of the Go loops of
 // batchnorm_rows.go. The callers check the bounds; each costs O(n·w).
 
-// bnSum32 sets dst[k] += src[i·ss+k] for the rows i < n in order.
-//
-//go:noescape
-func bnSum32(dst, src *float64, n, ss, w int)
-
 // bnSqDev32 sets dst[k] += (src[i·ss+k] − mean[k])² for the rows i < n in
 // order.
 //

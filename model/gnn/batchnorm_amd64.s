@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "masks512_amd64.h"
 
 // BatchNorm's row loops (batchnorm.go) in AVX-512 on blocks of at most 32
 // columns: four ZMM registers of 8 doubles, the lanes beyond the block's
@@ -6,52 +7,6 @@
 // nothing). Every entry is computed with the operations of the Go loops,
 // in their order, each rounded (no fused multiply–add), and every sum runs
 // over the rows in ascending order: the bits of the Go loops.
-
-// func bnSum32(dst, src *float64, n, ss, w int)
-//
-// dst[0:w] += src[i·ss : +w] for i = 0 … n−1 in order.
-TEXT ·bnSum32(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), R9
-	MOVQ ss+24(FP), R8
-	SHLQ $3, R8
-	MOVQ w+32(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
-	VMOVUPD.Z 0(DI), K1, Z0
-	VMOVUPD.Z 64(DI), K2, Z1
-	VMOVUPD.Z 128(DI), K3, Z2
-	VMOVUPD.Z 192(DI), K4, Z3
-	TESTQ R9, R9
-	JE donesum
-rowsum:
-	VMOVUPD.Z 0(SI), K1, Z4
-	VMOVUPD.Z 64(SI), K2, Z5
-	VMOVUPD.Z 128(SI), K3, Z6
-	VMOVUPD.Z 192(SI), K4, Z7
-	VADDPD Z4, Z0, Z0
-	VADDPD Z5, Z1, Z1
-	VADDPD Z6, Z2, Z2
-	VADDPD Z7, Z3, Z3
-	ADDQ R8, SI
-	DECQ R9
-	JNE rowsum
-donesum:
-	VMOVUPD Z0, K1, 0(DI)
-	VMOVUPD Z1, K2, 64(DI)
-	VMOVUPD Z2, K3, 128(DI)
-	VMOVUPD Z3, K4, 192(DI)
-	VZEROUPPER
-	RET
 
 // func bnSqDev32(dst, src *float64, n, ss int, mean *float64, w int)
 //
@@ -63,17 +18,7 @@ TEXT ·bnSqDev32(SB), NOSPLIT, $0-48
 	MOVQ ss+24(FP), R8
 	SHLQ $3, R8
 	MOVQ mean+32(FP), BX
-	MOVQ w+40(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+40(FP))
 	VMOVUPD.Z 0(DI), K1, Z0
 	VMOVUPD.Z 64(DI), K2, Z1
 	VMOVUPD.Z 128(DI), K3, Z2
@@ -124,17 +69,7 @@ TEXT ·bnNorm32(SB), NOSPLIT, $0-88
 	MOVQ n+24(FP), R9
 	MOVQ ss+32(FP), R8
 	SHLQ $3, R8
-	MOVQ w+80(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+80(FP))
 	MOVBQZX relu+72(FP), R10
 	VPXORQ Z24, Z24, Z24
 	MOVQ mean+40(FP), BX
@@ -220,17 +155,7 @@ TEXT ·bnSumDot32(SB), NOSPLIT, $0-56
 	MOVQ n+32(FP), R9
 	MOVQ ss+40(FP), R8
 	SHLQ $3, R8
-	MOVQ w+48(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+48(FP))
 	VMOVUPD.Z 0(DI), K1, Z0
 	VMOVUPD.Z 64(DI), K2, Z1
 	VMOVUPD.Z 128(DI), K3, Z2
@@ -289,17 +214,7 @@ TEXT ·bnGrad32(SB), NOSPLIT, $0-80
 	MOVQ n+24(FP), R9
 	MOVQ ss+32(FP), R8
 	SHLQ $3, R8
-	MOVQ w+72(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+72(FP))
 	MOVQ a+40(FP), BX
 	VMOVUPD.Z 0(BX), K1, Z16
 	VMOVUPD.Z 64(BX), K2, Z17

@@ -1,31 +1,14 @@
 package gnn
 
-// The row loops of BatchNorm (definitions §4.4) on row-major n×c blocks:
-// column sums and sums of squared deviations over the rows in ascending
-// order, the normalisation of a range of rows, and dL/dx. Each runs the
-// AVX-512 kernels of batchnorm_amd64.s on 32 columns at a time where the
-// CPU has them, with the bits of the Go loops here (TestBatchNormAVXBits).
+// The row loops of BatchNorm (definitions §4.4) on row-major n×c blocks
+// (its column sums are rows.go's sumRows): sums of squared deviations over
+// the rows in ascending order, the normalisation of a range of rows, and
+// dL/dx. Each runs the AVX-512 kernels of batchnorm_amd64.s on 32 columns
+// at a time where the CPU has them, with the bits of the Go loops here
+// (TestBatchNormAVXBits).
 
 // bnBlock is the widest block of columns the AVX-512 kernels take.
 const bnBlock = 32
-
-// bnColSum adds the n rows of columns c0 … c0+w−1 of xs (n×c) to dst[0:w],
-// rows in ascending order. O(n·w).
-func bnColSum(dst, xs []float64, n, c, c0, w int) {
-	checkCols(len(dst), len(xs), n, c, c0, w)
-	if useAVX512 && n > 0 {
-		for b := 0; b < w; b += bnBlock {
-			bnSum32(&dst[b], &xs[c0+b], n, c, min(bnBlock, w-b))
-		}
-		return
-	}
-	dst = dst[:w]
-	for i := range n {
-		for k, v := range xs[i*c+c0:][:w] {
-			dst[k] += v
-		}
-	}
-}
 
 // bnColSqDev adds Σ_i (x_ik − mean[k])² over the n rows of columns c0 …
 // c0+w−1 of xs (n×c) to dst[0:w], rows in ascending order. O(n·w).

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "masks512_amd64.h"
 
 // csr16AVX (csr_amd64.s) in AVX-512 on a block of at most 32 columns: four
 // ZMM accumulators, the lanes beyond the width masked (K1–K4: masked lanes
@@ -9,17 +10,7 @@
 
 // func csr32(dst *float64, ds int, ptr, ind *int, val *float64, n int, src *float64, ss int, addp *float64, as int, w int, nc int) (ok bool)
 TEXT ·csr32(SB), NOSPLIT, $0-97
-	MOVQ  w+80(FP), CX
-	MOVQ  $1, AX
-	SHLQ  CX, AX
-	DECQ  AX
-	KMOVW AX, K1
-	SHRQ  $8, AX
-	KMOVW AX, K2
-	SHRQ  $8, AX
-	KMOVW AX, K3
-	SHRQ  $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+80(FP))
 	MOVQ  dst+0(FP), DI
 	MOVQ  ds+8(FP), R9
 	SHLQ  $3, R9

@@ -90,9 +90,9 @@ func sparseRows(a []float64, n, k int) bool {
 }
 
 // nonZeroLists lists, row by row, the column indices of the non-zero
-// entries of a (n×k; NaN counts as non-zero, ±0 as zero) in idx and their
-// number per row in cnt, both buffers of s: in AVX-512 (nonZeroIdx512)
-// where the CPU has it, else a branch-free loop. O(n·k).
+// entries of a (n×k, n and k ≥ 1; NaN counts as non-zero, ±0 as zero) in
+// idx and their number per row in cnt, both buffers of s (nonZeroIdx512:
+// only denseMul's AVX-512 path calls it). O(n·k).
 func (s *scratch) nonZeroLists(a []float64, n, k int) (idx, cnt []int32) {
 	if cap(s.list) < n*k+16 {
 		s.list = make([]int32, n*k+16)
@@ -104,23 +104,7 @@ func (s *scratch) nonZeroLists(a []float64, n, k int) (idx, cnt []int32) {
 	if len(a) < n*k {
 		panic("gnn: nonZeroLists operand too short")
 	}
-	if useAVX512 && n > 0 && k > 0 {
-		nonZeroIdx512(&a[0], n, k, &idx[0], &cnt[0])
-		return idx, cnt
-	}
-	t := 0
-	for i := range n {
-		t0 := t
-		for p, v := range a[i*k : i*k+k] {
-			idx[t] = int32(p)
-			inc := 0
-			if v != 0 {
-				inc = 1
-			}
-			t += inc
-		}
-		cnt[i] = int32(t - t0)
-	}
+	nonZeroIdx512(&a[0], n, k, &idx[0], &cnt[0])
 	return idx, cnt
 }
 

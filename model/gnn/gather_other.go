@@ -92,10 +92,6 @@ func finiteAVX(v *float64, n int) bool {
 	panic("gnn: finiteAVX off amd64")
 }
 
-func bnSum32(dst, src *float64, n, ss, w int) {
-	panic("gnn: bnSum32 off amd64")
-}
-
 func bnSqDev32(dst, src *float64, n, ss int, mean *float64, w int) {
 	panic("gnn: bnSqDev32 off amd64")
 }

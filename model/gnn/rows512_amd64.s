@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "masks512_amd64.h"
 
 // The row-wise sums of rows.go in AVX-512 on blocks of at most 32 columns
 // (four ZMM registers, the lanes beyond the width masked by K1–K4, which
@@ -15,17 +16,7 @@ TEXT ·sumRows32(SB), NOSPLIT, $0-40
 	MOVQ n+16(FP), R9
 	MOVQ ss+24(FP), R8
 	SHLQ $3, R8
-	MOVQ w+32(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+32(FP))
 	VMOVUPD.Z 0(DI), K1, Z0
 	VMOVUPD.Z 64(DI), K2, Z1
 	VMOVUPD.Z 128(DI), K3, Z2
@@ -61,17 +52,7 @@ TEXT ·addToRows32(SB), NOSPLIT, $0-40
 	SHLQ $3, R8
 	MOVQ n+16(FP), R9
 	MOVQ v+24(FP), SI
-	MOVQ w+32(FP), CX
-	MOVQ $1, AX
-	SHLQ CX, AX
-	DECQ AX
-	KMOVW AX, K1
-	SHRQ $8, AX
-	KMOVW AX, K2
-	SHRQ $8, AX
-	KMOVW AX, K3
-	SHRQ $8, AX
-	KMOVW AX, K4
+	KMASKS32(w+32(FP))
 	VMOVUPD.Z 0(SI), K1, Z4
 	VMOVUPD.Z 64(SI), K2, Z5
 	VMOVUPD.Z 128(SI), K3, Z6
