@@ -55,6 +55,18 @@ type Options struct {
 	// state fits in the memory available, every later decision is the
 	// exact engine's. Default 0.5; negative: never.
 	HandOff float64
+	// PairFill is the fill cap c of the pair certificate (paircert.go,
+	// definitions §3.7.2): at a round's start on a connected graph the
+	// engine factors the Laplacian in a nested-dissection order and, when
+	// the factor has at most c·(n + m) nonzeros (and at most 4·10⁷), bounds
+	// the eccentricities by the certificate instead of the diagonal
+	// estimate. Default 32: the random geometric graph's factor has 9–14
+	// times n + m at 10⁴–10⁵ nodes at its start and about 55 times after
+	// 900 long additions, the ring of cliques' 1.2 and 31 times, the SBM's
+	// 269 times (docs/sketch.md, third measurement), so expanders keep
+	// today's bound and the others the certificate until their additions
+	// fill the factor past the cap. Negative: never.
+	PairFill float64
 	// Stop, when set, is asked between the stages of a round's start and
 	// between the iterations of every Laplacian solve (laplace.Options.Stop):
 	// when it returns an error the engine fails with it (New returns it,
@@ -93,6 +105,9 @@ func (opt Options) withDefaults() Options {
 	}
 	if opt.HandOff == 0 {
 		opt.HandOff = 0.5
+	}
+	if opt.PairFill == 0 {
+		opt.PairFill = 32
 	}
 	return opt
 }
