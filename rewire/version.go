@@ -68,7 +68,7 @@ func RunVersion(m Method, directed bool, e EngineKind) string {
 // SketchVersion is the sketch engine's version in RunVersion: bumped
 // whenever its choice of candidates, hence its decisions, can change
 // (CHANGELOG.md lists what each version changed).
-const SketchVersion = "22"
+const SketchVersion = "20"
 
 // CompareVersions orders two versions of rewiring decisions as RunVersion
 // writes them, "NAME-N" or "NAME-N+sketch-M" (rewire-2, gtr-1,

@@ -14,13 +14,13 @@ import (
 )
 
 // buildCert builds the pair certificate of the current graph when it
-// applies (Options.PairFill not negative, one component of more than
+// applies (Options.PairFill positive, one component of more than
 // 2·smallComponent nodes, the factor within the fill cap), else leaves
 // none: the bounds are then bounds.go's. Its cost is buildPairCert's.
 func (e *Engine) buildCert() error {
 	e.cert = nil
 	n := e.g.N()
-	if e.opt.PairFill < 0 || n <= 2*smallComponent {
+	if e.opt.PairFill <= 0 || n <= 2*smallComponent {
 		return nil
 	}
 	for _, c := range e.comp {

@@ -42,7 +42,7 @@ func Bytes(n, m int, opt Options) uint64 {
 		edges = 80*uint64(m) + 64*nn
 	}
 	b += max(laplace.DiagBytes(n, w), edges)
-	if opt.PairFill >= 0 {
+	if opt.PairFill > 0 {
 		// The pair certificate: its two factors (indices, values, the
 		// selected inverse: 20 bytes a nonzero), the anchors' columns and
 		// P, the chain of edits and its per-node vectors.

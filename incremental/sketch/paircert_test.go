@@ -138,7 +138,7 @@ func TestSketchPairCertDecisions(t *testing.T) {
 			for i := range g.N() - 1 {
 				g.AddEdge(i, i+1)
 			}
-			with := certRun(t, g, 32, name)
+			with := certRun(t, g, CertFill, name)
 			without := certRun(t, g, -1, name)
 			t.Logf("kept at most %d with the certificate, %d without", with, without)
 			if with > without || (name == "ring" && with >= without) {
@@ -225,7 +225,7 @@ func TestPairCertRefusesExpander(t *testing.T) {
 	for i := range g.N() - 1 {
 		g.AddEdge(i, i+1)
 	}
-	if pc, err := buildPairCert(g, Options{}.withDefaults().PairFill, 2); pc != nil || err != nil {
+	if pc, err := buildPairCert(g, CertFill, 2); pc != nil || err != nil {
 		t.Errorf("a certificate on the SBM (%v)", err)
 	}
 }

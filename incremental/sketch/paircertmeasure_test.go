@@ -31,7 +31,7 @@ func TestPairCertMeasure(t *testing.T) {
 			t.Fatal(err)
 		}
 		n, m := g.N(), g.NumEdges()
-		fill := Options{}.withDefaults().PairFill
+		fill := float64(CertFill)
 		t0 := time.Now()
 		pc, err := buildPairCert(g, fill, 2)
 		if err != nil {
