@@ -38,7 +38,8 @@ func TestSketchRefusedBeforeAllocating(t *testing.T) {
 
 // TestSketchBytesBoundsLiveHeap: the estimate is at least the heap the
 // engine keeps after a round's start and some edits, on graphs of two
-// shapes and on a ring of cliques with the pair certificate (PairFill), and grows with the options that size its parts.
+// shapes and on a ring of cliques with the pair certificate (PairFill),
+// and grows with the options that size its parts.
 func TestSketchBytesBoundsLiveHeap(t *testing.T) {
 	for _, tc := range []struct {
 		name string
