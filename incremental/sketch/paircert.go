@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
@@ -174,16 +175,16 @@ func (pc *pairCert) spreadAnchors(diag []float64) ([]int, [][]float64) {
 		}
 		return col, r
 	}
-	far := argMax(diag)
+	far := floats.MaxIdx(diag)
 	for range 3 {
 		_, r := from(far)
-		far = argMax(r)
+		far = floats.MaxIdx(r)
 	}
 	A := []int{far}
 	col, mind := from(far)
 	cols := [][]float64{col}
 	for len(A) < min(certAnchors, n-1) {
-		a := argMax(mind)
+		a := floats.MaxIdx(mind)
 		if mind[a] <= 0 {
 			break
 		}
@@ -194,17 +195,6 @@ func (pc *pairCert) spreadAnchors(diag []float64) ([]int, [][]float64) {
 		}
 	}
 	return A, cols
-}
-
-// argMax is the first index of the largest entry of x.
-func argMax(x []float64) int {
-	best := 0
-	for i, v := range x {
-		if v > x[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // projection returns P (|A|×n, row-major): column i is p_i = U⁻ᵀL⁺[A, i],

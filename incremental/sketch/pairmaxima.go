@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/ohmgnn/ohm/internal/parallel"
 )
 
@@ -163,7 +165,7 @@ func farthestClusters(pp *pairPoints, m, workers int) *clusters {
 				}
 			}
 		})
-		next = argMax(cl.mind)
+		next = floats.MaxIdx(cl.mind)
 		if cl.mind[next] == 0 {
 			break // every point is a centre's
 		}

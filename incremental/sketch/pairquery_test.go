@@ -11,10 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphio"
@@ -230,23 +227,10 @@ func measurePairQuery(t *testing.T, g *linalg.Graph, k, d int, brute bool) {
 			mind[i] = min(mind[i], r[i])
 		}
 	}
-	G := mat.NewSymDense(d, nil)
-	for x, a := range A {
-		for y := x; y < d; y++ {
-			G.SetSym(x, y, cols[y][a])
-		}
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(G) {
+	pt, ok := projection(A, cols, n)
+	if !ok {
 		t.Fatal("L⁺[A,A] not positive definite")
 	}
-	var U mat.TriDense
-	ch.UTo(&U)
-	pt := blas64.General{Rows: d, Cols: n, Stride: n, Data: make([]float64, d*n)}
-	for x := range d {
-		copy(pt.Data[x*n:(x+1)*n], cols[x])
-	}
-	blas64.Trsm(blas.Left, blas.Trans, 1, U.RawTriangular(), pt)
 	ground := make([]bool, n)
 	for _, a := range A {
 		ground[a] = true
