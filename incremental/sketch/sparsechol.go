@@ -20,7 +20,7 @@ import (
 )
 
 // errFill is returned when the factor's nonzeros would pass the cap.
-var errFill = errors.New("sparse factor: fill cap reached")
+var errFill = errors.New("sketch: the sparse factor passed its fill cap")
 
 // ndOrder returns an elimination order of the nodes with keep[v] true
 // (nested dissection: a BFS level of a pseudo-peripheral node's level
