@@ -47,14 +47,7 @@ import (
 // eccentricities (the test fails if one falls below). docs/sketch.md,
 // "Step 4, second measurement: a bound on the pair".
 func TestPairBoundMeasure(t *testing.T) {
-	path := os.Getenv("OHM_PAIRBOUND")
-	if path == "" {
-		t.Skip("a measurement: OHM_PAIRBOUND=G.npz [OHM_PAIRBOUND_LOG=log.jsonl OHM_PAIRBOUND_K=0,10,100 OHM_PAIRBOUND_A=64,128,256,512] runs it")
-	}
-	g, err := graphio.Load(path, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, path := measuredGraph(t, "OHM_PAIRBOUND", "a measurement: OHM_PAIRBOUND=G.npz [OHM_PAIRBOUND_LOG=log.jsonl OHM_PAIRBOUND_K=0,10,100 OHM_PAIRBOUND_A=64,128,256,512] runs it")
 	ks := envInts(t, "OHM_PAIRBOUND_K", "0")
 	as := envInts(t, "OHM_PAIRBOUND_A", "64,128,256,512")
 	edits := readEditLog(t, os.Getenv("OHM_PAIRBOUND_LOG"))
@@ -114,6 +107,22 @@ func readEditLog(t *testing.T, path string) []loggedEdit {
 		out = append(out, ed)
 	}
 	return out
+}
+
+// measuredGraph is the graph a measurement runs on and its path: the .npz
+// file that the environment variable env names, loaded; the test is
+// skipped with usage when env is unset.
+func measuredGraph(t *testing.T, env, usage string) (*linalg.Graph, string) {
+	t.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		t.Skip(usage)
+	}
+	g, err := graphio.Load(path, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, path
 }
 
 // envFloats reads the comma-separated numbers of the environment variable

@@ -76,14 +76,7 @@ func strconvF(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 // does; it logs every 25 iterations the seconds, the nodes kept, the
 // solves, the certificates built and whether the engine handed off.
 func TestPairCertRunMeasure(t *testing.T) {
-	path := os.Getenv("OHM_CERTRUN")
-	if path == "" {
-		t.Skip("a measurement: OHM_CERTRUN=G.npz [OHM_CERTRUN_ITERS=100 OHM_CERTRUN_FILL=32] runs it")
-	}
-	g, err := graphio.Load(path, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, path := measuredGraph(t, "OHM_CERTRUN", "a measurement: OHM_CERTRUN=G.npz [OHM_CERTRUN_ITERS=100 OHM_CERTRUN_FILL=32] runs it")
 	iters := envInts(t, "OHM_CERTRUN_ITERS", "100")[0]
 	fill := envFloats(t, "OHM_CERTRUN_FILL", "32")[0]
 	t0 := time.Now()

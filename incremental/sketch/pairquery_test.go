@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 // ballTree is a ball tree over the points p: node k covers idx[lo[k]:hi[k]]
@@ -159,14 +158,7 @@ func (bt *ballTree) above(i int, tau float64, pairs, balls *int) bool {
 // pairs scored and balls tested against n², checked against the plain
 // scan when n ≤ OHM_PAIRQUERY_BRUTE (default 20 000).
 func TestPairQueryMeasure(t *testing.T) {
-	path := os.Getenv("OHM_PAIRQUERY")
-	if path == "" {
-		t.Skip("a measurement: OHM_PAIRQUERY=G.npz [OHM_PAIRQUERY_LOG=log.jsonl OHM_PAIRQUERY_K=0,10 OHM_PAIRQUERY_A=64] runs it")
-	}
-	g, err := graphio.Load(path, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := measuredGraph(t, "OHM_PAIRQUERY", "a measurement: OHM_PAIRQUERY=G.npz [OHM_PAIRQUERY_LOG=log.jsonl OHM_PAIRQUERY_K=0,10 OHM_PAIRQUERY_A=64] runs it")
 	ks := envInts(t, "OHM_PAIRQUERY_K", "0")
 	d := envInts(t, "OHM_PAIRQUERY_A", "64")[0]
 	brute := envInts(t, "OHM_PAIRQUERY_BRUTE", "20000")[0]

@@ -7,7 +7,6 @@ package sketch
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/ohmgnn/ohm/linalg"
 	"github.com/ohmgnn/ohm/linalg/graphgen"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 // smallGraphs are connected test graphs: a path, a ring of cliques, and
@@ -171,14 +169,7 @@ func maxRSSMB() float64 {
 // flops, the factor's and the selected inversion's seconds, the peak
 // memory; and, against a few exact columns, the diagonal's accuracy.
 func TestSelInvMeasure(t *testing.T) {
-	path := os.Getenv("OHM_SELINV")
-	if path == "" {
-		t.Skip("a measurement: OHM_SELINV=G.npz [OHM_SELINV_CAP=2e8] runs it")
-	}
-	g, err := graphio.Load(path, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, path := measuredGraph(t, "OHM_SELINV", "a measurement: OHM_SELINV=G.npz [OHM_SELINV_CAP=2e8] runs it")
 	capNNZ := envInts(t, "OHM_SELINV_CAP", "2e8")[0]
 	n := g.N()
 	t0 := time.Now()

@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/ohmgnn/ohm/linalg"
-	"github.com/ohmgnn/ohm/linalg/graphio"
 )
 
 // TestSelInvEditsMeasure follows an edit log (OHM_SELINV_LOG) on a graph
@@ -34,14 +33,7 @@ import (
 // At checkpoints it factors G(t) afresh and logs max and median of
 // (U_i − L⁺_ii)/L⁺_ii, and checks the exact updates (x exact) against it.
 func TestSelInvEditsMeasure(t *testing.T) {
-	path := os.Getenv("OHM_SELINV_EDITS")
-	if path == "" {
-		t.Skip("a measurement: OHM_SELINV_EDITS=G.npz OHM_SELINV_LOG=log.jsonl [OHM_SELINV_MAX=400 OHM_SELINV_DELTA=1e-2,...] runs it")
-	}
-	g, err := graphio.Load(path, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := measuredGraph(t, "OHM_SELINV_EDITS", "a measurement: OHM_SELINV_EDITS=G.npz OHM_SELINV_LOG=log.jsonl [OHM_SELINV_MAX=400 OHM_SELINV_DELTA=1e-2,...] runs it")
 	edits := readEditLog(t, os.Getenv("OHM_SELINV_LOG"))
 	maxEdits := envInts(t, "OHM_SELINV_MAX", "400")[0]
 	deltas := envFloats(t, "OHM_SELINV_DELTA", "1e-2,1e-3,1e-4")
@@ -175,14 +167,7 @@ func energy(g *linalg.Graph, x []float64) float64 {
 // sweep by L⁺'s columns on G(t) (four solves), no removals. At
 // checkpoints: a new order, nnz(L), factor and selected-inversion seconds.
 func TestSelInvFarAdditions(t *testing.T) {
-	path := os.Getenv("OHM_SELINV_FAR")
-	if path == "" {
-		t.Skip("a measurement: OHM_SELINV_FAR=G.npz [OHM_SELINV_FAR_K=50] runs it")
-	}
-	g, err := graphio.Load(path, 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := measuredGraph(t, "OHM_SELINV_FAR", "a measurement: OHM_SELINV_FAR=G.npz [OHM_SELINV_FAR_K=50] runs it")
 	kmax := envInts(t, "OHM_SELINV_FAR_K", "50")[0]
 	n := g.N()
 	checks := map[int]bool{0: true, 1: true, 5: true, 10: true, 20: true, 50: true, 100: true, 200: true}
