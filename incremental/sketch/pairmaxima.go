@@ -26,7 +26,9 @@ func (pp *pairPoints) bound(i, j int) float64 {
 	return dist2(pp.p[i*pp.dim:(i+1)*pp.dim], pp.p[j*pp.dim:(j+1)*pp.dim]) + pp.rho2[i] + pp.rho2[j] + 2*pp.h[i]*pp.h[j]/pp.H
 }
 
-// dist2 is ‖a − b‖². O(len(a)).
+// dist2 is ‖a − b‖². O(len(a)). Written here: gonum's floats.Distance
+// returns the norm, and its square root would only be squared again in the
+// cluster pass.
 func dist2(a, b []float64) float64 {
 	s := 0.0
 	for k, x := range a {
