@@ -55,8 +55,7 @@ func kirchhoff(e *incremental.Undirected) float64 {
 }
 
 // benchSketchOptions are the sketch engine's defaults (seed 1) with the
-// fields OHM_SKETCH_OPTIONS sets, e.g. "round=512,probes=512,boundtol=1e-4"
-// or "pairfill=32" (the pair certificate, sketch-22's measurement):
+// fields OHM_SKETCH_OPTIONS sets, e.g. "round=512,probes=512,boundtol=1e-4":
 // the benchmark compares settings on a graph before one becomes a default.
 func benchSketchOptions(b *testing.B) sketch.Options {
 	opt := sketch.Options{Seed: 1}
@@ -83,10 +82,8 @@ func benchSketchOptions(b *testing.B) sketch.Options {
 			opt.BoundTol = x
 		case "removals":
 			opt.RemovalCandidates = int(x)
-		case "pairfill": // the pair certificate, off by default (definitions §3.7.2)
-			opt.PairFill = x
 		default:
-			b.Fatalf("OHM_SKETCH_OPTIONS: unknown field %q (round, probes, candidates, rows, boundtol, removals, pairfill)", k)
+			b.Fatalf("OHM_SKETCH_OPTIONS: unknown field %q (round, probes, candidates, rows, boundtol, removals)", k)
 		}
 	}
 	b.Logf("sketch options %+v", opt)

@@ -189,14 +189,11 @@ func (e *Engine) liveBounds(ecc []float64) error {
 	return nil
 }
 
-// updateBounds computes the bounds again after edits (when dirty, by the
-// pair certificate where the round has one, else by liveBounds) and sets
-// the cover. O(n + |evaluated|·|anchors|).
+// updateBounds computes the bounds again after edits (when dirty, by
+// liveBounds) and sets the cover. O(n + |evaluated|·|anchors|).
 func (e *Engine) updateBounds() error {
 	if e.dirty { // the bounds and the kept nodes, hence the cover, change only then
-		if e.cert != nil {
-			e.certBounds(e.ecc)
-		} else if err := e.liveBounds(e.ecc); err != nil {
+		if err := e.liveBounds(e.ecc); err != nil {
 			return err
 		}
 		e.dirty = false

@@ -96,12 +96,6 @@ func (e *Engine) Commit() error {
 		return e.err
 	}
 	K := len(e.kept)
-	// The pair certificate follows every edit; when its chain would pass
-	// its cap it is built again after the iteration, on the graph after it.
-	rebuild := e.cert != nil && len(e.cert.cs)+len(e.pending) > e.cert.chain
-	if rebuild {
-		e.cert = nil
-	}
 	// The iteration's vectors u_j = L⁺(e_a − e_b) on K, of the graph just
 	// before edit j, one after another (us), and their coefficients: M
 	// takes them all in one pass (updateM).
@@ -112,10 +106,6 @@ func (e *Engine) Commit() error {
 		if e.stale || e.comp[ed.u] != e.comp[ed.v] {
 			e.stale = true
 			continue
-		}
-		if e.cert != nil {
-			e.cert.edit(ed.add, ed.u, ed.v)
-			e.dirty = true
 		}
 		a, b := int(e.index[ed.u]), int(e.index[ed.v])
 		j := len(cs)
@@ -154,12 +144,6 @@ func (e *Engine) Commit() error {
 	}
 	e.updateM(cs, us)
 	e.pending = e.pending[:0]
-	if rebuild && !e.stale {
-		if e.err = e.buildCert(); e.err != nil {
-			return e.err
-		}
-		e.dirty = true
-	}
 	e.left--
 	if K > 0 && math.IsNaN(e.diag[0]) {
 		return fmt.Errorf("sketch: the kept block became NaN")

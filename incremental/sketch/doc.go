@@ -18,10 +18,7 @@
 //     (bounds) is the larger of max over a in X of (D̂_i + L⁺_aa − 2L⁺_ai)
 //     and D̂_i + max over j outside X of (D̂_j + 3σ_j) + 2δ (δ the most
 //     negative anchor entry), plus 3σ_i; in small components (64 nodes or
-//     fewer) L⁺ is dense and the eccentricity exact. With
-//     Options.PairFill set (off by default) a connected graph whose
-//     nested-dissection factor is sparse gets the pair certificate's
-//     bounds instead (paircert.go, definitions §3.7.2). The candidates are X,
+//     fewer) L⁺ is dense and the eccentricity exact. The candidates are X,
 //     the Candidates (default 64) nodes of largest bound and 32 random
 //     nodes that calibrate the bound;
 //   - for removals, the RemovalCandidates (default 2·Round) edges of

@@ -82,15 +82,7 @@ type Engine struct {
 	// iteration whose decision was the exact engine's first and the nodes
 	// kept then; handOffRefused says the dense state did not fit (asked
 	// again at the next round).
-	exact *incremental.Undirected
-
-	// The pair certificate (paircert.go) when the round's graph took one,
-	// else nil, and how often one was built and refused (the fill cap).
-	cert           *pairCert
-	certGap        int  // the least edits between two builds inside a round (certDue)
-	certRebuilt    bool // the certificate was built again for the decision under way
-	certBuilds     int
-	certRefusals   int
+	exact          *incremental.Undirected
 	iterations     int
 	handOffAt      int
 	handOffKept    int

@@ -58,7 +58,6 @@ func (e *Engine) release() {
 	e.acol, e.anchors, e.batch, e.waiting = nil, nil, nil, nil
 	e.ecc, e.dhat, e.sd, e.aidx = nil, nil, nil, nil
 	e.smallNodes, e.smallEcc = nil, nil
-	e.cert = nil
 }
 
 // HandedOff reports whether the exact engine has taken over, the

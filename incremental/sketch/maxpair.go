@@ -42,26 +42,7 @@ func (e *Engine) MaxPair() (incremental.Pair, bool) {
 		room := e.opt.MaxKept - len(e.kept)
 		// A pair outside the candidates may be the farthest: keep the next
 		// nodes by the bound (which follows the edits).
-		coverWants := room > 0 && (!ok || p.Score < coverMargin*e.cover)
-		if coverWants && e.certDue() {
-			// The edits since the certificate's build left its bounds
-			// above the current graph's (additions lower R and not the
-			// bounds, removals widen them): build it again on the current
-			// graph before keeping a node on their word.
-			if e.err = e.rebuildCert(); e.err != nil {
-				return incremental.Pair{}, false
-			}
-			continue
-		}
-		if e.certRebuilt { // a new build spared the growth, or did not
-			if coverWants {
-				e.certGap = min(2*e.certGap, certChainMax)
-			} else {
-				e.certGap = max(2, e.certGap/2)
-			}
-			e.certRebuilt = false
-		}
-		if coverWants {
+		if room > 0 && (!ok || p.Score < coverMargin*e.cover) {
 			more = e.nextByBound(min(growBatch, room))
 		}
 		// Case 2 of definitions §3.3 needs the ends' neighbours.

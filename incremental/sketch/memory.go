@@ -42,13 +42,6 @@ func Bytes(n, m int, opt Options) uint64 {
 		edges = 80*uint64(m) + 64*nn
 	}
 	b += max(laplace.DiagBytes(n, w), edges)
-	if opt.PairFill > 0 {
-		// The pair certificate: its two factors (indices, values, the
-		// selected inverse: 20 bytes a nonzero), the anchors' columns and
-		// P, the chain of edits and its per-node vectors.
-		b += 20*uint64(certNNZ(n, m, opt.PairFill)) + 8*uint64(certChain(n))*nn +
-			2*8*certAnchors*nn + 8*certClusters*certAnchors + 64*nn
-	}
 	return b + b/4
 }
 

@@ -38,17 +38,14 @@ func TestSketchRefusedBeforeAllocating(t *testing.T) {
 
 // TestSketchBytesBoundsLiveHeap: the estimate is at least the heap the
 // engine keeps after a round's start and some edits, on graphs of two
-// shapes and on a ring of cliques with the pair certificate (PairFill),
-// and grows with the options that size its parts.
+// shapes, and grows with the options that size its parts.
 func TestSketchBytesBoundsLiveHeap(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		gen  func() (*graphgen.Graph, error)
-		fill float64 // Options.PairFill: the pair certificate
 	}{
-		{"SBM", func() (*graphgen.Graph, error) { return graphgen.SBMByDegree(3000, 4, 12, 0.8, 1) }, 0},
-		{"RGG", func() (*graphgen.Graph, error) { return graphgen.RGG(3000, 0.04, 1) }, 0},
-		{"ring-certificate", func() (*graphgen.Graph, error) { return graphgen.RingOfCliques(150, 20) }, CertFill},
+		{"SBM", func() (*graphgen.Graph, error) { return graphgen.SBMByDegree(3000, 4, 12, 0.8, 1) }},
+		{"RGG", func() (*graphgen.Graph, error) { return graphgen.RGG(3000, 0.04, 1) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gg, err := tc.gen()
@@ -59,7 +56,7 @@ func TestSketchBytesBoundsLiveHeap(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Workers: 2, MaxKept: 512, Removes: true, Round: 64, PairFill: tc.fill}
+			opt := Options{Workers: 2, MaxKept: 512, Removes: true, Round: 64}
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
@@ -90,16 +87,12 @@ func TestSketchBytesBoundsLiveHeap(t *testing.T) {
 			if live > est {
 				t.Fatalf("live heap %s above the estimate %s", sysmem.FormatBytes(live), sysmem.FormatBytes(est))
 			}
-			if built, _ := e.PairCertificates(); (built > 0) != (tc.fill > 0) {
-				_, refused := e.PairCertificates()
-				t.Errorf("%d certificates built (%d refused) with PairFill %g", built, refused, tc.fill)
-			}
 			runtime.KeepAlive(e)
 			t.Logf("live heap %s, estimate %s", sysmem.FormatBytes(live), sysmem.FormatBytes(est))
 		})
 	}
 	base := Bytes(100_000, 1_000_000, Options{})
-	for _, opt := range []Options{{Rows: 384}, {Workers: 4}, {MaxKept: 16384}, {PairFill: CertFill}} {
+	for _, opt := range []Options{{Rows: 384}, {Workers: 4}, {MaxKept: 16384}} {
 		if Bytes(100_000, 1_000_000, opt) <= base {
 			t.Errorf("Bytes with %+v not above the defaults'", opt)
 		}

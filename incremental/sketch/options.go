@@ -55,20 +55,6 @@ type Options struct {
 	// state fits in the memory available, every later decision is the
 	// exact engine's. Default 0.5; negative: never.
 	HandOff float64
-	// PairFill is the fill cap c of the pair certificate (paircert.go,
-	// definitions §3.7.2), an option off by default (0 or negative: never;
-	// docs/sketch.md, "Step 4, `sketch-22`": it did not hold sketch-20's
-	// quality on the ring of cliques, where sketch-20 hands off and is
-	// exact). When positive, at a round's start on a connected graph the
-	// engine factors the Laplacian in a nested-dissection order and, when
-	// the factor has at most c·(n + m) nonzeros (and at most 4·10⁷), bounds
-	// the eccentricities by the certificate instead of the diagonal
-	// estimate. CertFill (32) is the cap measured: the random geometric
-	// graph's factor has 9–14 times n + m at 10⁴–10⁵ nodes at its start
-	// and about 55 times after 900 long additions, the ring of cliques' 1.2
-	// and 31 times, the SBM's 269 times (docs/sketch.md, third
-	// measurement), so expanders keep the diagonal estimate's bound.
-	PairFill float64
 	// Stop, when set, is asked between the stages of a round's start and
 	// between the iterations of every Laplacian solve (laplace.Options.Stop):
 	// when it returns an error the engine fails with it (New returns it,
@@ -77,10 +63,6 @@ type Options struct {
 	// changes a decision that completes; it must be safe for concurrent use.
 	Stop func() error
 }
-
-// CertFill is the pair certificate's fill cap measured in docs/sketch.md
-// ("Step 4, `sketch-22`"), for Options.PairFill.
-const CertFill = 32
 
 // withDefaults returns opt with every zero (or invalid) field at its
 // default.

@@ -11,10 +11,30 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/ohmgnn/ohm/linalg"
 )
+
+// pairPoints are the query's points p_i (dim = |A| coordinates), ρ_i² and
+// h_i with its total H: the Pythagorean bound is B_ij = ‖p_i − p_j‖² + ρ_i²
+// + ρ_j² + 2h_ih_j/H. (Points u_i = (p_i, ρ_i, 0), v_j = (p_j, 0, ρ_j) in
+// |A| + 2 coordinates give the same B with one ball per node, but their
+// balls are looser: the ρ coordinates enter the radius; measured.)
+type pairPoints struct {
+	n, dim int
+	p      []float64 // row-major n×dim
+	rho2   []float64
+	h      []float64
+	H      float64
+}
+
+func (pp *pairPoints) bound(i, j int) float64 {
+	return dist2(pp.p[i*pp.dim:(i+1)*pp.dim], pp.p[j*pp.dim:(j+1)*pp.dim]) + pp.rho2[i] + pp.rho2[j] + 2*pp.h[i]*pp.h[j]/pp.H
+}
 
 // ballTree is a ball tree over the points p: node k covers idx[lo[k]:hi[k]]
 // inside the ball of centre c[k] and radius r[k], its largest h hmax[k]
@@ -101,6 +121,15 @@ func newBallTree(pp *pairPoints, pts []float64, leaf int) *ballTree {
 	}
 	build(0, pp.n)
 	return bt
+}
+
+func dist2(a, b []float64) float64 {
+	s := 0.0
+	for k, x := range a {
+		d := x - b[k]
+		s += d * d
+	}
+	return s
 }
 
 // above reports whether max_j B_ij > tau, visiting the nodes whose bound
@@ -219,10 +248,23 @@ func measurePairQuery(t *testing.T, g *linalg.Graph, k, d int, brute bool) {
 			mind[i] = min(mind[i], r[i])
 		}
 	}
-	pt, ok := projection(A, cols, n)
-	if !ok {
+	G := mat.NewSymDense(d, nil)
+	for x, a := range A {
+		for y := x; y < d; y++ {
+			G.SetSym(x, y, cols[y][a])
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(G) {
 		t.Fatal("L⁺[A,A] not positive definite")
 	}
+	var U mat.TriDense
+	ch.UTo(&U)
+	pt := blas64.General{Rows: d, Cols: n, Stride: n, Data: make([]float64, d*n)}
+	for x := range d {
+		copy(pt.Data[x*n:(x+1)*n], cols[x])
+	}
+	blas64.Trsm(blas.Left, blas.Trans, 1, U.RawTriangular(), pt)
 	ground := make([]bool, n)
 	for _, a := range A {
 		ground[a] = true

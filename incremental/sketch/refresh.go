@@ -25,8 +25,7 @@ type roundStart struct {
 // Its stages, in order: the solver and the sketch (startRound), the
 // eccentricity estimates from the sketch's anchors
 // (estimateEccentricities), the exact anchors' columns (solveAnchors), the
-// diagonal estimate (estimateDiagonal), the bounds (the pair certificate's
-// where it applies: buildCert), the candidates with
+// diagonal estimate (estimateDiagonal), the bounds, the candidates with
 // the calibration nodes and the nodes kept (chooseCandidates, keptNodes),
 // M (solveKept), the calibration (calibrate) and the round's live state
 // (finishRound).
@@ -55,14 +54,6 @@ func (e *Engine) refresh(extra []int) error {
 	e.scale = 1
 	if err := e.bounds(rs.ecc); err != nil {
 		return err
-	}
-	if err := e.buildCert(); err != nil {
-		return err
-	}
-	e.certGap, e.certRebuilt = 2, false
-	if e.cert != nil { // the certificate's bounds in place of bounds.go's, its farthest pair kept
-		e.certBounds(rs.ecc)
-		extra = append(extra, e.cert.pair[0], e.cert.pair[1])
 	}
 	rs.sortByEcc()
 	if err := e.stopped(); err != nil {

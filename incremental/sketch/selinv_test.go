@@ -154,6 +154,22 @@ func TestSparseCholAgainstDense(t *testing.T) {
 	}
 }
 
+func allTrue(n int) []bool {
+	b := make([]bool, n)
+	for i := range b {
+		b[i] = true
+	}
+	return b
+}
+
+func notIn(s []bool) []bool {
+	b := make([]bool, len(s))
+	for i, x := range s {
+		b[i] = !x
+	}
+	return b
+}
+
 // maxRSSMB is the process's peak resident memory in MB.
 func maxRSSMB() float64 {
 	var ru syscall.Rusage

@@ -1,26 +1,28 @@
 package sketch
 
-// The sparse LDLᵀ factor of a grounded Laplacian in a nested-dissection
-// order, and selected inversion (Takahashi's equations) for the exact
-// diagonal of L⁺: the pair certificate's (paircert.go, `sketch-22`;
-// docs/sketch.md, "Step 4, third measurement" measured it). Hand-written,
-// because no maintained Go package offers a sparse Cholesky with a
-// fill-reducing order (gonum's Cholesky is dense; linalg.SymbolicLU's
-// minimum degree is O(n²)). The order is nested dissection by BFS level
-// sets on the graph alone (no geometry), which is what a planar-like graph
-// (the random geometric graph, the ring of cliques) needs; on an expander
-// its fill is near dense, and the certificate's fill cap refuses it. The
-// factor is simplicial (left-looking, column by column).
+// Measurement code (docs/sketch.md, "Step 4, third measurement: the exact
+// diagonal and a pruned query"): a sparse LDLᵀ factor of a grounded
+// Laplacian in a nested-dissection order, and selected inversion
+// (Takahashi's equations) for the exact diagonal of L⁺. Hand-written, in a
+// test file, because no maintained Go package offers a sparse Cholesky
+// with a fill-reducing order (gonum has none; linalg.SymbolicLU's minimum
+// degree is O(n²)), and this is a throw-away measurement, not engine
+// code. The order is nested dissection by BFS level sets on the graph
+// alone (no geometry), which is what a planar-like graph (the RGG, the
+// ring of cliques) needs; the factor is simplicial (left-looking, column
+// by column), so its seconds are an upper bound on what a supernodal
+// code would take.
 
 import (
 	"errors"
+	"math"
 	"slices"
 
 	"github.com/ohmgnn/ohm/linalg"
 )
 
 // errFill is returned when the factor's nonzeros would pass the cap.
-var errFill = errors.New("sketch: the sparse factor passed its fill cap")
+var errFill = errors.New("sparse factor: fill cap reached")
 
 // ndOrder returns an elimination order of the nodes with keep[v] true
 // (nested dissection: a BFS level of a pseudo-peripheral node's level
@@ -432,20 +434,4 @@ func (f *spChol) flops() float64 {
 	return s
 }
 
-// allTrue is n trues.
-func allTrue(n int) []bool {
-	b := make([]bool, n)
-	for i := range b {
-		b[i] = true
-	}
-	return b
-}
-
-// notIn is the complement of s.
-func notIn(s []bool) []bool {
-	b := make([]bool, len(s))
-	for i, x := range s {
-		b[i] = !x
-	}
-	return b
-}
+var _ = math.Inf
