@@ -258,9 +258,9 @@ BENCH_LONG  := \
 	"  $(BIN) --threads 2 rewire --graph $(BENCH_DIR)/sbm1e6.npz --method err --budget 0.001 --engine sketch" \
 	"the sketch engine's time against n, log-log, one plot per shape into docs/ (hours; SCALE_SBM=… and the like choose the sizes):" \
 	"  make sketch-scale" \
-	"the sketch engine's quality against the exact engine (minutes; Cora and CiteSeer need OHM_DATA):" \
-	"  OHM_LONG=1 $(GO) test ./rewire -run TestSketchQualityPlanetoid -v -timeout 0" \
+	"the sketch engine's quality against the exact engine at 10⁴ and 2·10⁴ nodes (10 minutes to hours each; 5 000 nodes run above):" \
 	"  OHM_SKETCH_NODES=10000 $(GO) test ./rewire -run '^\$$' -bench SketchQualitySBM -benchtime 1x -timeout 0" \
+	"  OHM_SKETCH_GRAPH=G.npz $(GO) test ./rewire -run '^\$$' -bench SketchQualitySBM -benchtime 1x -timeout 0" \
 	"directed Cora (its 2485-node SCC solved exactly: minutes each):" \
 	"  OHM_BENCH_LARGE=1 $(GO) test ./bench -run '^\$$' -bench 'Directed' -benchtime 1x -timeout 0" \
 	"the OpenBLAS backend against pure Go (installs libopenblas-dev, liblapacke-dev):" \
@@ -308,6 +308,14 @@ benchmarks: build
 	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download curvature --dataset cora | grep seconds; fi
 	$(BENCH_DATA) $(BENCH_TIMER) $(BIN) --no-download rewire --dataset cora --method gtr --budget 0.1 | grep seconds; fi
 	$(BENCH_DATA) $(GO) test -run '^$$' -bench 'GraphEpoch' -benchtime 4x -cpu 1 ./model/gnn; fi
+	$(BENCH_DATA) OHM_LONG=1 $(GO) test ./rewire -run '^TestSketchQualityPlanetoid$$' -v -timeout 0 | grep -E 'additions|^(ok|FAIL|---)'; fi
+	@set -e; for s in "sbm --nodes 5000 --avg-degree 20 --blocks 10 --seed 1" "pp --nodes 5000 --avg-degree 20 --blocks 100 --homophily 0.9 --seed 1" \
+		"ba --nodes 5000 --edges-per-node 10 --seed 1" "rgg --nodes 5000 --avg-degree 20 --seed 2" "ring --cliques 250 --clique-size 20"; do \
+		set -- $$s; name=$$1; shift; model=$$name; [ $$name = pp ] && model=sbm; \
+		echo "sketch quality against the exact engine, $$name of 5 000 nodes, err at 1 %:"; \
+		$(BIN) -q data synth --model $$model $$* --out $(BENCH_DIR)/quality-$$name.npz; \
+		OHM_SKETCH_GRAPH=$(abspath $(BENCH_DIR))/quality-$$name.npz $(GO) test ./rewire -run '^$$' -bench SketchQualitySBM -benchtime 1x -timeout 0 2>/dev/null | grep -E 'additions|^(ok|FAIL)'; \
+	done
 	$(BENCH_DATA) if $(or $(PY_SYSTEM),python3) -c 'import torch' 2>/dev/null; then for c in "PROTEINS gin" "MUTAG gcn"; do set -- $$c; \
 		$(or $(PY_SYSTEM),python3) model/gnn/testdata/graph_bench.py --dataset $$1 --model $$2; done; \
 		else echo "graph epochs in PyTorch skipped: no python3-torch"; fi; fi
